@@ -1,0 +1,31 @@
+// Three tiers as separate projects (STYLE): `npm run test:unit` runs only the fast one.
+const tsJest = ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }];
+const shared = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': tsJest },
+  moduleNameMapper: { '^@switchboard/(.*)$': '<rootDir>/packages/$1/src' },
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+};
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['\\.int\\.test\\.ts$'],
+    },
+    {
+      ...shared,
+      displayName: 'int',
+      testMatch: ['<rootDir>/packages/*/test/**/*.int.test.ts', '<rootDir>/services/*/test/**/*.int.test.ts'],
+      testTimeout: 60_000,
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/e2e/**/*.test.ts'],
+      testTimeout: 120_000,
+    },
+  ],
+};

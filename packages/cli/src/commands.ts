@@ -1,0 +1,60 @@
+import { isScope, isValidE164 } from '@switchboard/domain';
+import { createAccountsRepository, createApiKeysRepository, createNumbersRepository, migrate, type Db } from '@switchboard/store';
+import type { ParsedArgs } from './args';
+
+export class UsageError extends Error {}
+
+const CHANNELS = ['chat', 'sms', 'rcs', 'voice'];
+
+function requiredOption(args: ParsedArgs, name: string): string {
+  const value = args.options[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} <value> is required`);
+  return value;
+}
+
+function list(value: string | true | undefined, fallback: string[]): string[] {
+  return typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : fallback;
+}
+
+export async function runCommand(db: Db, args: ParsedArgs): Promise<unknown> {
+  const [group, action, ...rest] = args.positionals;
+  await migrate(db);
+  if (group === 'keys' && action === 'create') {
+    const account = await createAccountsRepository(db).ensure(requiredOption(args, 'account'));
+    const scopes = list(args.options.scopes, ['*']);
+    const badScope = scopes.find((s) => !isScope(s));
+    if (badScope) throw new UsageError(`unknown scope "${badScope}"`);
+    const rate = args.options['rate-limit'];
+    const rateLimitPerSecond = typeof rate === 'string' ? Number(rate) : undefined;
+    if (rateLimitPerSecond !== undefined && (!Number.isInteger(rateLimitPerSecond) || rateLimitPerSecond < 1)) {
+      throw new UsageError('--rate-limit takes a whole number of requests per second');
+    }
+    const created = await createApiKeysRepository(db).create({
+      accountId: account.id,
+      mode: args.options.test ? 'test' : 'live',
+      scopes,
+      rateLimitPerSecond,
+    });
+    return { id: created.id, key: created.key, account_id: account.id, scopes };
+  }
+  if (group === 'keys' && action === 'revoke') {
+    const keyId = rest[0];
+    if (!keyId) throw new UsageError('usage: switchboard keys revoke <key_id>');
+    const revoked = await createApiKeysRepository(db).revoke(keyId);
+    if (!revoked) throw new UsageError(`no active key ${keyId}`);
+    return { id: keyId, revoked: true };
+  }
+  if (group === 'numbers' && action === 'add') {
+    const e164 = rest[0];
+    if (!isValidE164(e164)) throw new UsageError(`"${e164 ?? ''}" is not a valid E.164 number`);
+    const channels = list(args.options.channels, CHANNELS);
+    const badChannel = channels.find((c) => !CHANNELS.includes(c));
+    if (badChannel) throw new UsageError(`unknown channel "${badChannel}"`);
+    const account = await createAccountsRepository(db).ensure(requiredOption(args, 'account'));
+    const number = await createNumbersRepository(db).add({ accountId: account.id, e164, channels });
+    return { id: number.id, account_id: account.id, e164: number.e164, channels: number.channels };
+  }
+  throw new UsageError(
+    'usage: switchboard keys create --account <name> [--scopes a,b] [--test] [--rate-limit <rps>] | keys revoke <key_id> | numbers add --account <name> <E.164> [--channels chat,sms,rcs,voice]',
+  );
+}

@@ -1,0 +1,17 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The CLI reaches the same store as the running local stack: `.switchboard/local.json` written by
+ * `npm start`, unless DATABASE_URL and REDIS_URL are set (contract §2).
+ */
+export function resolveDatabaseUrl(env: NodeJS.ProcessEnv, cwd: string): string {
+  if (env.DATABASE_URL && env.REDIS_URL) return env.DATABASE_URL;
+  const local = join(cwd, '.switchboard', 'local.json');
+  if (existsSync(local)) {
+    const parsed = JSON.parse(readFileSync(local, 'utf8')) as { database_url?: string };
+    if (parsed.database_url) return parsed.database_url;
+  }
+  if (env.DATABASE_URL) return env.DATABASE_URL;
+  throw new Error('no local stack found: run `npm start` first, or set DATABASE_URL and REDIS_URL');
+}

@@ -1,0 +1,3 @@
+export * from './args';
+export * from './commands';
+export * from './connection';

@@ -1,0 +1,27 @@
+import { createAccountsRepository, createApiKeysRepository, createDb, createNumbersRepository } from '@switchboard/store';
+
+export interface AccountKeyOptions {
+  account: string;
+  mode?: 'live' | 'test';
+  scopes?: string[];
+  rateLimitPerSecond?: number;
+  numbers?: Array<{ e164: string; channels: string[] }>;
+}
+
+/** Creates (or reuses) an account, provisions numbers and issues a key: what the CLI does, for tests. */
+export async function createAccountKey(databaseUrl: string, opts: AccountKeyOptions) {
+  const db = createDb({ url: databaseUrl, poolSize: 1 });
+  try {
+    const account = await createAccountsRepository(db).ensure(opts.account);
+    for (const n of opts.numbers ?? []) await createNumbersRepository(db).add({ accountId: account.id, e164: n.e164, channels: n.channels });
+    const created = await createApiKeysRepository(db).create({
+      accountId: account.id,
+      mode: opts.mode ?? 'test',
+      scopes: opts.scopes ?? ['*'],
+      rateLimitPerSecond: opts.rateLimitPerSecond,
+    });
+    return { key: created.key, keyId: created.id, accountId: account.id, callbackSecret: account.callback_secret };
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,6 @@
+export * from './infra';
+export * from './service-process';
+export * from './test-database';
+export * from './account-key';
+export * from './stack';
+export * from './polling';

@@ -1,0 +1,112 @@
+import { execSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+// Installs and starts what the run and test commands need, on loopback only (DEVELOPERS.md rule 1).
+const log = (msg: string) => process.stderr.write(`[devstack] ${msg}\n`);
+
+function has(cmd: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+let aptUpdated = false;
+function aptInstall(packages: string[]): void {
+  if (process.getuid && process.getuid() !== 0) throw new Error(`${packages.join(', ')} missing and not root: install them first`);
+  if (!aptUpdated) {
+    log('apt-get update');
+    execSync('apt-get update -qq', { stdio: 'inherit' });
+    aptUpdated = true;
+  }
+  log(`apt-get install ${packages.join(' ')}`);
+  execSync(`DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`, { stdio: 'inherit' });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await Promise.resolve(check()).catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+export interface RedisServer {
+  url: string;
+  port: number;
+  dir: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+  /** SIGKILL: a crash, for the tests that prove AOF keeps accepted jobs. */
+  kill(): Promise<void>;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
+}
+
+/**
+ * A private redis-server with AOF `appendfsync always` (an accepted message survives a Redis crash)
+ * and `noeviction` (BullMQ keys must never be evicted).
+ */
+export async function startRedis(opts: { port?: number; dir?: string } = {}): Promise<RedisServer> {
+  if (!has('redis-server')) aptInstall(['redis-server']);
+  const port = opts.port ?? (await freePort());
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'sb-redis-'));
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always',
+      '--save', '', '--maxmemory-policy', 'noeviction'],
+    { stdio: 'ignore' },
+  );
+  await waitFor(() => spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout?.trim() === 'PONG', 'redis-server');
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    dir,
+    child,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited(child);
+    },
+    kill: async () => {
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+  };
+}
+
+function pgReady(): boolean {
+  return spawnSync('pg_isready', ['-h', '127.0.0.1', '-p', '5432', '-q']).status === 0;
+}
+
+export const LOCAL_POSTGRES_URL = 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
+
+/** Uses the PostgreSQL on 127.0.0.1:5432 when it answers; otherwise starts, and if need be installs, Debian's cluster. */
+export async function ensurePostgres(): Promise<string> {
+  if (has('pg_isready') && pgReady()) return LOCAL_POSTGRES_URL;
+  if (!has('pg_ctlcluster')) aptInstall(['postgresql']);
+  const versions = existsSync('/etc/postgresql') ? readdirSync('/etc/postgresql').sort() : [];
+  const version = versions[versions.length - 1];
+  if (!version) throw new Error('PostgreSQL is installed but has no cluster under /etc/postgresql');
+  log(`starting PostgreSQL ${version}`);
+  spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'start'], { stdio: 'inherit' });
+  await waitFor(pgReady, 'postgresql', 60_000);
+  // A fresh Debian cluster wants a password on TCP; give the test role the one in LOCAL_POSTGRES_URL.
+  spawnSync('su', ['postgres', '-c', `psql -qc "ALTER USER postgres PASSWORD 'postgres'"`], { stdio: 'ignore' });
+  return LOCAL_POSTGRES_URL;
+}

@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort, waitFor } from './infra';
+
+export const REPO_ROOT = join(__dirname, '..', '..', '..');
+
+export type ServiceName = 'api-gateway' | 'dispatcher' | 'carrier-sim' | 'webhook-delivery' | 'voice-orchestrator';
+
+/** The environment variable that carries each service's HTTP port (its API or its health server). */
+export const SERVICE_PORT_ENV: Record<ServiceName, string> = {
+  'api-gateway': 'PORT',
+  dispatcher: 'HEALTH_PORT',
+  'carrier-sim': 'SIM_PORT',
+  'webhook-delivery': 'HEALTH_PORT',
+  'voice-orchestrator': 'HEALTH_PORT',
+};
+
+export interface ServiceProcess {
+  name: ServiceName;
+  port: number;
+  url: string;
+  child: ChildProcess;
+  logs(): string;
+  /** SIGTERM and wait: the graceful path. */
+  stop(): Promise<void>;
+  /** A crash: SIGKILL by default. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const LOG_LIMIT = 512 * 1024;
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
+}
+
+/** Spawns `node services/<name>/dist/main.js` and resolves once its `/readyz` answers 200. */
+export async function startService(name: ServiceName, env: Record<string, string>, opts: { readyTimeoutMs?: number } = {}): Promise<ServiceProcess> {
+  const portEnv = SERVICE_PORT_ENV[name];
+  const port = env[portEnv] ? Number(env[portEnv]) : await freePort();
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'services', name, 'dist', 'main.js')], {
+    env: { ...process.env, ...env, [portEnv]: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-LOG_LIMIT);
+    if (process.env.DEVSTACK_ECHO) process.stderr.write(`[${name}] ${chunk.toString()}`);
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(async () => {
+      if (child.exitCode !== null) throw new Error('exited');
+      const res = await fetch(`${url}/readyz`);
+      return res.status === 200;
+    }, `${name} /readyz`, opts.readyTimeoutMs ?? 30_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${name} did not become ready (${(error as Error).message}); output:\n${output.slice(-4000)}`);
+  }
+  return {
+    name,
+    port,
+    url,
+    child,
+    logs: () => output,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited(child);
+    },
+    kill: async (signal = 'SIGKILL') => {
+      child.kill(signal);
+      await exited(child);
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { freePort } from './infra';
+import { startService, type ServiceName, type ServiceProcess } from './service-process';
+
+export interface StackOptions {
+  databaseUrl: string;
+  redisUrl: string;
+  /** BullMQ key prefix; a random one keeps parallel runs apart. */
+  prefix?: string;
+  /** Environment for every service. */
+  env?: Record<string, string>;
+  gatewayEnv?: Record<string, string>;
+  dispatcherEnv?: Record<string, string>;
+  simEnv?: Record<string, string>;
+  /** Services to start after carrier-sim and the gateway. @defaultValue ['dispatcher'] */
+  workers?: ServiceName[];
+  gatewayPort?: number;
+}
+
+export interface Stack {
+  baseUrl: string;
+  simUrl: string;
+  simSmppPort: number;
+  prefix: string;
+  /** The environment each kind of service was started with, to start more of them. */
+  envFor(name: ServiceName): Record<string, string>;
+  services: Partial<Record<ServiceName, ServiceProcess>> & { gateway: ServiceProcess; sim: ServiceProcess };
+  startService(name: ServiceName, extraEnv?: Record<string, string>): Promise<ServiceProcess>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts carrier-sim, the gateway and the workers as real processes wired to each other: the
+ * sim's webhooks point at the gateway, the workers' sandbox upstreams at the sim.
+ */
+export async function startStack(opts: StackOptions): Promise<Stack> {
+  const prefix = opts.prefix ?? `sb${randomBytes(4).toString('hex')}`;
+  const [gatewayPort, simPort, simSmppPort] = await Promise.all([opts.gatewayPort ?? freePort(), freePort(), freePort()]);
+  const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+  const simUrl = `http://127.0.0.1:${simPort}`;
+  const common: Record<string, string> = {
+    DATABASE_URL: opts.databaseUrl,
+    REDIS_URL: opts.redisUrl,
+    QUEUE_PREFIX: prefix,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    ...opts.env,
+  };
+  const envs: Record<string, Record<string, string>> = {
+    'carrier-sim': {
+      ...common,
+      SIM_SMPP_PORT: String(simSmppPort),
+      SIM_CHAT_WEBHOOK_URL: `${baseUrl}/v1/providers/chat/webhook`,
+      SIM_RBM_WEBHOOK_URL: `${baseUrl}/v1/providers/rcs/events`,
+      ...opts.simEnv,
+      SIM_PORT: String(simPort),
+    },
+    'api-gateway': { ...common, ...opts.gatewayEnv, PORT: String(gatewayPort) },
+    dispatcher: {
+      ...common,
+      SANDBOX_CHAT_API_BASE_URL: simUrl,
+      SANDBOX_RBM_API_BASE_URL: simUrl,
+      SANDBOX_SMPP_HOST: '127.0.0.1',
+      SANDBOX_SMPP_PORT: String(simSmppPort),
+      ...opts.dispatcherEnv,
+    },
+  };
+  const envFor = (name: ServiceName) => envs[name] ?? { ...common, SIM_URL: simUrl, GATEWAY_URL: baseUrl };
+  const started: ServiceProcess[] = [];
+  const launch = async (name: ServiceName, extra: Record<string, string> = {}) => {
+    const service = await startService(name, { ...envFor(name), ...extra });
+    started.push(service);
+    return service;
+  };
+  try {
+    const sim = await launch('carrier-sim');
+    const gateway = await launch('api-gateway');
+    const services: Stack['services'] = { sim, gateway };
+    for (const worker of opts.workers ?? ['dispatcher']) services[worker] = await launch(worker);
+    return {
+      baseUrl,
+      simUrl,
+      simSmppPort,
+      prefix,
+      envFor,
+      services,
+      startService: launch,
+      stop: async () => {
+        await Promise.all(started.reverse().map((s) => s.stop().catch(() => undefined)));
+      },
+    };
+  } catch (error) {
+    await Promise.all(started.map((s) => s.kill().catch(() => undefined)));
+    throw error;
+  }
+}

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { createDb, migrate } from '@switchboard/store';
+import { LOCAL_POSTGRES_URL } from './infra';
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+/** A fresh database with every migration applied, so tests never share rows. */
+export async function createTestDatabase(baseUrl = process.env.TEST_DATABASE_URL ?? LOCAL_POSTGRES_URL): Promise<TestDatabase> {
+  const name = `sb_test_${randomBytes(6).toString('hex')}`;
+  const admin = new Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = withDatabase(baseUrl, name);
+  const db = createDb({ url, poolSize: 1 });
+  await migrate(db);
+  await db.close();
+  return {
+    url,
+    drop: async () => {
+      const c = new Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Message lifecycle (contract §3): queued → sending → sent → delivered → read, with `failed`
+ * (never reached the network or handset) and `undelivered` (the network could not deliver it).
+ * Status only moves forward: a transition to a lower rank is ignored, though its timestamp may still fill a gap.
+ */
+export const MESSAGE_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'read', 'failed', 'undelivered'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+const RANK: Record<MessageStatus, number> = {
+  queued: 0,
+  sending: 1,
+  sent: 2,
+  failed: 3,
+  undelivered: 3,
+  // A late positive confirmation from the handset outranks a network's earlier give-up.
+  delivered: 4,
+  read: 5,
+};
+
+export function statusRank(status: MessageStatus): number {
+  return RANK[status];
+}
+
+export function canAdvance(from: MessageStatus, to: MessageStatus): boolean {
+  return RANK[to] > RANK[from];
+}
+
+export function isFinal(status: MessageStatus): boolean {
+  return status === 'read' || status === 'failed';
+}
+
+/** The timestamp column each status fills. */
+export const STATUS_TIMESTAMP: Record<MessageStatus, string> = {
+  queued: 'created_at',
+  sending: 'sending_at',
+  sent: 'sent_at',
+  delivered: 'delivered_at',
+  read: 'read_at',
+  failed: 'failed_at',
+  undelivered: 'undelivered_at',
+};
+
+/** Which events a status change produces (contract §7): failed and undelivered share message.failed. */
+export function eventTypeForStatus(status: MessageStatus): string | null {
+  switch (status) {
+    case 'sent':
+      return 'message.sent';
+    case 'delivered':
+      return 'message.delivered';
+    case 'read':
+      return 'message.read';
+    case 'failed':
+    case 'undelivered':
+      return 'message.failed';
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,19 @@
+/** API key scopes (contract §2); `*` grants all of them. */
+export const SCOPES = [
+  'messages:write',
+  'messages:read',
+  'calls:write',
+  'calls:read',
+  'templates:write',
+  'webhooks:write',
+  'agents:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope | '*' {
+  return value === '*' || (SCOPES as readonly string[]).includes(value);
+}
+
+export function hasScope(granted: readonly string[], needed: Scope): boolean {
+  return granted.includes('*') || granted.includes(needed);
+}

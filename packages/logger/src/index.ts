@@ -1,0 +1,22 @@
+import winston from 'winston';
+
+export type Logger = winston.Logger;
+
+export interface LoggerOptions {
+  service: string;
+  /** @defaultValue 'info' */
+  level?: string;
+}
+
+/**
+ * The one logger factory: JSON lines on stdout with structured fields (`request_id`, `message_id`,
+ * `job_id`, `queue`, `attempt`) passed as metadata, never formatted into the text.
+ */
+export function getLogger({ service, level = 'info' }: LoggerOptions): Logger {
+  return winston.createLogger({
+    level,
+    defaultMeta: { service },
+    format: winston.format.combine(winston.format.timestamp(), winston.format.errors({ stack: true }), winston.format.json()),
+    transports: [new winston.transports.Console()],
+  });
+}

@@ -1,0 +1,64 @@
+/**
+ * Typed readers over an environment map. Services call these only from their `config.ts`, which
+ * collects every problem and exits once with all of them (STYLE: one validated, frozen config object).
+ */
+export type Env = Record<string, string | undefined>;
+
+export class EnvReader {
+  readonly problems: string[] = [];
+
+  constructor(private readonly env: Env) {}
+
+  string(name: string, fallback?: string): string {
+    const value = this.env[name];
+    if (value !== undefined && value !== '') return value;
+    if (fallback === undefined) {
+      this.problems.push(`${name} is required`);
+      return '';
+    }
+    return fallback;
+  }
+
+  optionalString(name: string): string | undefined {
+    const value = this.env[name];
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  int(name: string, fallback: number, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be an integer in ${min}..${max}, got "${raw}"`);
+      return fallback;
+    }
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no'].includes(raw.toLowerCase())) return false;
+    this.problems.push(`${name} must be true or false, got "${raw}"`);
+    return fallback;
+  }
+
+  list(name: string, fallback: string[]): string[] {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    return raw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  }
+
+  /** Exits with every collected problem at once, so a misconfigured deployment says everything that is wrong. */
+  finish<T extends object>(service: string, config: T): Readonly<T> {
+    if (this.problems.length > 0) {
+      process.stderr.write(`${service}: invalid configuration:\n${this.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+      process.exit(78);
+    }
+    return Object.freeze(config);
+  }
+}

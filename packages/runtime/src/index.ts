@@ -1,0 +1,4 @@
+export * from './env';
+export * from './shutdown';
+export * from './metrics';
+export * from './health-server';

@@ -1,0 +1,69 @@
+/**
+ * A small Prometheus text-format registry: counters and histograms with labels, enough for
+ * `GET /metrics` without another dependency.
+ */
+type Labels = Record<string, string>;
+
+function labelKey(labels: Labels): string {
+  return Object.keys(labels)
+    .sort()
+    .map((k) => `${k}="${String(labels[k]).replace(/["\\\n]/g, '_')}"`)
+    .join(',');
+}
+
+export class Counter {
+  private readonly values = new Map<string, number>();
+  constructor(readonly name: string, readonly help: string) {}
+  inc(labels: Labels = {}, by = 1): void {
+    const key = labelKey(labels);
+    this.values.set(key, (this.values.get(key) ?? 0) + by);
+  }
+  render(): string {
+    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
+    for (const [key, value] of this.values) lines.push(`${this.name}${key ? `{${key}}` : ''} ${value}`);
+    return lines.join('\n');
+  }
+}
+
+export class Histogram {
+  private readonly series = new Map<string, { buckets: number[]; sum: number; count: number }>();
+  constructor(readonly name: string, readonly help: string, readonly bounds: number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]) {}
+  observe(labels: Labels, value: number): void {
+    const key = labelKey(labels);
+    const s = this.series.get(key) ?? { buckets: this.bounds.map(() => 0), sum: 0, count: 0 };
+    this.bounds.forEach((b, i) => {
+      if (value <= b) s.buckets[i] += 1;
+    });
+    s.sum += value;
+    s.count += 1;
+    this.series.set(key, s);
+  }
+  render(): string {
+    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];
+    for (const [key, s] of this.series) {
+      const sep = key ? `${key},` : '';
+      this.bounds.forEach((b, i) => lines.push(`${this.name}_bucket{${sep}le="${b}"} ${s.buckets[i]}`));
+      lines.push(`${this.name}_bucket{${sep}le="+Inf"} ${s.count}`);
+      lines.push(`${this.name}_sum${key ? `{${key}}` : ''} ${s.sum}`);
+      lines.push(`${this.name}_count${key ? `{${key}}` : ''} ${s.count}`);
+    }
+    return lines.join('\n');
+  }
+}
+
+export class MetricsRegistry {
+  private readonly metrics: Array<Counter | Histogram> = [];
+  counter(name: string, help: string): Counter {
+    const c = new Counter(name, help);
+    this.metrics.push(c);
+    return c;
+  }
+  histogram(name: string, help: string, bounds?: number[]): Histogram {
+    const h = new Histogram(name, help, bounds);
+    this.metrics.push(h);
+    return h;
+  }
+  render(): string {
+    return `${this.metrics.map((m) => m.render()).join('\n')}\n`;
+  }
+}

@@ -1,0 +1,48 @@
+import { Pool, type PoolClient, type QueryResultRow } from 'pg';
+
+export interface Queryable {
+  query<R extends QueryResultRow = QueryResultRow>(text: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }>;
+}
+
+export interface Db extends Queryable {
+  /** Runs `work` in one transaction; rolls back on any error. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  url: string;
+  /** @defaultValue 10 */
+  poolSize?: number;
+  /** @defaultValue 5000 */
+  statementTimeoutMs?: number;
+}
+
+export function createDb({ url, poolSize = 10, statementTimeoutMs = 5_000 }: DbOptions): Db {
+  const pool = new Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+  // An idle client's error (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  return {
+    query: (text, values) => pool.query(text, values as unknown[]),
+    async transaction(work) {
+      const client: PoolClient = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        if (statementTimeoutMs > 0) await client.query(`SET LOCAL statement_timeout = ${Math.floor(statementTimeoutMs)}`);
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    close: () => pool.end(),
+  };
+}

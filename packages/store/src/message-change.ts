@@ -1,0 +1,104 @@
+import { canAdvance, eventTypeForStatus, newId, STATUS_TIMESTAMP, type MessageStatus } from '@switchboard/domain';
+import type { Queryable } from './db';
+import { toMessageResource, type AttemptRow, type MessageRow } from './message-resource';
+
+export interface MessageChange {
+  status?: MessageStatus;
+  at: Date;
+  carrierStatusCode?: string | null;
+  channelUsed?: string;
+  error?: { code: string; message: string } | null;
+  /** An event that is not a status change (message.fallback); forces a new sequence number. */
+  eventType?: string;
+  /** Extra fields merged into the event's `data` (for example the fallback's from/to channels). */
+  eventExtra?: Record<string, unknown>;
+}
+
+export interface StoredEvent {
+  id: string;
+  account_id: string;
+  type: string;
+  resource_id: string;
+  sequence: number;
+}
+
+export interface ChangeResult {
+  row: MessageRow;
+  changed: boolean;
+  events: StoredEvent[];
+}
+
+export async function lockMessage(tx: Queryable, id: string): Promise<MessageRow | null> {
+  const { rows } = await tx.query<MessageRow>('SELECT * FROM messages WHERE id = $1 FOR UPDATE', [id]);
+  return rows[0] ?? null;
+}
+
+/**
+ * Applies one change to a locked message row: status only moves forward, a missing timestamp is filled
+ * even by a late receipt, and every effective change gets the next `sequence`, a history row and,
+ * where contract §7 names one, an event in the same transaction.
+ */
+export async function applyMessageChange(tx: Queryable, row: MessageRow, change: MessageChange): Promise<ChangeResult> {
+  const advances = change.status !== undefined && canAdvance(row.status as MessageStatus, change.status);
+  const nextStatus = advances ? (change.status as MessageStatus) : (row.status as MessageStatus);
+  const column = change.status ? STATUS_TIMESTAMP[change.status] : null;
+  const isFailure = change.status === 'failed' || change.status === 'undelivered';
+  // A late failure never stamps a message that already got further; a late success fills its gap.
+  const fillsTimestamp =
+    column !== null && column !== 'created_at' && (row as unknown as Record<string, unknown>)[column] === null && (advances || !isFailure);
+  if (!advances && !fillsTimestamp && !change.eventType) return { row, changed: false, events: [] };
+
+  const sequence = row.sequence + 1;
+  const sets: string[] = ['status = $2', 'sequence = $3', 'updated_at = $4'];
+  const values: unknown[] = [row.id, nextStatus, sequence, change.at];
+  const set = (columnName: string, value: unknown) => {
+    values.push(value);
+    sets.push(`${columnName} = $${values.length}`);
+  };
+  if (fillsTimestamp && column) set(column, change.at);
+  if (change.carrierStatusCode !== undefined && (advances || fillsTimestamp)) set('carrier_status_code', change.carrierStatusCode);
+  if (change.channelUsed !== undefined) set('channel_used', change.channelUsed);
+  if (change.error !== undefined && (advances || change.error === null)) {
+    set('error_code', change.error?.code ?? null);
+    set('error_message', change.error?.message ?? null);
+  }
+  const { rows } = await tx.query<MessageRow>(`UPDATE messages SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, values);
+  const updated = rows[0];
+
+  await tx.query(
+    `INSERT INTO message_transitions (message_id, sequence, status, channel, carrier_status_code, error_code, at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [
+      row.id,
+      sequence,
+      change.eventType && !change.status ? change.eventType.replace('message.', '') : (change.status ?? nextStatus),
+      change.channelUsed ?? updated.channel_used,
+      change.carrierStatusCode ?? null,
+      change.error?.code ?? null,
+      change.at,
+    ],
+  );
+
+  const eventType = change.eventType ?? (change.status ? eventTypeForStatus(change.status) : null);
+  const events: StoredEvent[] = [];
+  if (eventType) events.push(await insertMessageEvent(tx, updated, eventType, change.at, change.eventExtra));
+  return { row: updated, changed: true, events };
+}
+
+async function insertMessageEvent(
+  tx: Queryable,
+  row: MessageRow,
+  type: string,
+  at: Date,
+  extra: Record<string, unknown> = {},
+): Promise<StoredEvent> {
+  const { rows: attempts } = await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = $1 ORDER BY attempt_no', [row.id]);
+  const id = newId('evt');
+  const data = { ...toMessageResource(row, attempts), ...extra, sequence: row.sequence };
+  await tx.query(
+    `INSERT INTO events (id, account_id, type, resource_type, resource_id, sequence, data, created_at)
+     VALUES ($1, $2, $3, 'message', $4, $5, $6, $7)`,
+    [id, row.account_id, type, row.id, row.sequence, JSON.stringify(data), at],
+  );
+  return { id, account_id: row.account_id, type, resource_id: row.id, sequence: row.sequence };
+}

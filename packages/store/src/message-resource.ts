@@ -1,0 +1,114 @@
+import { toIso } from '@switchboard/domain';
+
+export interface MessageRow {
+  id: string;
+  account_id: string;
+  mode: 'live' | 'test';
+  status: string;
+  channel: string;
+  channel_used: string | null;
+  plan: string[];
+  senders: Record<string, { e164: string; chat_phone_number_id?: string }>;
+  recipient: string;
+  content: Record<string, unknown> | null;
+  template: Record<string, unknown> | null;
+  callback_url: string | null;
+  ttl_seconds: number | null;
+  fallback_timeout_seconds: number | null;
+  metadata: Record<string, string> | null;
+  cost_units: number;
+  carrier_status_code: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  sequence: number;
+  created_at: Date;
+  updated_at: Date;
+  sending_at: Date | null;
+  sent_at: Date | null;
+  delivered_at: Date | null;
+  read_at: Date | null;
+  failed_at: Date | null;
+  undelivered_at: Date | null;
+}
+
+export interface AttemptRow {
+  id: string;
+  message_id: string;
+  attempt_no: number;
+  channel: string;
+  status: string;
+  upstream_message_id: string | null;
+  attempt_ref: number | null;
+  sender: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The message as `GET /v1/messages/{id}` shows it (spec 4.2 plus contract §3). */
+export interface MessageResource {
+  id: string;
+  status: string;
+  channel: string;
+  channel_used: string | null;
+  recipient: string;
+  carrier_status_code: string | null;
+  sent_at: string | null;
+  delivered_at: string | null;
+  read_at: string | null;
+  created_at: string;
+  updated_at: string;
+  cost_units: number;
+  metadata: Record<string, string>;
+  error: { code: string; message: string } | null;
+  attempts: Array<{ channel: string; status: string; error_code: string | null; at: string }>;
+}
+
+export function toMessageResource(row: MessageRow, attempts: AttemptRow[]): MessageResource {
+  return {
+    id: row.id,
+    status: row.status,
+    channel: row.channel,
+    channel_used: row.channel_used,
+    recipient: row.recipient,
+    carrier_status_code: row.carrier_status_code,
+    sent_at: toIso(row.sent_at),
+    delivered_at: toIso(row.delivered_at),
+    read_at: toIso(row.read_at),
+    created_at: toIso(row.created_at) as string,
+    updated_at: toIso(row.updated_at) as string,
+    cost_units: row.cost_units,
+    metadata: row.metadata ?? {},
+    error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+    attempts: attempts.map((a) => ({ channel: a.channel, status: a.status, error_code: a.error_code, at: toIso(a.updated_at) as string })),
+  };
+}
+
+/** The same shape for a message still waiting in the queue, before the dispatcher persisted it. */
+export function queuedMessageResource(fields: {
+  id: string;
+  channel: string;
+  recipient: string;
+  created_at: string;
+  cost_units: number;
+  metadata?: Record<string, string>;
+}): MessageResource {
+  return {
+    id: fields.id,
+    status: 'queued',
+    channel: fields.channel,
+    channel_used: null,
+    recipient: fields.recipient,
+    carrier_status_code: null,
+    sent_at: null,
+    delivered_at: null,
+    read_at: null,
+    created_at: fields.created_at,
+    updated_at: fields.created_at,
+    cost_units: fields.cost_units,
+    metadata: fields.metadata ?? {},
+    error: null,
+    attempts: [],
+  };
+}

@@ -1,0 +1,28 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Db } from './db';
+
+/** Works from both `src` (tests) and `dist` (services): migrations live beside them in the package. */
+export const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
+
+/**
+ * Applies pending SQL migrations in file-name order, all in one transaction under an advisory lock,
+ * so that several services starting at once apply each file exactly once.
+ */
+export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(727274)');
+    await tx.query('CREATE TABLE IF NOT EXISTS schema_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const { rows } = await tx.query<{ name: string }>('SELECT name FROM schema_migrations');
+    const applied = new Set(rows.map((r) => r.name));
+    const pending = files.filter((f) => !applied.has(f));
+    for (const file of pending) {
+      await tx.query(readFileSync(join(dir, file), 'utf8'));
+      await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [file]);
+    }
+    return pending;
+  });
+}

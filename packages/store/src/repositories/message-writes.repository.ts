@@ -1,0 +1,278 @@
+import { newId, statusRank, type MessageStatus } from '@switchboard/domain';
+import type { Db } from '../db';
+import { applyMessageChange, lockMessage, type StoredEvent } from '../message-change';
+import type { AttemptRow, MessageRow } from '../message-resource';
+
+export interface AcceptedMessage {
+  id: string;
+  account_id: string;
+  mode: 'live' | 'test';
+  channel: string;
+  plan: string[];
+  senders: Record<string, { e164: string; chat_phone_number_id?: string }>;
+  recipient: string;
+  content?: unknown;
+  template?: unknown;
+  callback_url?: string;
+  ttl_seconds?: number;
+  fallback_timeout_seconds?: number;
+  metadata?: Record<string, string>;
+  cost_units: number;
+  created_at: string;
+}
+
+export type StartAttemptResult =
+  | { outcome: 'started'; attempt: AttemptRow; row: MessageRow; events: StoredEvent[] }
+  /** An earlier attempt reached `sending` and its outcome was never recorded (a crash mid-send). */
+  | { outcome: 'ambiguous'; attempt: AttemptRow; row: MessageRow; events: StoredEvent[] }
+  /** Nothing left to send: the message was already handed to an upstream or ended. */
+  | { outcome: 'finished'; row: MessageRow; events: StoredEvent[] };
+
+export interface ReceiptInput {
+  channel: string;
+  upstreamMessageId: string;
+  clientRef?: string;
+  attemptRef?: number;
+  recipient?: string;
+  status: 'sent' | 'delivered' | 'read' | 'failed' | 'undelivered';
+  carrierStatusCode: string;
+  errorCode?: string;
+  errorMessage?: string;
+  occurredAt: string;
+}
+
+export interface ReceiptResult {
+  matched: boolean;
+  messageId?: string;
+  attempt?: AttemptRow;
+  row?: MessageRow;
+  events: StoredEvent[];
+}
+
+const ATTEMPT_RANK: Record<string, number> = { pending: 0, sending: 0, unknown: 0, sent: 1, failed: 2, undelivered: 2, delivered: 3, read: 4 };
+
+export function createMessageWritesRepository(db: Db) {
+  return {
+    /** Idempotent: the job may run again after a crash; the first insert wins and records `queued`. */
+    async persistAccepted(m: AcceptedMessage): Promise<MessageRow> {
+      return db.transaction(async (tx) => {
+        const inserted = await tx.query<MessageRow>(
+          `INSERT INTO messages (id, account_id, mode, status, channel, plan, senders, recipient, content, template, callback_url,
+             ttl_seconds, fallback_timeout_seconds, metadata, cost_units, sequence, created_at, updated_at)
+           VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1, $15, $15)
+           ON CONFLICT (id) DO NOTHING RETURNING *`,
+          [
+            m.id, m.account_id, m.mode, m.channel, m.plan, JSON.stringify(m.senders), m.recipient,
+            m.content === undefined ? null : JSON.stringify(m.content),
+            m.template === undefined ? null : JSON.stringify(m.template),
+            m.callback_url ?? null, m.ttl_seconds ?? null, m.fallback_timeout_seconds ?? null,
+            m.metadata === undefined ? null : JSON.stringify(m.metadata), m.cost_units, m.created_at,
+          ],
+        );
+        if (inserted.rows[0]) {
+          await tx.query(
+            `INSERT INTO message_transitions (message_id, sequence, status, at) VALUES ($1, 1, 'queued', $2)`,
+            [m.id, m.created_at],
+          );
+          return inserted.rows[0];
+        }
+        const { rows } = await tx.query<MessageRow>('SELECT * FROM messages WHERE id = $1', [m.id]);
+        return rows[0];
+      });
+    },
+
+    /**
+     * The send guard: records `sending` for this attempt before any upstream call, under the message's
+     * row lock, so that a second run of the job sees the first one's attempt instead of sending again.
+     */
+    async startAttempt(input: { messageId: string; channel: string; sender: string; attemptRef?: number; at: Date }): Promise<StartAttemptResult> {
+      return db.transaction(async (tx) => {
+        const row = await lockMessage(tx, input.messageId);
+        if (!row) throw new Error(`message ${input.messageId} is not persisted`);
+        if (statusRank(row.status as MessageStatus) >= statusRank('sent')) return { outcome: 'finished', row, events: [] };
+        const { rows: open } = await tx.query<AttemptRow>(
+          `SELECT * FROM message_attempts WHERE message_id = $1 AND status = 'sending' ORDER BY attempt_no DESC LIMIT 1`,
+          [row.id],
+        );
+        if (open[0]) return { outcome: 'ambiguous', attempt: open[0], row, events: [] };
+        const { rows: last } = await tx.query<AttemptRow>(
+          'SELECT * FROM message_attempts WHERE message_id = $1 ORDER BY attempt_no DESC LIMIT 1',
+          [row.id],
+        );
+        const previous = last[0];
+        // One attempt row per channel tried (contract §3): a retry on the same channel after a known
+        // non-acceptance (throttled, transient) or an abandoned unknown outcome reuses the row.
+        const reusable = previous && previous.channel === input.channel && (previous.status === 'pending' || previous.status === 'unknown');
+        const { rows } = reusable
+          ? await tx.query<AttemptRow>(
+              `UPDATE message_attempts SET status = 'sending', attempt_ref = $2, sender = $3, updated_at = $4 WHERE id = $1 RETURNING *`,
+              [previous.id, input.attemptRef ?? null, input.sender, input.at],
+            )
+          : await tx.query<AttemptRow>(
+              `INSERT INTO message_attempts (id, message_id, attempt_no, channel, status, attempt_ref, sender, created_at, updated_at)
+               VALUES ($1, $2, $3, $4, 'sending', $5, $6, $7, $7) RETURNING *`,
+              [newId('att'), row.id, (previous?.attempt_no ?? 0) + 1, input.channel, input.attemptRef ?? null, input.sender, input.at],
+            );
+        const change = await applyMessageChange(tx, row, { status: 'sending', at: input.at });
+        return { outcome: 'started', attempt: rows[0], row: change.row, events: change.events };
+      });
+    },
+
+    /** The upstream took the message: the attempt and the message become `sent`. */
+    async attemptAccepted(input: { messageId: string; attemptId: string; upstreamMessageId: string; at: Date }) {
+      return db.transaction(async (tx) => {
+        const row = await lockMessage(tx, input.messageId);
+        if (!row) throw new Error(`message ${input.messageId} is not persisted`);
+        const { rows } = await tx.query<AttemptRow>(
+          `UPDATE message_attempts SET upstream_message_id = COALESCE(upstream_message_id, $2),
+             status = CASE WHEN status IN ('sending', 'unknown') THEN 'sent' ELSE status END, updated_at = $3
+           WHERE id = $1 RETURNING *`,
+          [input.attemptId, input.upstreamMessageId, input.at],
+        );
+        return applyMessageChange(tx, row, {
+          status: 'sent',
+          at: input.at,
+          carrierStatusCode: 'accepted',
+          channelUsed: rows[0].channel,
+          error: null,
+        });
+      });
+    },
+
+    /**
+     * The attempt failed. With `finalStatus` the message ends with that error; with `nextChannel` the
+     * message moves on (`message.fallback`); with neither, the attempt is closed and the job retries it.
+     */
+    async attemptFailed(input: {
+      messageId: string;
+      attemptId: string;
+      errorCode: string;
+      errorMessage: string;
+      at: Date;
+      finalStatus?: 'failed' | 'undelivered';
+      nextChannel?: string;
+    }) {
+      return db.transaction(async (tx) => {
+        const row = await lockMessage(tx, input.messageId);
+        if (!row) throw new Error(`message ${input.messageId} is not persisted`);
+        const { rows } = await tx.query<AttemptRow>(
+          `UPDATE message_attempts SET status = 'failed', error_code = $2, error_message = $3, updated_at = $4 WHERE id = $1 RETURNING *`,
+          [input.attemptId, input.errorCode, input.errorMessage, input.at],
+        );
+        const attempt = rows[0];
+        if (input.finalStatus) {
+          return applyMessageChange(tx, row, {
+            status: input.finalStatus,
+            at: input.at,
+            carrierStatusCode: input.errorCode,
+            channelUsed: attempt.channel,
+            error: { code: input.errorCode, message: input.errorMessage },
+          });
+        }
+        if (input.nextChannel) {
+          return applyMessageChange(tx, row, {
+            at: input.at,
+            eventType: 'message.fallback',
+            eventExtra: { fallback: { from: attempt.channel, to: input.nextChannel, reason: input.errorCode } },
+          });
+        }
+        return { row, changed: false, events: [] as StoredEvent[] };
+      });
+    },
+
+    /** The upstream answered and did not take the message (throttled, transient): safe to send again later. */
+    async attemptRetryable(input: { attemptId: string; errorCode: string; errorMessage: string; at: Date }): Promise<void> {
+      await db.query(
+        `UPDATE message_attempts SET status = 'pending', error_code = $2, error_message = $3, updated_at = $4 WHERE id = $1 AND status = 'sending'`,
+        [input.attemptId, input.errorCode, input.errorMessage, input.at],
+      );
+    },
+
+    /** Gives up waiting on an attempt whose outcome stayed unknown, so that a new attempt may start. */
+    async abandonAttempt(attemptId: string, at: Date): Promise<void> {
+      await db.query(`UPDATE message_attempts SET status = 'unknown', updated_at = $2 WHERE id = $1 AND status = 'sending'`, [attemptId, at]);
+    },
+
+    /** Ends a message that never reached an upstream (ttl expiry, no channel left, invalid content). */
+    async failMessage(input: { messageId: string; status: 'failed' | 'undelivered'; errorCode: string; errorMessage: string; at: Date }) {
+      return db.transaction(async (tx) => {
+        const row = await lockMessage(tx, input.messageId);
+        if (!row) throw new Error(`message ${input.messageId} is not persisted`);
+        return applyMessageChange(tx, row, {
+          status: input.status,
+          at: input.at,
+          carrierStatusCode: input.errorCode,
+          error: { code: input.errorCode, message: input.errorMessage },
+        });
+      });
+    },
+
+    /**
+     * Applies an upstream receipt, in any order and any number of times. The attempt is found by the
+     * upstream id; failing that by our own reference echoed by the upstream (chat biz_opaque_callback_data,
+     * RBM messageId, SMPP user_message_reference + recipient), which adopts the upstream id.
+     */
+    async applyReceipt(receipt: ReceiptInput): Promise<ReceiptResult> {
+      return db.transaction(async (tx) => {
+        let attempt = (
+          await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE channel = $1 AND upstream_message_id = $2 LIMIT 1', [
+            receipt.channel,
+            receipt.upstreamMessageId,
+          ])
+        ).rows[0];
+        if (!attempt && receipt.clientRef) {
+          attempt = (
+            await tx.query<AttemptRow>(
+              `SELECT * FROM message_attempts WHERE message_id = $1 AND channel = $2 AND upstream_message_id IS NULL
+               ORDER BY attempt_no DESC LIMIT 1`,
+              [receipt.clientRef, receipt.channel],
+            )
+          ).rows[0];
+        }
+        if (!attempt && receipt.attemptRef !== undefined && receipt.recipient) {
+          attempt = (
+            await tx.query<AttemptRow>(
+              `SELECT a.* FROM message_attempts a JOIN messages m ON m.id = a.message_id
+               WHERE a.channel = $1 AND a.attempt_ref = $2 AND a.upstream_message_id IS NULL AND m.recipient = $3
+               ORDER BY a.created_at DESC LIMIT 1`,
+              [receipt.channel, receipt.attemptRef, receipt.recipient],
+            )
+          ).rows[0];
+        }
+        if (!attempt) return { matched: false, events: [] };
+
+        const row = await lockMessage(tx, attempt.message_id);
+        if (!row) return { matched: false, events: [] };
+        const at = new Date(receipt.occurredAt);
+        const attemptStatus = (ATTEMPT_RANK[receipt.status] ?? 0) > (ATTEMPT_RANK[attempt.status] ?? 0) ? receipt.status : attempt.status;
+        const updatedAttempt = (
+          await tx.query<AttemptRow>(
+            `UPDATE message_attempts SET upstream_message_id = COALESCE(upstream_message_id, $2), status = $3,
+               error_code = COALESCE($4, error_code), updated_at = $5 WHERE id = $1 RETURNING *`,
+            [attempt.id, receipt.upstreamMessageId, attemptStatus, receipt.errorCode ?? null, at],
+          )
+        ).rows[0];
+        const isFailure = receipt.status === 'failed' || receipt.status === 'undelivered';
+        const change = await applyMessageChange(tx, row, {
+          status: receipt.status,
+          at,
+          carrierStatusCode: receipt.carrierStatusCode,
+          channelUsed: attempt.channel,
+          error: isFailure ? { code: receipt.errorCode ?? receipt.carrierStatusCode, message: receipt.errorMessage ?? receipt.status } : undefined,
+        });
+        return { matched: true, messageId: row.id, attempt: updatedAttempt, row: change.row, events: change.events };
+      });
+    },
+
+    async attempts(messageId: string): Promise<AttemptRow[]> {
+      const { rows } = await db.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = $1 ORDER BY attempt_no', [messageId]);
+      return rows;
+    },
+
+    async findRow(messageId: string): Promise<MessageRow | null> {
+      const { rows } = await db.query<MessageRow>('SELECT * FROM messages WHERE id = $1', [messageId]);
+      return rows[0] ?? null;
+    },
+  };
+}
+export type MessageWritesRepository = ReturnType<typeof createMessageWritesRepository>;

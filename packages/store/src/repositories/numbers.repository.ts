@@ -1,0 +1,36 @@
+import { e164Digits, newId } from '@switchboard/domain';
+import type { Queryable } from '../db';
+
+export interface NumberRecord {
+  id: string;
+  account_id: string;
+  e164: string;
+  channels: string[];
+  chat_phone_number_id: string | null;
+  created_at: Date;
+}
+
+export function createNumbersRepository(db: Queryable) {
+  return {
+    /** Adds (or re-provisions) a number; the chat phone-number-id defaults to the number's digits. */
+    async add(input: { accountId: string; e164: string; channels: string[]; chatPhoneNumberId?: string }): Promise<NumberRecord> {
+      const { rows } = await db.query<NumberRecord>(
+        `INSERT INTO numbers (id, account_id, e164, channels, chat_phone_number_id) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (account_id, e164) DO UPDATE SET channels = EXCLUDED.channels, chat_phone_number_id = EXCLUDED.chat_phone_number_id
+         RETURNING *`,
+        [newId('num'), input.accountId, input.e164, input.channels, input.chatPhoneNumberId ?? e164Digits(input.e164)],
+      );
+      return rows[0];
+    },
+    /** Oldest first: the default sender for a channel is the first number provisioned for it (contract §3). */
+    async listForAccount(accountId: string): Promise<NumberRecord[]> {
+      const { rows } = await db.query<NumberRecord>('SELECT * FROM numbers WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+      return rows;
+    },
+    async findByE164(e164: string): Promise<NumberRecord[]> {
+      const { rows } = await db.query<NumberRecord>('SELECT * FROM numbers WHERE e164 = $1 ORDER BY created_at, id', [e164]);
+      return rows;
+    },
+  };
+}
+export type NumbersRepository = ReturnType<typeof createNumbersRepository>;
