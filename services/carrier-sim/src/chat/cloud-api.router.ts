@@ -1,0 +1,44 @@
+import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
+import type { Logger } from '../support/json-logger';
+import { requireBearer } from '../http/bearer-auth';
+import { createSendChatMessageHandler, type ChatMessagesDeps } from './chat-messages.route';
+import { sendGraphError } from './graph-errors';
+import { createMessageTemplateHandlers, type MessageTemplatesDeps } from './message-templates.route';
+
+/**
+ * The WhatsApp Cloud API surface: `/{version}/{phone-number-id}/messages` and
+ * `/{version}/{waba-id}/message_templates`, Bearer-authenticated, with Graph-style errors.
+ */
+export function createCloudApiRouter(
+  deps: ChatMessagesDeps & MessageTemplatesDeps & { accessToken: string; logger: Logger },
+): Router {
+  const router = express.Router();
+  // Any Graph version is served; adapters pin v21.0 but the simulator need not care.
+  const graphVersion: RequestHandler = (req, _res, next) => next(/^v\d+\.\d+$/.test(String(req.params.version)) ? undefined : 'route');
+  const auth = requireBearer(deps.accessToken, (res) => sendGraphError(res, 'invalidToken', 'The access token could not be decrypted'));
+  const json = express.json({ limit: '1mb' });
+  const numericId: RequestHandler = (req, res, next) => {
+    const id = String(req.params.phoneNumberId ?? req.params.wabaId);
+    if (/^\d+$/.test(id)) return next();
+    sendGraphError(res, 'invalidParameterGeneric', `Unsupported post request. Object with ID '${id}' does not exist.`);
+  };
+
+  const templates = createMessageTemplateHandlers(deps);
+  router.post('/:version/:phoneNumberId/messages', graphVersion, auth, json, numericId, createSendChatMessageHandler(deps));
+  router.post('/:version/:wabaId/message_templates', graphVersion, auth, json, numericId, templates.create);
+  router.get('/:version/:wabaId/message_templates', graphVersion, auth, templates.list);
+  router.delete('/:version/:wabaId/message_templates', graphVersion, auth, templates.remove);
+
+  const onError: ErrorRequestHandler = (err, _req, res, _next) => {
+    if (res.headersSent) return;
+    const status = (err as { status?: number }).status;
+    if (status && status >= 400 && status < 500) {
+      sendGraphError(res, 'invalidParameterGeneric', (err as Error).message);
+      return;
+    }
+    deps.logger.error('cloud api handler failed', { error: String(err) });
+    sendGraphError(res, 'somethingWentWrong', 'An unknown error occurred');
+  };
+  router.use(onError);
+  return router;
+}

@@ -1,0 +1,130 @@
+import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:http';
+import { createCloudApiRouter } from './chat/cloud-api.router';
+import { ConfigError, describeConfig, loadConfig, type SimConfig } from './config';
+import { createHttpApp } from './http/app';
+import { createHealthRouter } from './http/health.route';
+import { createRbmApiRouter } from './rbm/rbm-api.router';
+import { createSimApiRouter } from './sim/sim-api.router';
+import { createEsmeSessions } from './smpp/esme-sessions';
+import { createSmscServer } from './smpp/smsc-server';
+import { createSubmitSmHandler } from './smpp/submit-sm.handler';
+import { createChatWindowStore } from './state/chat-window.store';
+import { createSendLogStore } from './state/send-log.store';
+import { createTemplateStore } from './state/template.store';
+import { createJsonLogger, errorFields, type Logger } from './support/json-logger';
+import { createScheduler } from './support/scheduler';
+import { createChatWebhookSender } from './webhooks/chat-webhook.sender';
+import { createRbmEventSender } from './webhooks/rbm-event.sender';
+import { createWebhookPoster } from './webhooks/webhook-poster';
+
+/** Shutdown must not hang on a stuck socket: past this, the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 5000;
+
+function listenHttp(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+async function start(config: SimConfig, logger: Logger): Promise<void> {
+  const now = () => Date.now();
+  const scheduler = createScheduler((err) => logger.error('scheduled action failed', errorFields(err)));
+  const sends = createSendLogStore();
+  const templates = createTemplateStore();
+  const windows = createChatWindowStore();
+  const poster = createWebhookPoster({ scheduler, logger, ...config.webhook });
+  const chatWebhooks = createChatWebhookSender({ poster, ...config.chat });
+  const rbmEvents = createRbmEventSender({ poster, webhookUrl: config.rbm.webhookUrl, clientToken: config.rbm.clientToken });
+  const delays = { deliveryDelayMs: config.deliveryDelayMs, readDelayMs: config.readDelayMs };
+
+  const esmeSessions = createEsmeSessions({ scheduler, logger, retryDelaysMs: config.webhook.retryDelaysMs });
+  const smsc = createSmscServer({
+    ...config.smpp,
+    sessions: esmeSessions,
+    handleSubmit: createSubmitSmHandler({ sends, sessions: esmeSessions, scheduler, logger, now, ...delays }),
+    logger,
+  });
+
+  let ready = false;
+  const app = createHttpApp(
+    [
+      createHealthRouter(() => ready),
+      createSimApiRouter({ sends, templates, windows, chatWebhooks, rbmEvents, smsc, defaultAgentId: config.rbm.defaultAgentId, logger, now }),
+      createRbmApiRouter({ sends, events: rbmEvents, scheduler, logger, now, accessToken: config.rbm.accessToken, ...delays }),
+      createCloudApiRouter({
+        sends,
+        templates,
+        windows,
+        webhooks: chatWebhooks,
+        scheduler,
+        logger,
+        now,
+        enforceChatWindow: config.enforceChatWindow,
+        accessToken: config.chat.accessToken,
+        wabaId: config.chat.wabaId,
+        templateReviewMs: config.templateReviewMs,
+        ...delays,
+      }),
+    ],
+    logger,
+  );
+  const server: Server = createServer(app);
+
+  let stopping = false;
+  const shutdown = async (reason: string) => {
+    if (stopping) return;
+    stopping = true;
+    ready = false;
+    logger.info('shutting down', { reason });
+    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
+    logger.info('closing http listener');
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+    logger.info('closing smpp listener');
+    await smsc.close();
+    logger.info('cancelling pending reports and webhooks');
+    scheduler.cancelAll();
+    poster.stop();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  const [httpPort, smppPort] = await Promise.all([listenHttp(server, config.httpPort, config.host), smsc.listen(config.smppPort, config.host)]);
+  ready = true;
+  logger.info('carrier-sim listening', { ...describeConfig(config), http_port: httpPort, smpp_port: smppPort });
+  process.stdout.write(`${JSON.stringify({ event: 'ready', service: 'carrier-sim', http_port: httpPort, smpp_port: smppPort })}\n`);
+}
+
+function main(): void {
+  let config: SimConfig;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`carrier-sim: invalid configuration: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createJsonLogger({ service: 'carrier-sim', level: config.logLevel });
+  process.on('unhandledRejection', (reason) => logger.error('unhandled rejection', errorFields(reason)));
+  process.on('uncaughtException', (err) => {
+    logger.error('uncaught exception', { ...errorFields(err), stack: err.stack });
+    process.exit(1);
+  });
+  start(config, logger).catch((err) => {
+    logger.error('start-up failed', errorFields(err));
+    process.exit(1);
+  });
+}
+
+main();

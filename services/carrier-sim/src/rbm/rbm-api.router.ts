@@ -1,0 +1,28 @@
+import express, { type ErrorRequestHandler, type Router } from 'express';
+import { requireBearer } from '../http/bearer-auth';
+import { createAgentMessageHandlers, type AgentMessagesDeps } from './agent-messages.route';
+import { sendGoogleError } from './google-errors';
+
+/** The RBM API v1 surface: capability check and agentMessages, Bearer-authenticated, with Google-style errors. */
+export function createRbmApiRouter(deps: AgentMessagesDeps & { accessToken: string }): Router {
+  const router = express.Router();
+  const auth = requireBearer(deps.accessToken, (res) =>
+    sendGoogleError(res, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token.'),
+  );
+  const handlers = createAgentMessageHandlers(deps);
+  router.get('/v1/phones/:phone/capabilities', auth, handlers.capabilities);
+  router.post('/v1/phones/:phone/agentMessages', auth, express.json({ limit: '1mb' }), handlers.send);
+
+  const onError: ErrorRequestHandler = (err, _req, res, _next) => {
+    if (res.headersSent) return;
+    const status = (err as { status?: number }).status;
+    if (status && status >= 400 && status < 500) {
+      sendGoogleError(res, 'INVALID_ARGUMENT', `Invalid JSON payload received. ${(err as Error).message}`);
+      return;
+    }
+    deps.logger.error('rbm api handler failed', { error: String(err) });
+    sendGoogleError(res, 'INTERNAL', 'Internal error encountered.');
+  };
+  router.use(onError);
+  return router;
+}

@@ -1,0 +1,97 @@
+import type { Channel } from '../behaviour/number-behaviour';
+
+export type SendOutcome = 'accepted' | 'rejected' | 'throttled';
+
+/** One upstream send attempt, in the shape `GET /sim/sends` returns. */
+export interface SendRecord {
+  channel: Channel;
+  /** Recipient as +E.164. */
+  to: string;
+  /** Sender: +E.164 for chat and sms (alphanumeric sms senders stay as sent), the agentId for rcs. */
+  from: string;
+  type: string;
+  text: string | null;
+  /** chat: biz_opaque_callback_data; rcs: messageId; sms: user_message_reference as a string. */
+  client_ref: string | null;
+  upstream_message_id: string | null;
+  outcome: SendOutcome;
+  error_code: string | null;
+  parts: number;
+  at: string;
+}
+
+export interface SendFilter {
+  channel?: string;
+  to?: string;
+  client_ref?: string;
+}
+
+/** Details kept for the simulator's own use (reply context), never listed. */
+export interface SendDetail {
+  interactiveType?: string;
+  listRows?: ReadonlyArray<{ id: string; title: string; description?: string }>;
+}
+
+export interface SendLogStore {
+  add(record: SendRecord, detail?: SendDetail): SendRecord;
+  list(filter?: SendFilter): SendRecord[];
+  clear(): void;
+  /** Throttled attempts for (channel, to) since that pair's last accepted send. */
+  throttledSinceAccepted(channel: Channel, to: string): number;
+  latestAccepted(channel: Channel, match: (record: SendRecord) => boolean): SendRecord | undefined;
+  detailOf(record: SendRecord): SendDetail | undefined;
+}
+
+/** Oldest attempts are dropped past this many so a long-running demo cannot grow without bound. */
+const MAX_RECORDS = 100_000;
+
+export function toE164(value: string): string {
+  const trimmed = value.trim();
+  if (/^\+?\d+$/.test(trimmed)) return `+${trimmed.replace(/^\+/, '')}`;
+  return trimmed;
+}
+
+export function createSendLogStore(): SendLogStore {
+  let records: SendRecord[] = [];
+  const details = new WeakMap<SendRecord, SendDetail>();
+  return {
+    add(record, detail) {
+      records.push(record);
+      if (detail) details.set(record, detail);
+      if (records.length > MAX_RECORDS) records = records.slice(records.length - MAX_RECORDS);
+      return record;
+    },
+    list(filter = {}) {
+      const to = filter.to ? toE164(filter.to) : undefined;
+      return records.filter(
+        (r) =>
+          (!filter.channel || r.channel === filter.channel) &&
+          (!to || r.to === to) &&
+          (filter.client_ref === undefined || r.client_ref === filter.client_ref),
+      );
+    },
+    clear() {
+      records = [];
+    },
+    throttledSinceAccepted(channel, to) {
+      let count = 0;
+      for (let i = records.length - 1; i >= 0; i -= 1) {
+        const r = records[i];
+        if (r.channel !== channel || r.to !== to) continue;
+        if (r.outcome === 'accepted') break;
+        if (r.outcome === 'throttled') count += 1;
+      }
+      return count;
+    },
+    latestAccepted(channel, match) {
+      for (let i = records.length - 1; i >= 0; i -= 1) {
+        const r = records[i];
+        if (r.channel === channel && r.outcome === 'accepted' && match(r)) return r;
+      }
+      return undefined;
+    },
+    detailOf(record) {
+      return details.get(record);
+    },
+  };
+}

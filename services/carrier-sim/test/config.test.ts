@@ -1,0 +1,75 @@
+import { ConfigError, loadConfig } from '../src/config';
+import { createSendLogStore, type SendRecord } from '../src/state/send-log.store';
+
+describe('config', () => {
+  it('applies sandbox defaults and freezes the result', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      httpPort: 8090,
+      smppPort: 2775,
+      deliveryDelayMs: 200,
+      readDelayMs: 200,
+      templateReviewMs: 300,
+      enforceChatWindow: true,
+    });
+    expect(config.chat).toEqual({
+      webhookUrl: 'http://127.0.0.1:8080/v1/providers/chat/webhook',
+      appSecret: 'sandbox-chat-app-secret',
+      accessToken: 'sandbox-chat-token',
+      wabaId: '100000000000001',
+    });
+    expect(config.smpp).toMatchObject({ systemId: 'switchboard', password: 'sandbox' });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads overrides', () => {
+    const config = loadConfig({ SIM_PORT: '0', SIM_ENFORCE_CHAT_WINDOW: 'false', SIM_WEBHOOK_RETRY_DELAYS_MS: '10, 20' });
+    expect(config.httpPort).toBe(0);
+    expect(config.enforceChatWindow).toBe(false);
+    expect(config.webhook.retryDelaysMs).toEqual([10, 20]);
+  });
+
+  it.each([
+    [{ SIM_PORT: '70000' }],
+    [{ SIM_ENFORCE_CHAT_WINDOW: 'maybe' }],
+    [{ SIM_CHAT_WEBHOOK_URL: 'ftp://x' }],
+    [{ SIM_DELIVERY_DELAY_MS: '-1' }],
+  ])('refuses %p', (env) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+  });
+});
+
+describe('send log', () => {
+  const record = (outcome: SendRecord['outcome'], to = '+15550000105'): SendRecord => ({
+    channel: 'sms',
+    to,
+    from: '+15550001000',
+    type: 'text',
+    text: 'x',
+    client_ref: null,
+    upstream_message_id: null,
+    outcome,
+    error_code: null,
+    parts: 1,
+    at: '',
+  });
+
+  it('counts throttles since the last accepted send of the same channel and recipient', () => {
+    const log = createSendLogStore();
+    log.add(record('throttled'));
+    log.add(record('throttled'));
+    log.add(record('throttled', '+15550000205'));
+    expect(log.throttledSinceAccepted('sms', '+15550000105')).toBe(2);
+    log.add(record('accepted'));
+    expect(log.throttledSinceAccepted('sms', '+15550000105')).toBe(0);
+    expect(log.throttledSinceAccepted('chat', '+15550000105')).toBe(0);
+  });
+
+  it('filters by recipient with or without the plus sign', () => {
+    const log = createSendLogStore();
+    log.add(record('accepted'));
+    expect(log.list({ to: '15550000105' })).toHaveLength(1);
+    expect(log.list({ to: '+15550000105', channel: 'chat' })).toHaveLength(0);
+  });
+});
