@@ -1,0 +1,9 @@
+import type { Logger } from './provider.types';
+
+/** Used when a caller passes no logger, so adapters never have to null-check. */
+export const silentLogger: Logger = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+  debug: () => undefined,
+};
