@@ -8,3 +8,4 @@ export * from './content';
 export * from './pricing';
 export * from './scopes';
 export * from './time';
+export * from './id-pool';

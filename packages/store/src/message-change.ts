@@ -7,6 +7,7 @@ export interface MessageChange {
   at: Date;
   carrierStatusCode?: string | null;
   channelUsed?: string;
+  /** Written only when the status moves forward; `null` clears an earlier error (delivered after undelivered). */
   error?: { code: string; message: string } | null;
   /** An event that is not a status change (message.fallback); forces a new sequence number. */
   eventType?: string;
@@ -56,9 +57,11 @@ export async function applyMessageChange(tx: Queryable, row: MessageRow, change:
     sets.push(`${columnName} = $${values.length}`);
   };
   if (fillsTimestamp && column) set(column, change.at);
-  if (change.carrierStatusCode !== undefined && (advances || fillsTimestamp)) set('carrier_status_code', change.carrierStatusCode);
+  // Only a forward move rewrites the carrier code and the error: a late receipt that merely fills a
+  // timestamp must not replace the code of the furthest state, nor clear the error of a failed message.
+  if (change.carrierStatusCode !== undefined && advances) set('carrier_status_code', change.carrierStatusCode);
   if (change.channelUsed !== undefined) set('channel_used', change.channelUsed);
-  if (change.error !== undefined && (advances || change.error === null)) {
+  if (change.error !== undefined && advances) {
     set('error_code', change.error?.code ?? null);
     set('error_message', change.error?.message ?? null);
   }

@@ -118,16 +118,23 @@ export function createMessageWritesRepository(db: Db) {
       });
     },
 
-    /** The upstream took the message: the attempt and the message become `sent`. */
-    async attemptAccepted(input: { messageId: string; attemptId: string; upstreamMessageId: string; at: Date }) {
+    /**
+     * The upstream took the message: the attempt and the message become `sent`. `partIds` (SMS) are the
+     * SMSC ids of every part, kept so that a per-part receipt reaching another process still matches.
+     */
+    async attemptAccepted(input: { messageId: string; attemptId: string; upstreamMessageId: string; partIds?: string[]; at: Date }) {
       return db.transaction(async (tx) => {
         const row = await lockMessage(tx, input.messageId);
         if (!row) throw new Error(`message ${input.messageId} is not persisted`);
         const { rows } = await tx.query<AttemptRow>(
           `UPDATE message_attempts SET upstream_message_id = COALESCE(upstream_message_id, $2),
+             upstream_part_ids = COALESCE($4, upstream_part_ids),
+             -- An earlier throttled or transient answer on this attempt is no longer its outcome.
+             error_code = CASE WHEN status IN ('sending', 'unknown') THEN NULL ELSE error_code END,
+             error_message = CASE WHEN status IN ('sending', 'unknown') THEN NULL ELSE error_message END,
              status = CASE WHEN status IN ('sending', 'unknown') THEN 'sent' ELSE status END, updated_at = $3
            WHERE id = $1 RETURNING *`,
-          [input.attemptId, input.upstreamMessageId, input.at],
+          [input.attemptId, input.upstreamMessageId, input.at, input.partIds && input.partIds.length > 1 ? input.partIds : null],
         );
         return applyMessageChange(tx, row, {
           status: 'sent',
@@ -151,6 +158,8 @@ export function createMessageWritesRepository(db: Db) {
       at: Date;
       finalStatus?: 'failed' | 'undelivered';
       nextChannel?: string;
+      /** The upstream's own code (`131026`, `0x0B`); shown as the message's carrier_status_code. @defaultValue errorCode */
+      carrierStatusCode?: string;
     }) {
       return db.transaction(async (tx) => {
         const row = await lockMessage(tx, input.messageId);
@@ -164,7 +173,7 @@ export function createMessageWritesRepository(db: Db) {
           return applyMessageChange(tx, row, {
             status: input.finalStatus,
             at: input.at,
-            carrierStatusCode: input.errorCode,
+            carrierStatusCode: input.carrierStatusCode ?? input.errorCode,
             channelUsed: attempt.channel,
             error: { code: input.errorCode, message: input.errorMessage },
           });
@@ -220,6 +229,14 @@ export function createMessageWritesRepository(db: Db) {
             receipt.upstreamMessageId,
           ])
         ).rows[0];
+        if (!attempt && receipt.channel === 'sms') {
+          attempt = (
+            await tx.query<AttemptRow>(
+              `SELECT * FROM message_attempts WHERE channel = 'sms' AND upstream_part_ids @> ARRAY[$1]::text[] AND upstream_part_ids IS NOT NULL LIMIT 1`,
+              [receipt.upstreamMessageId],
+            )
+          ).rows[0];
+        }
         if (!attempt && receipt.clientRef) {
           attempt = (
             await tx.query<AttemptRow>(
@@ -243,6 +260,9 @@ export function createMessageWritesRepository(db: Db) {
 
         const row = await lockMessage(tx, attempt.message_id);
         if (!row) return { matched: false, events: [] };
+        // Read again under the message lock: a concurrent receipt for the same attempt may have moved it
+        // since the unlocked lookup, and the rank comparison below must see that.
+        attempt = (await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE id = $1', [attempt.id])).rows[0];
         const at = new Date(receipt.occurredAt);
         const attemptStatus = (ATTEMPT_RANK[receipt.status] ?? 0) > (ATTEMPT_RANK[attempt.status] ?? 0) ? receipt.status : attempt.status;
         const updatedAttempt = (
@@ -258,7 +278,7 @@ export function createMessageWritesRepository(db: Db) {
           at,
           carrierStatusCode: receipt.carrierStatusCode,
           channelUsed: attempt.channel,
-          error: isFailure ? { code: receipt.errorCode ?? receipt.carrierStatusCode, message: receipt.errorMessage ?? receipt.status } : undefined,
+          error: isFailure ? { code: receipt.errorCode ?? receipt.carrierStatusCode, message: receipt.errorMessage ?? receipt.status } : null,
         });
         return { matched: true, messageId: row.id, attempt: updatedAttempt, row: change.row, events: change.events };
       });

@@ -1,0 +1,81 @@
+// Webhook throughput: events delivered per second (publish → fan-out → signed POST → delivered row) to a
+// local receiver process, beside a bare HTTP POST loop to the same receiver in the same run.
+// Usage: npm run build && node bench/webhooks.mjs [events=5000] [concurrency=64]
+import { createRequire } from 'node:module';
+import { spawn } from 'node:child_process';
+import { devstack, runAutocannon } from './lib.mjs';
+
+const require = createRequire(import.meta.url);
+const pg = require('pg');
+const { Queue } = require('bullmq');
+const { Redis } = require('ioredis');
+const store = require('../packages/store/dist/index.js');
+const { QUEUES } = require('../packages/queues/dist/index.js');
+const { newId } = require('../packages/domain/dist/index.js');
+
+const total = Number(process.argv[2] ?? 5000);
+const concurrency = Number(process.argv[3] ?? 64);
+const prefix = `bench${Date.now()}`;
+
+const receiver = spawn(process.execPath, [new URL('../e2e/webhooks-receiver.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
+const receiverPort = await new Promise((resolve) => receiver.stdout.once('data', (c) => resolve(JSON.parse(c.toString()).port)));
+const receiverUrl = `http://127.0.0.1:${receiverPort}/hook`;
+
+const database = await devstack.createTestDatabase(await devstack.ensurePostgres());
+const redis = await devstack.startRedis();
+const db = store.createDb({ url: database.url, poolSize: 4 });
+const client = new pg.Client({ connectionString: database.url });
+await client.connect();
+let worker;
+const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
+const queue = new Queue(QUEUES.eventFanout, { connection, prefix });
+
+try {
+  const account = await store.createAccountsRepository(db).ensure('bench-webhooks');
+  await store.createWebhookEndpointsRepository(db).create({ accountId: account.id, url: receiverUrl, events: ['*'], at: new Date() });
+  // Events of a realistic size: a message resource as GET returns it.
+  const data = { id: 'msg_bench', status: 'delivered', channel: 'sms', channel_used: 'sms', recipient: '+447911123400', carrier_status_code: 'DELIVRD',
+    sent_at: new Date().toISOString(), delivered_at: new Date().toISOString(), read_at: null, created_at: new Date().toISOString(),
+    updated_at: new Date().toISOString(), cost_units: 1, metadata: {}, error: null, attempts: [{ channel: 'sms', status: 'delivered', error_code: null, at: new Date().toISOString() }], sequence: 4 };
+  const body = JSON.stringify({ id: newId('evt'), type: 'message.delivered', created_at: new Date().toISOString(), data });
+
+  // Baseline: the same receiver, the same body, as many POSTs as `concurrency` connections can make.
+  const baselineStart = Date.now();
+  await runAutocannon({ url: receiverUrl, connections: concurrency, amount: total, method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const baselineRate = total / ((Date.now() - baselineStart) / 1000);
+
+  worker = await devstack.startService('webhook-delivery', {
+    DATABASE_URL: database.url, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency), OUTBOX_SWEEP_AGE_MS: '600000',
+  });
+  const ids = [];
+  for (let i = 0; i < total; i += 500) {
+    const batch = Array.from({ length: Math.min(500, total - i) }, () => newId('evt'));
+    await client.query(
+      `INSERT INTO events (id, account_id, type, resource_type, resource_id, sequence, data, created_at)
+       SELECT id, $2, 'message.delivered', 'message', 'msg_bench', 4, $3, now() FROM unnest($1::text[]) AS id`,
+      [batch, account.id, JSON.stringify(data)],
+    );
+    ids.push(...batch);
+  }
+  const publisher = store.createEventPublisher({ queue, db });
+  const start = Date.now();
+  for (let i = 0; i < ids.length; i += 500) await publisher.publish(ids.slice(i, i + 500).map((id) => ({ id })));
+  for (;;) {
+    const { rows } = await client.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`);
+    if (rows[0].n >= total) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const rate = total / ((Date.now() - start) / 1000);
+  console.log(JSON.stringify({ events: total, concurrency, bare_post_per_s: Math.round(baselineRate), webhook_events_delivered_per_s: Math.round(rate), ratio: Number((rate / baselineRate).toFixed(3)) }, null, 2));
+} finally {
+  await worker?.stop();
+  await queue.close();
+  connection.disconnect();
+  await client.end();
+  await db.close();
+  receiver.kill('SIGTERM');
+  await redis.stop();
+  await database.drop();
+}

@@ -1,0 +1,113 @@
+import { newId } from '@switchboard/domain';
+import type { Queryable } from '../db';
+import { newWebhookSecret } from './accounts.repository';
+
+export interface WebhookEndpointRow {
+  id: string;
+  account_id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  enabled: boolean;
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  failing_since: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+/** The secrets that sign a delivery now: the current one, plus the previous one while its overlap lasts. */
+export function signingSecrets(endpoint: Pick<WebhookEndpointRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>, now: Date): string[] {
+  const previousValid = endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > now;
+  return previousValid ? [endpoint.secret, endpoint.previous_secret as string] : [endpoint.secret];
+}
+
+export function createWebhookEndpointsRepository(db: Queryable) {
+  return {
+    async create(input: { accountId: string; url: string; events: string[]; description?: string; at: Date }): Promise<WebhookEndpointRow> {
+      const { rows } = await db.query<WebhookEndpointRow>(
+        `INSERT INTO webhook_endpoints (id, account_id, url, description, events, secret, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`,
+        [newId('whk'), input.accountId, input.url, input.description ?? null, input.events, newWebhookSecret(), input.at],
+      );
+      return rows[0];
+    },
+
+    /** Scoped to the account; deleted endpoints are gone for the API. */
+    async findForAccount(accountId: string, id: string): Promise<WebhookEndpointRow | null> {
+      const { rows } = await db.query<WebhookEndpointRow>(
+        'SELECT * FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
+        [id, accountId],
+      );
+      return rows[0] ?? null;
+    },
+
+    async findById(id: string): Promise<WebhookEndpointRow | null> {
+      const { rows } = await db.query<WebhookEndpointRow>('SELECT * FROM webhook_endpoints WHERE id = $1', [id]);
+      return rows[0] ?? null;
+    },
+
+    async list(accountId: string, page: { beforeId?: string; limit: number }): Promise<WebhookEndpointRow[]> {
+      const { rows } = await db.query<WebhookEndpointRow>(
+        `SELECT * FROM webhook_endpoints WHERE account_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR id < $2)
+         ORDER BY id DESC LIMIT $3`,
+        [accountId, page.beforeId ?? null, page.limit],
+      );
+      return rows;
+    },
+
+    /** Soft delete: delivery and attempt rows keep pointing at it. */
+    async delete(accountId: string, id: string, at: Date): Promise<boolean> {
+      const { rowCount } = await db.query(
+        `UPDATE webhook_endpoints SET deleted_at = $3, enabled = false, disabled_reason = 'deleted', updated_at = $3
+         WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`,
+        [id, accountId, at],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+
+    /** The new secret signs at once; the old one keeps signing alongside it for `overlapMs`. */
+    async rotateSecret(accountId: string, id: string, at: Date, overlapMs: number): Promise<WebhookEndpointRow | null> {
+      const { rows } = await db.query<WebhookEndpointRow>(
+        `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = $3, secret = $4, updated_at = $5
+         WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL RETURNING *`,
+        [id, accountId, new Date(at.getTime() + overlapMs), newWebhookSecret(), at],
+      );
+      return rows[0] ?? null;
+    },
+
+    /** Enabled endpoints of the account subscribed to `type` or to everything. */
+    async subscribedTo(accountId: string, type: string): Promise<WebhookEndpointRow[]> {
+      const { rows } = await db.query<WebhookEndpointRow>(
+        `SELECT * FROM webhook_endpoints WHERE account_id = $1 AND enabled AND deleted_at IS NULL AND events && ARRAY[$2, '*']::text[]`,
+        [accountId, type],
+      );
+      return rows;
+    },
+
+    async disable(id: string, reason: string, at: Date): Promise<void> {
+      await db.query(
+        'UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, disabled_at = $3, updated_at = $3 WHERE id = $1 AND enabled',
+        [id, reason, at],
+      );
+    },
+
+    /** Starts (or continues) the endpoint's run of failures; returns when that run began. */
+    async recordFailure(id: string, at: Date): Promise<Date | null> {
+      const { rows } = await db.query<{ failing_since: Date }>(
+        'UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since',
+        [id, at],
+      );
+      return rows[0]?.failing_since ?? null;
+    },
+
+    async recordSuccess(id: string): Promise<void> {
+      await db.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [id]);
+    },
+  };
+}
+export type WebhookEndpointsRepository = ReturnType<typeof createWebhookEndpointsRepository>;

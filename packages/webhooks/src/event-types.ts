@@ -1,0 +1,29 @@
+/** Event types of contract §7; subscriptions may name these or `*`. */
+export const EVENT_TYPES = [
+  'message.sent',
+  'message.delivered',
+  'message.read',
+  'message.failed',
+  'message.fallback',
+  'message.inbound',
+  'call.ringing',
+  'call.answered',
+  'call.completed',
+  'call.failed',
+  'call.recording_ready',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const ALL_EVENTS = '*';
+
+export function isSubscribableEventType(value: unknown): value is EventType | typeof ALL_EVENTS {
+  return value === ALL_EVENTS || (EVENT_TYPES as readonly unknown[]).includes(value);
+}
+
+/** The envelope every delivery carries (contract §7). */
+export interface EventEnvelope {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}

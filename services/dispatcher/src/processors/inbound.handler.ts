@@ -1,0 +1,73 @@
+import type { Job } from 'bullmq';
+import type { Logger } from '@switchboard/providers';
+import type { InboundPayload, ProviderCallbackJob } from '@switchboard/queues';
+import type { CustomerWindowCache, InboundMessagesRepository } from '@switchboard/store';
+import { publishNothing, type PublishEvents } from '../events';
+
+export interface InboundHandlerDeps {
+  inbound: Pick<InboundMessagesRepository, 'record'>;
+  windows: Pick<CustomerWindowCache, 'remember'>;
+  logger: Logger;
+  clock: () => number;
+  /** @defaultValue {@link publishNothing} */
+  publishEvents?: PublishEvents;
+}
+
+const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
+
+function isUsable(item: InboundPayload): boolean {
+  return isText(item.channel) && isText(item.upstreamId) && isText(item.from) && isText(item.to) && isText(item.type) && !Number.isNaN(Date.parse(item.receivedAt));
+}
+
+/**
+ * Stores customer replies (issue 3): one `inb_` record per upstream id, linked to the message it
+ * answers, with the 24 h window and the `message.inbound` event in the same transaction. The window's
+ * Redis key is written after the commit, also for a duplicate, so a run that failed between the two
+ * repairs it when the job is retried.
+ */
+export function createInboundHandler({ inbound, windows, logger, clock, publishEvents = publishNothing }: InboundHandlerDeps) {
+  return async (items: InboundPayload[], job: Job<ProviderCallbackJob>): Promise<void> => {
+    for (const item of items) {
+      const fields = { job_id: job.id, channel: item.channel, upstream_id: item.upstreamId };
+      if (!isUsable(item)) {
+        logger.warn('inbound item unreadable; skipped', fields);
+        continue;
+      }
+      const result = await inbound.record(
+        {
+          channel: item.channel,
+          upstreamId: item.upstreamId,
+          from: item.from,
+          to: item.to,
+          type: item.type,
+          text: item.text,
+          reply: item.reply,
+          location: item.location,
+          media: item.media,
+          contextUpstreamId: item.contextUpstreamId,
+          receivedAt: new Date(item.receivedAt),
+        },
+        new Date(clock()),
+      );
+      if (result.outcome === 'unowned') {
+        // Nobody provisioned this number and the reply answers none of our messages: there is no one to tell.
+        logger.warn('inbound for a number no account owns; dropped', { ...fields, to: item.to });
+        continue;
+      }
+      const { row } = result;
+      if (result.windowLastInboundAt) {
+        await windows.remember({ accountId: row.account_id, sender: row.to_number, customer: row.from_number }, result.windowLastInboundAt, clock());
+      }
+      if (result.outcome === 'duplicate') {
+        logger.debug('inbound already stored', { ...fields, inbound_id: row.id });
+        continue;
+      }
+      logger.info('inbound stored', { ...fields, inbound_id: row.id, account_id: row.account_id, context_message_id: row.context_message_id });
+      try {
+        await publishEvents(result.events);
+      } catch (error) {
+        logger.error('publishing events failed; they stay in the outbox', { ...fields, error: (error as Error).message });
+      }
+    }
+  };
+}

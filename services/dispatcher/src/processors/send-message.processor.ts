@@ -1,0 +1,255 @@
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { randomInt } from 'node:crypto';
+import { statusRank, type ConcreteChannel, type MessageStatus, type TemplateReference } from '@switchboard/domain';
+import { ProviderError, type Logger, type OutboundContent, type SendAccepted } from '@switchboard/providers';
+import type { SendMessageJob } from '@switchboard/queues';
+import type { AttemptRow, MessageRow, MessageWritesRepository, StoredEvent } from '@switchboard/store';
+import { currentChannel, fallbackChannel } from '../dispatch/channel-progress';
+import { buildOutboundContent, templateOf } from '../dispatch/outbound-content';
+import { classifySendFailure } from '../dispatch/send-failure.policy';
+import { channelsWithoutSender, sendJobProblems } from '../dispatch/send-job.validator';
+import { publishNothing, type PublishEvents } from '../events';
+import type { DispatcherMetrics } from '../metrics';
+import type { AdaptersByMode } from '../upstreams/adapter-sets';
+
+export type SendMessageStore = Pick<
+  MessageWritesRepository,
+  'persistAccepted' | 'startAttempt' | 'attemptAccepted' | 'attemptFailed' | 'attemptRetryable' | 'abandonAttempt' | 'failMessage' | 'attempts' | 'findRow'
+>;
+
+/** Finds the stored body of an approved template, to render it as text on SMS and RCS (contract §3). */
+export type TemplateBodyLookup = (accountId: string, template: TemplateReference) => Promise<string | undefined>;
+
+export interface SendMessageDeps {
+  store: SendMessageStore;
+  providers: AdaptersByMode;
+  clock: () => number;
+  logger: Logger;
+  config: {
+    /** How long a send of unknown outcome waits for a receipt before it is sent again. */
+    reconcileTimeoutMs: number;
+    /** Delay of a throttled send when the upstream named none. */
+    throttleDelayMs: number;
+  };
+  /** @defaultValue {@link publishNothing} */
+  publishEvents?: PublishEvents;
+  metrics?: DispatcherMetrics;
+  /** @defaultValue none: a template renders as its parameters joined by spaces */
+  templateBodies?: TemplateBodyLookup;
+  /**
+   * Checks the content right before it is sent (the chat media HEAD check); a `ProviderError` it throws
+   * is handled like the upstream's own refusal. @defaultValue none
+   */
+  checkContent?: (content: OutboundContent) => Promise<void>;
+  /** SMPP `user_message_reference` of a new SMS attempt. @defaultValue random 1..65535 */
+  newAttemptRef?: () => number;
+}
+
+type Pass = 'done' | 'next';
+
+interface RunContext {
+  job: Job<SendMessageJob>;
+  token?: string;
+  data: SendMessageJob;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * Persists, then sends one accepted message, channel by channel. Every decision is read from and
+ * written to the store before the upstream is called, so the job itself is stateless: a run after a
+ * crash (or a second worker holding an expired lock) continues from what the store says, and the
+ * `startAttempt` guard keeps it from sending a message twice.
+ */
+export function createSendMessageProcessor(deps: SendMessageDeps) {
+  const { store, providers, clock, logger, config, metrics } = deps;
+  const publishEvents = deps.publishEvents ?? publishNothing;
+  const newAttemptRef = deps.newAttemptRef ?? (() => randomInt(1, 65_536));
+
+  async function publish(events: StoredEvent[], ctx: RunContext): Promise<void> {
+    if (events.length === 0) return;
+    try {
+      await publishEvents(events);
+    } catch (error) {
+      logger.error('publishing events failed; they stay in the outbox', { ...ctx.fields, error: (error as Error).message });
+    }
+  }
+
+  function count(channel: string, outcome: string): void {
+    metrics?.sends.inc({ channel, outcome });
+  }
+
+  /** Leaves the run until `at`, without using up one of the job's attempts. */
+  async function delayUntil(ctx: RunContext, at: number): Promise<never> {
+    await ctx.job.moveToDelayed(at, ctx.token);
+    throw new DelayedError();
+  }
+
+  async function endMessage(ctx: RunContext, status: 'failed' | 'undelivered', errorCode: string, errorMessage: string): Promise<Pass> {
+    const result = await store.failMessage({ messageId: ctx.data.message_id, status, errorCode, errorMessage, at: new Date(clock()) });
+    await publish(result.events, ctx);
+    logger.info('message ended before reaching an upstream', { ...ctx.fields, status, error_code: errorCode });
+    return 'done';
+  }
+
+  function isExpired(row: MessageRow, ttlSeconds: number | undefined): boolean {
+    return ttlSeconds !== undefined && clock() >= new Date(row.created_at).getTime() + ttlSeconds * 1000;
+  }
+
+  /**
+   * A previous run recorded `sending` and never its outcome. Chat and SMS have no idempotency, so
+   * their receipt decides: a receipt matched by our reference moves the message to `sent` or beyond
+   * (and the next `startAttempt` answers `finished`); without one by the deadline, the attempt is
+   * abandoned and the next pass sends again.
+   */
+  async function reconcile(ctx: RunContext, attempt: AttemptRow): Promise<Pass> {
+    const due = new Date(attempt.updated_at).getTime() + config.reconcileTimeoutMs;
+    if (clock() < due) {
+      logger.info('send outcome unknown; waiting for a receipt', { ...ctx.fields, channel: attempt.channel, until: new Date(due).toISOString() });
+      return delayUntil(ctx, due);
+    }
+    await store.abandonAttempt(attempt.id, new Date(clock()));
+    count(attempt.channel, 'abandoned');
+    logger.warn('no receipt for a send of unknown outcome; sending again', { ...ctx.fields, channel: attempt.channel });
+    return 'next';
+  }
+
+  async function onSendFailure(ctx: RunContext, error: unknown, attempt: AttemptRow, nextChannel: ConcreteChannel | null): Promise<Pass> {
+    const channel = attempt.channel as ConcreteChannel;
+    const decision = classifySendFailure({
+      error,
+      channel,
+      nextChannel,
+      attemptsExhausted: ctx.job.attemptsMade + 1 >= (ctx.job.opts.attempts ?? 1),
+      throttleDelayMs: config.throttleDelayMs,
+    });
+    const base = { messageId: ctx.data.message_id, attemptId: attempt.id, errorCode: decision.errorCode, errorMessage: decision.errorMessage, at: new Date(clock()) };
+    const logFields = { ...ctx.fields, channel, action: decision.action, error_code: decision.errorCode, detail: decision.errorMessage };
+    switch (decision.action) {
+      case 'fallback': {
+        const result = await store.attemptFailed({ ...base, nextChannel: decision.nextChannel });
+        await publish(result.events, ctx);
+        count(channel, 'fallback');
+        logger.info('falling back to the next channel', { ...logFields, next_channel: decision.nextChannel });
+        return 'next';
+      }
+      case 'fail': {
+        const result = await store.attemptFailed({ ...base, finalStatus: 'failed', carrierStatusCode: decision.upstreamCode });
+        await publish(result.events, ctx);
+        count(channel, 'failed');
+        logger.info('message failed', logFields);
+        return 'done';
+      }
+      case 'throttle':
+        await store.attemptRetryable(base);
+        count(channel, 'throttled');
+        logger.info('upstream throttled; delaying', { ...logFields, delay_ms: decision.delayMs });
+        return delayUntil(ctx, clock() + decision.delayMs);
+      case 'retry':
+        // An attempt whose outcome is unknown stays `sending`, so the next run reconciles instead of resending.
+        if (decision.resendSafe) await store.attemptRetryable(base);
+        count(channel, 'retry');
+        logger.warn('transient send failure; retrying with backoff', { ...logFields, resend_safe: decision.resendSafe });
+        throw new Error(decision.errorMessage);
+    }
+  }
+
+  async function sendOnChannel(ctx: RunContext, attempt: AttemptRow, fresh: boolean, earlier: AttemptRow[]): Promise<Pass> {
+    const { data } = ctx;
+    const channel = attempt.channel as ConcreteChannel;
+    const nextChannel = fallbackChannel(data.channel, data.plan, earlier, channel);
+    const adapters = providers[data.mode];
+    let accepted: SendAccepted;
+    try {
+      // A fresh `auto` attempt on RCS asks first; a resend of an unknown outcome goes straight to the
+      // upstream, which dedupes on our messageId and answers 404 itself for a phone without RCS.
+      if (channel === 'rcs' && data.channel === 'auto' && fresh && !(await adapters.rcs.isReachable(data.recipient))) {
+        throw new ProviderError('unreachable', 'NOT_FOUND', 'the capability check found no RCS for this phone');
+      }
+      const template = channel === 'chat' ? undefined : templateOf(data);
+      const templateBody = template && deps.templateBodies ? await deps.templateBodies(data.account_id, template) : undefined;
+      const content = buildOutboundContent(channel, data, templateBody);
+      if (!content) throw new ProviderError('permanent', 'content_not_supported_on_channel', `the payload has no text to send on ${channel}`);
+      await deps.checkContent?.(content);
+      const sender = data.senders[channel];
+      accepted = await adapters[channel].send({
+        clientRef: data.message_id,
+        attemptRef: attempt.attempt_ref ?? undefined,
+        to: data.recipient,
+        from: sender?.e164 ?? '',
+        chatPhoneNumberId: sender?.chat_phone_number_id,
+        content,
+      });
+    } catch (error) {
+      return onSendFailure(ctx, error, attempt, nextChannel);
+    }
+    const result = await store.attemptAccepted({
+      messageId: data.message_id,
+      attemptId: attempt.id,
+      upstreamMessageId: accepted.upstreamMessageId,
+      partIds: accepted.partIds,
+      at: new Date(clock()),
+    });
+    await publish(result.events, ctx);
+    count(channel, 'accepted');
+    logger.info('upstream accepted the message', {
+      ...ctx.fields,
+      channel,
+      upstream_message_id: accepted.upstreamMessageId,
+      parts: accepted.parts,
+      already_accepted: accepted.alreadyAccepted ?? false,
+    });
+    return 'done';
+  }
+
+  /** One decision: finish, move to the next pass (fallback, abandoned attempt), or leave the run. */
+  async function runPass(ctx: RunContext): Promise<Pass> {
+    const { data } = ctx;
+    const row = await store.findRow(data.message_id);
+    if (!row || statusRank(row.status as MessageStatus) >= statusRank('sent')) return 'done';
+    if (isExpired(row, data.ttl_seconds)) {
+      count(row.channel_used ?? data.channel, 'expired');
+      return endMessage(ctx, 'undelivered', 'expired', `not handed to an upstream within ttl_seconds (${data.ttl_seconds})`);
+    }
+    const attempts = await store.attempts(data.message_id);
+    const channel = currentChannel(data.plan, attempts);
+    if (!channel) {
+      const last = attempts[attempts.length - 1];
+      return endMessage(ctx, 'failed', last?.error_code ?? 'no_channel_left', last?.error_message ?? 'every channel of the plan was tried');
+    }
+    const started = await store.startAttempt({
+      messageId: data.message_id,
+      channel,
+      sender: data.senders[channel]?.e164 ?? '',
+      attemptRef: channel === 'sms' ? newAttemptRef() : undefined,
+      at: new Date(clock()),
+    });
+    await publish(started.events, ctx);
+    if (started.outcome === 'finished') return 'done';
+    if (started.outcome === 'ambiguous' && started.attempt.channel !== 'rcs') return reconcile(ctx, started.attempt);
+    return sendOnChannel(ctx, started.attempt, started.outcome === 'started', attempts);
+  }
+
+  return async function processSendMessage(job: Job<SendMessageJob>, token?: string): Promise<void> {
+    const problems = sendJobProblems(job.data);
+    if (problems.length > 0) throw new UnrecoverableError(`malformed send-message job: ${problems.join('; ')}`);
+    const data = job.data;
+    const ctx: RunContext = {
+      job,
+      token,
+      data,
+      fields: { message_id: data.message_id, job_id: job.id, queue: job.queueName, attempt: job.attemptsMade + 1 },
+    };
+    const { message_id: id, ...accepted } = data;
+    await store.persistAccepted({ id, ...accepted });
+    const unsendable = channelsWithoutSender(data);
+    if (unsendable.length > 0) {
+      await endMessage(ctx, 'failed', 'no_sender_for_channel', `no sender was resolved for ${unsendable.join(', ')}`);
+      return;
+    }
+    // Each channel needs at most two passes (an abandoned unknown outcome, then its own decision).
+    for (let pass = 0; pass < data.plan.length * 2 + 1; pass += 1) {
+      if ((await runPass(ctx)) === 'done') return;
+    }
+    throw new Error(`no decision for ${data.message_id} after ${data.plan.length * 2 + 1} passes`);
+  }
+}

@@ -1,0 +1,74 @@
+import { EnvReader, type Env } from '@switchboard/runtime';
+import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule, type TargetPolicy } from '@switchboard/webhooks';
+
+export interface WebhookDeliveryConfig {
+  databaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  logLevel: string;
+  dbPoolSize: number;
+  healthPort: number;
+  /** Delivery attempts in flight per process. */
+  concurrency: number;
+  fanoutConcurrency: number;
+  /** Attempts in flight per target across every process, so one slow endpoint cannot take every slot. */
+  endpointConcurrency: number;
+  /** Wait before a job whose target is saturated tries for a slot again. */
+  saturationDelayMs: number;
+  timeoutMs: number;
+  retryScheduleMs: number[];
+  jitterRatio: number;
+  /** An endpoint failing without a success for this long is disabled. */
+  disableAfterMs: number;
+  responseLimitBytes: number;
+  excerptChars: number;
+  outboxSweepIntervalMs: number;
+  /** Unpublished events younger than this are left to their producer, which is about to publish them. */
+  outboxSweepAgeMs: number;
+  outboxBatchSize: number;
+  stalledIntervalMs: number;
+  lockDurationMs: number;
+  policy: TargetPolicy;
+}
+
+export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConfig> {
+  const r = new EnvReader(env);
+  const scheduleText = r.optionalString('WEBHOOK_RETRY_SCHEDULE_MS');
+  const schedule = scheduleText === undefined ? [...DEFAULT_RETRY_SCHEDULE_MS] : parseRetrySchedule(scheduleText);
+  if (!schedule || schedule.length === 0) r.problems.push(`WEBHOOK_RETRY_SCHEDULE_MS must be comma-separated milliseconds, got "${scheduleText}"`);
+  const config: WebhookDeliveryConfig = {
+    databaseUrl: r.string('DATABASE_URL'),
+    redisUrl: r.string('REDIS_URL', 'redis://127.0.0.1:6379'),
+    queuePrefix: r.string('QUEUE_PREFIX', 'sb'),
+    logLevel: r.string('LOG_LEVEL', 'info'),
+    dbPoolSize: r.int('DB_POOL_SIZE', 10, { min: 1 }),
+    healthPort: r.int('HEALTH_PORT', 8083, { min: 0, max: 65535 }),
+    concurrency: r.int('WEBHOOK_CONCURRENCY', 64, { min: 1 }),
+    fanoutConcurrency: r.int('WEBHOOK_FANOUT_CONCURRENCY', 16, { min: 1 }),
+    endpointConcurrency: r.int('WEBHOOK_ENDPOINT_CONCURRENCY', 8, { min: 1 }),
+    saturationDelayMs: r.int('WEBHOOK_SATURATION_DELAY_MS', 250, { min: 1 }),
+    timeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 15_000, { min: 1 }),
+    retryScheduleMs: schedule ?? [...DEFAULT_RETRY_SCHEDULE_MS],
+    jitterRatio: r.int('WEBHOOK_JITTER_PERCENT', 20, { min: 0, max: 100 }) / 100,
+    disableAfterMs: r.int('WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3_600_000, { min: 1 }),
+    responseLimitBytes: r.int('WEBHOOK_RESPONSE_LIMIT_BYTES', 64 * 1024, { min: 0 }),
+    excerptChars: r.int('WEBHOOK_RESPONSE_EXCERPT_CHARS', 1024, { min: 0 }),
+    outboxSweepIntervalMs: r.int('OUTBOX_SWEEP_INTERVAL_MS', 1_000, { min: 10 }),
+    outboxSweepAgeMs: r.int('OUTBOX_SWEEP_AGE_MS', 5_000, { min: 0 }),
+    outboxBatchSize: r.int('OUTBOX_BATCH_SIZE', 500, { min: 1 }),
+    stalledIntervalMs: r.int('STALLED_INTERVAL_MS', 30_000, { min: 100 }),
+    lockDurationMs: r.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
+    policy: {
+      allowHttp: r.bool('WEBHOOK_ALLOW_HTTP', false),
+      allowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+      allowedHosts: r.list('WEBHOOK_ALLOWED_HOSTS', []),
+    },
+  };
+  return r.finish('webhook-delivery', config);
+}
+
+/** Effective configuration for the start-up log: no secrets here, the URLs lose their credentials. */
+export function describeConfig(c: WebhookDeliveryConfig): Record<string, unknown> {
+  const redact = (u: string) => u.replace(/\/\/[^@/]*@/, '//***@');
+  return { ...c, databaseUrl: redact(c.databaseUrl), redisUrl: redact(c.redisUrl) };
+}

@@ -1,0 +1,63 @@
+import type { Logger } from '@switchboard/logger';
+import type { EventPublisher, EventsRepository } from '@switchboard/store';
+
+export interface OutboxSweeperOptions {
+  events: EventsRepository;
+  publisher: EventPublisher;
+  intervalMs: number;
+  /** Leaves young events to their producer, which publishes right after its commit. */
+  ageMs: number;
+  batchSize: number;
+  logger: Logger;
+  clock?: () => Date;
+}
+
+/**
+ * Publishes events that were committed but never enqueued (a crash between the producer's commit and
+ * its publish), so no event is lost. Several processes may sweep at once: the fan-out job id is the
+ * event id, so a second enqueue of the same event is dropped by BullMQ.
+ */
+export function createOutboxSweeper(opts: OutboxSweeperOptions) {
+  const clock = opts.clock ?? (() => new Date());
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let stopped = false;
+
+  const sweepOnce = async (): Promise<number> => {
+    let total = 0;
+    for (;;) {
+      const batch = await opts.events.unpublished(new Date(clock().getTime() - opts.ageMs), opts.batchSize);
+      if (batch.length === 0) return total;
+      await opts.publisher.publish(batch);
+      total += batch.length;
+      if (batch.length < opts.batchSize || stopped) return total;
+    }
+  };
+
+  const tick = () => {
+    running = sweepOnce()
+      .then((n) => {
+        if (n > 0) opts.logger.info('outbox sweeper published events', { count: n });
+      })
+      .catch((error: Error) => {
+        opts.logger.warn('outbox sweep failed; retrying next interval', { error: error.message });
+      })
+      .finally(() => {
+        running = null;
+        if (!stopped) timer = setTimeout(tick, opts.intervalMs);
+      });
+  };
+
+  return {
+    sweepOnce,
+    start(): void {
+      stopped = false;
+      tick();
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
