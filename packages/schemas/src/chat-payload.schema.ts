@@ -1,0 +1,58 @@
+import type { JsonSchema } from './json-schema';
+
+/** Chat payload types (spec 1, contract §4). */
+export const CHAT_PAYLOAD_TYPES = ['text', 'template', 'interactive', 'image', 'document', 'audio', 'location'] as const;
+export type ChatPayloadType = (typeof CHAT_PAYLOAD_TYPES)[number];
+
+/**
+ * The schema of the object named after each chat payload type.
+ *
+ * This map is the one hook for per-type validation: today each entry only requires an object, and the
+ * deep rules of contract §4 (button and list limits, media links, coordinates) are to be written here,
+ * where both `content` of `POST /v1/messages` and the body of `POST /v1/messages/chat` pick them up,
+ * together with the OpenAPI document.
+ */
+export const chatPayloadTypeSchemas: Readonly<Record<ChatPayloadType, JsonSchema>> = {
+  text: { type: 'object', description: 'Free-form text: `{ body, preview_url? }`.' },
+  template: { type: 'object', description: 'A template reference (spec 2.2).' },
+  interactive: { type: 'object', description: 'Button or list message (spec 4.4).' },
+  image: { type: 'object', description: '`{ link, caption? }`' },
+  document: { type: 'object', description: '`{ link, caption?, filename? }`' },
+  audio: { type: 'object', description: '`{ link }`' },
+  location: { type: 'object', description: '`{ latitude, longitude, name?, address? }`' },
+};
+
+/**
+ * `{ type, <type>: {...} }`: exactly the type's own object beside `type`. One `if`/`then` per type
+ * keeps ajv's errors pointing at the offending property instead of at a failed `oneOf`.
+ */
+export const chatPayloadSchema: JsonSchema = {
+  type: 'object',
+  required: ['type'],
+  properties: { type: { type: 'string', enum: [...CHAT_PAYLOAD_TYPES] } },
+  allOf: CHAT_PAYLOAD_TYPES.map((type) => ({
+    if: { properties: { type: { const: type } } },
+    then: {
+      type: 'object',
+      required: [type],
+      properties: { type: true, [type]: chatPayloadTypeSchemas[type] },
+      additionalProperties: false,
+    },
+  })),
+};
+
+/** `content: { text }`, which every channel can carry (contract §3). */
+export const textContentSchema: JsonSchema = {
+  type: 'object',
+  required: ['text'],
+  additionalProperties: false,
+  properties: { text: { type: 'string', minLength: 1, maxLength: 4096 } },
+};
+
+/** `content` is a chat payload when it names a `type`, and `{ text }` otherwise. */
+export const messageContentSchema: JsonSchema = {
+  description: '`{ text }` for every channel, or a chat payload `{ type, <type>: {...} }` (contract §3).',
+  if: { type: 'object', required: ['type'] },
+  then: chatPayloadSchema,
+  else: textContentSchema,
+};

@@ -1,0 +1,26 @@
+/**
+ * A JSON Schema (draft 2020-12) as a plain object. The same objects are compiled by ajv for request
+ * validation and embedded unchanged in the OpenAPI 3.1 document, whose dialect is 2020-12.
+ */
+export type JsonSchema = { [keyword: string]: unknown };
+
+/** Shape of an E.164 number; full validity is checked afterwards with libphonenumber (contract §1). */
+export const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
+/** Template names as registered (contract §5): lowercase letters, digits and `_`. */
+export const TEMPLATE_NAME_PATTERN = '^[a-z0-9_]{1,512}$';
+/** Language codes as the chat upstream writes them: `en`, `en_US`, `pt_BR`, `zh_Hant`. */
+export const TEMPLATE_LANGUAGE_PATTERN = '^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?$';
+/** Callback URLs are web URLs; whether plain http is allowed is a deployment decision (contract §7). */
+export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
+
+/** Readable messages for patterns, keyed by the pattern text, instead of ajv's "must match pattern …". */
+export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
+  [E164_PATTERN]: 'must be an E.164 phone number such as +14155550123',
+  [TEMPLATE_NAME_PATTERN]: 'must be 1 to 512 lowercase letters, digits or underscores',
+  [TEMPLATE_LANGUAGE_PATTERN]: 'must be a language code such as en or en_US',
+  [HTTP_URL_PATTERN]: 'must be an http or https URL',
+};
+
+export function e164Schema(description: string): JsonSchema {
+  return { type: 'string', pattern: E164_PATTERN, description };
+}

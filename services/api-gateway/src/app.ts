@@ -1,0 +1,123 @@
+import type { Queue } from 'bullmq';
+import express, { type Express } from 'express';
+import type { Redis } from 'ioredis';
+import { createPooledIdGenerator } from '@switchboard/domain';
+import type { Logger } from '@switchboard/logger';
+import type { MetricsRegistry } from '@switchboard/runtime';
+import { createMessageRequestValidator } from '@switchboard/schemas';
+import { createApiKeysRepository, createMessageReadsRepository, createNumbersRepository, type Db } from '@switchboard/store';
+import { createApiKeyAuthenticator } from './auth/api-key.authenticator';
+import { authenticate, requireScope } from './auth/authenticate.middleware';
+import type { GatewayConfig } from './config';
+import { createDependencyGuard } from './http/dependency-guard';
+import { errorMiddleware, notFoundHandler } from './http/error.middleware';
+import { httpMetricsMiddleware } from './http/http-metrics.middleware';
+import { jsonBody } from './http/json-body.middleware';
+import { requestIdMiddleware } from './http/request-id.middleware';
+import { createIdempotencyStore } from './idempotency/idempotency.store';
+import { createMessageAcceptance } from './messages/message-acceptance';
+import { rateLimit } from './rate-limit/rate-limit.middleware';
+import { createRateLimiter } from './rate-limit/rate-limiter';
+import { apiDocsRouter } from './routes/api-docs.route';
+import { createMessageReadHandlers } from './routes/message-reads.route';
+import { createSendMessageHandler, messagesRouter } from './routes/messages.route';
+import { createAccountRouter } from './routes/account.route';
+import { createEventsRouter } from './routes/events.route';
+import { operationsRouter } from './routes/operations.route';
+import { providerCallbacksRouter } from './routes/provider-callbacks.route';
+import { createWebhooksRouter } from './routes/webhooks.route';
+import { createLoadingCache } from './support/loading-cache';
+
+export interface GatewayDeps {
+  config: Readonly<GatewayConfig>;
+  logger: Logger;
+  db: Db;
+  redis: Redis;
+  messageQueue: Queue;
+  callbackQueue: Queue;
+  eventFanoutQueue: Queue;
+  metrics: MetricsRegistry;
+  clock?: () => number;
+}
+
+/** Builds the express application from its dependencies; `main.ts` owns their lifecycle. */
+export function createApp({ config, logger, db, redis, messageQueue, callbackQueue, eventFanoutQueue, metrics, clock = Date.now }: GatewayDeps): Express {
+  const guard = createDependencyGuard(logger);
+  const newMessageId = createPooledIdGenerator();
+  const authenticator = createApiKeyAuthenticator({
+    findByHash: createApiKeysRepository(db).findByHash,
+    guard,
+    ttlMs: config.keyCacheTtlMs,
+    clock,
+  });
+  const numbers = createNumbersRepository(db);
+  const accountNumbers = createLoadingCache({
+    load: (accountId) => guard('store', () => numbers.listForAccount(accountId)),
+    ttlMs: config.numbersCacheTtlMs,
+    clock,
+  });
+  const limiter = rateLimit(createRateLimiter(redis, config.queuePrefix), config.rateLimitPerSecond, guard);
+  const authenticated = (scope: 'messages:write' | 'messages:read') => [authenticate(authenticator), limiter, requireScope(scope)];
+
+  const reads = createMessageReadHandlers({ reads: createMessageReadsRepository(db), queue: messageQueue, guard });
+  const sendMessage = createSendMessageHandler({
+    validateRequest: createMessageRequestValidator({ webhookTargets: config.webhookTargets }),
+    acceptance: createMessageAcceptance({ queue: messageQueue, accountNumbers, guard, prices: config.prices, sandboxSender: config.sandboxSender, clock }),
+    idempotency: createIdempotencyStore({
+      redis,
+      keyPrefix: config.queuePrefix,
+      ttlSeconds: config.idempotencyTtlSeconds,
+      leaseMs: config.idempotencyLeaseMs,
+      clock,
+    }),
+    guard,
+    logger,
+    newMessageId: () => newMessageId('msg'),
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestIdMiddleware());
+  app.use(httpMetricsMiddleware(metrics));
+  // The hot path is matched first.
+  app.use(
+    messagesRouter({
+      authenticateWrite: authenticated('messages:write'),
+      authenticateRead: authenticated('messages:read'),
+      body: jsonBody(config.bodyLimitBytes),
+      sendMessage,
+      listMessages: reads.listMessages,
+      getMessage: reads.getMessage,
+      getMessageEvents: reads.getMessageEvents,
+    }),
+  );
+  app.use(
+    operationsRouter({
+      checks: { redis: () => redis.ping(), store: () => db.ping() },
+      metrics,
+      checkTimeoutMs: config.redisCommandTimeoutMs,
+    }),
+  );
+  app.use(apiDocsRouter());
+  app.use(
+    providerCallbacksRouter({
+      queue: callbackQueue,
+      guard,
+      logger,
+      bodyLimitBytes: config.bodyLimitBytes,
+      chatAppSecret: config.chatAppSecret,
+      chatVerifyToken: config.chatVerifyToken,
+      rbmClientToken: config.rbmClientToken,
+      clock,
+    }),
+  );
+  // Webhook endpoints, events and the account's callback secret; `webhooks:write` is checked inside.
+  const authOnly = [authenticate(authenticator), limiter];
+  app.use(createWebhooksRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), policy: config.webhookTargets }));
+  app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue }));
+  app.use(createAccountRouter({ db, guard, auth: authOnly }));
+  app.use(notFoundHandler());
+  app.use(errorMiddleware(logger));
+  return app;
+}

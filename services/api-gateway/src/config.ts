@@ -1,0 +1,82 @@
+import type { UnitPrices } from '@switchboard/domain';
+import { EnvReader, type Env } from '@switchboard/runtime';
+import type { WebhookTargetPolicy } from '@switchboard/schemas';
+
+/** The gateway's one validated, frozen configuration (docs/configuration.md names every variable). */
+export interface GatewayConfig {
+  databaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  logLevel: string;
+  dbPoolSize: number;
+  host: string;
+  port: number;
+  rateLimitPerSecond: number;
+  idempotencyTtlSeconds: number;
+  keyCacheTtlMs: number;
+  prices: UnitPrices;
+  sandboxSender: string;
+  chatAppSecret: string;
+  chatVerifyToken: string;
+  rbmClientToken: string;
+  webhookTargets: WebhookTargetPolicy;
+  /** Contract §1: larger bodies get 413. */
+  bodyLimitBytes: number;
+  /** An in-flight Idempotency-Key reservation older than this is presumed orphaned by a crash and taken over. */
+  idempotencyLeaseMs: number;
+  /** Numbers of an account are cached this long, so that sender resolution costs no query per request. */
+  numbersCacheTtlMs: number;
+  /** Every Redis command fails after this long, so a stalled Redis gives a 503 instead of a hanging request. */
+  redisCommandTimeoutMs: number;
+  /** How long start-up waits for Redis before giving up. */
+  startupTimeoutMs: number;
+}
+
+export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
+  const r = new EnvReader(env);
+  const config: GatewayConfig = {
+    databaseUrl: r.string('DATABASE_URL'),
+    redisUrl: r.string('REDIS_URL', 'redis://127.0.0.1:6379'),
+    queuePrefix: r.string('QUEUE_PREFIX', 'sb'),
+    logLevel: r.string('LOG_LEVEL', 'info'),
+    dbPoolSize: r.int('DB_POOL_SIZE', 10, { min: 1, max: 1_000 }),
+    host: r.string('HOST', '127.0.0.1'),
+    port: r.int('PORT', 8080, { min: 0, max: 65_535 }),
+    rateLimitPerSecond: r.int('RATE_LIMIT_PER_SECOND', 1_000, { min: 1, max: 10_000_000 }),
+    idempotencyTtlSeconds: r.int('IDEMPOTENCY_TTL_SECONDS', 86_400, { min: 60, max: 30 * 86_400 }),
+    keyCacheTtlMs: r.int('KEY_CACHE_TTL_MS', 1_000, { min: 0, max: 60_000 }),
+    prices: Object.freeze({
+      chat: r.int('PRICE_CHAT', 1, { min: 0, max: 1_000_000 }),
+      rcs: r.int('PRICE_RCS', 1, { min: 0, max: 1_000_000 }),
+      sms: r.int('PRICE_SMS', 1, { min: 0, max: 1_000_000 }),
+    }),
+    sandboxSender: r.string('SANDBOX_SENDER', '+14155550100'),
+    chatAppSecret: r.string('CHAT_APP_SECRET', 'sandbox-chat-app-secret'),
+    chatVerifyToken: r.string('CHAT_VERIFY_TOKEN', 'sandbox-verify-token'),
+    rbmClientToken: r.string('RBM_CLIENT_TOKEN', 'sandbox-rbm-client-token'),
+    webhookTargets: Object.freeze({
+      allowHttp: r.bool('WEBHOOK_ALLOW_HTTP', false),
+      allowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+      allowedHosts: Object.freeze(r.list('WEBHOOK_ALLOWED_HOSTS', [])),
+    }),
+    bodyLimitBytes: 256 * 1024,
+    idempotencyLeaseMs: 10_000,
+    numbersCacheTtlMs: 1_000,
+    redisCommandTimeoutMs: 2_000,
+    startupTimeoutMs: 30_000,
+  };
+  if (!/^\+[1-9]\d{6,14}$/.test(config.sandboxSender)) {
+    r.problems.push(`SANDBOX_SENDER must be an E.164 number, got "${config.sandboxSender}"`);
+  }
+  return r.finish('api-gateway', config);
+}
+
+const SECRETS = ['chatAppSecret', 'chatVerifyToken', 'rbmClientToken'] as const;
+
+/** The effective values worth logging at start-up: everything but secrets and credentials in URLs. */
+export function describeConfig(config: Readonly<GatewayConfig>): Record<string, unknown> {
+  const withoutPassword = (url: string) => url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
+  const described: Record<string, unknown> = { ...config, databaseUrl: withoutPassword(config.databaseUrl), redisUrl: withoutPassword(config.redisUrl) };
+  for (const name of SECRETS) delete described[name];
+  return described;
+}

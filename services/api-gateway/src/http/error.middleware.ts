@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ApiError, NotFoundError } from '@switchboard/domain';
+import type { Logger } from '@switchboard/logger';
+import { gatewayErrors, sendProblem } from './problem';
+import { requestIdOf } from './request-context';
+
+/** Client errors raised by express itself or node (they carry a 4xx `status`), as problems of ours. */
+function frameworkClientError(error: unknown): ApiError | null {
+  // A path segment that does not even percent-decode cannot name one of our resources (contract §1: 404).
+  if (error instanceof URIError) return new NotFoundError();
+  const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return status === 404 ? new NotFoundError() : gatewayErrors.badRequest('The request could not be read.');
+  }
+  return null;
+}
+
+export function notFoundHandler(): RequestHandler {
+  return (_req, _res, next) => next(new NotFoundError('No route matches this method and path.'));
+}
+
+/**
+ * The one error middleware (STYLE): known errors become their problem document; anything else is a
+ * 500 whose `error_id` is logged with the stack, and no internals reach the client.
+ */
+export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, req, res, _next) => {
+    const requestId = requestIdOf(res);
+    if (res.headersSent) {
+      logger.warn('error after the response started', { request_id: requestId, error: (error as Error)?.message });
+      res.end();
+      return;
+    }
+    const known = error instanceof ApiError ? error : frameworkClientError(error);
+    if (known) {
+      if (known.status >= 500) logger.warn('request refused', { request_id: requestId, code: known.code, path: req.path });
+      sendProblem(res, known, requestId);
+      return;
+    }
+    const errorId = randomUUID();
+    logger.error('unhandled error', {
+      request_id: requestId,
+      error_id: errorId,
+      method: req.method,
+      path: req.path,
+      error: error instanceof Error ? error.stack : String(error),
+    });
+    const internal = new ApiError(500, 'internal_error', 'Internal server error', 'Something went wrong on our side; quote error_id when reporting it.');
+    sendProblem(res, internal, requestId, errorId);
+  };
+}

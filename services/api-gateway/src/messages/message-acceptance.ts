@@ -1,0 +1,85 @@
+import type { Queue } from 'bullmq';
+import { costUnits, estimatedDelivery, renderAsText, type UnitPrices } from '@switchboard/domain';
+import { defaultJobOptions, JOB_NAMES, type SendMessageJob } from '@switchboard/queues';
+import type { MessageRequest } from '@switchboard/schemas';
+import type { NumberRecord } from '@switchboard/store';
+import type { DependencyGuard } from '../http/dependency-guard';
+import type { Caller } from '../http/request-context';
+import type { StoredResponse } from '../idempotency/idempotency.store';
+import { resolveSenders } from './sender-resolution';
+
+export interface MessageAcceptanceDeps {
+  queue: Queue;
+  /** The account's numbers, oldest first; cached by the caller. */
+  accountNumbers: (accountId: string) => Promise<NumberRecord[]>;
+  guard: DependencyGuard;
+  prices: UnitPrices;
+  sandboxSender: string;
+  clock?: () => number;
+}
+
+export interface MessageAcceptance {
+  /** Resolves senders and cost into the job; throws 422 (or 503 for the store) with nothing enqueued. */
+  prepare(caller: Caller, request: MessageRequest, messageId: string): Promise<SendMessageJob>;
+  /**
+   * Enqueues the job under its message id and returns the 202 answer. With `takeover`, a job of that id
+   * may already exist (BullMQ ignores the second add), and the answer describes the existing one.
+   */
+  enqueue(job: SendMessageJob, takeover: boolean): Promise<StoredResponse>;
+}
+
+/** Exactly the spec 4.1 fields, in the spec's order. */
+export function acceptedResponse(job: Pick<SendMessageJob, 'message_id' | 'channel' | 'recipient' | 'created_at' | 'cost_units'>): StoredResponse {
+  const body = {
+    id: job.message_id,
+    status: 'queued',
+    channel: job.channel,
+    recipient: job.recipient,
+    created_at: job.created_at,
+    estimated_delivery: estimatedDelivery(job.channel),
+    cost_units: job.cost_units,
+  };
+  return { status: 202, body: JSON.stringify(body), location: `/v1/messages/${job.message_id}` };
+}
+
+export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
+  const jobOptions = defaultJobOptions();
+  return {
+    async prepare(caller, request, messageId) {
+      const numbers = await accountNumbers(caller.accountId);
+      const { plan, senders } = resolveSenders({
+        channel: request.channel,
+        fallback: request.fallback,
+        from: request.from,
+        mode: caller.mode,
+        numbers,
+        sandboxSender,
+      });
+      const job: SendMessageJob = {
+        message_id: messageId,
+        account_id: caller.accountId,
+        mode: caller.mode,
+        channel: request.channel,
+        plan,
+        senders,
+        recipient: request.recipient,
+        cost_units: costUnits(plan[0], renderAsText(request.content, request.template), prices),
+        created_at: new Date(clock()).toISOString(),
+      };
+      if (request.content !== undefined) job.content = request.content;
+      if (request.template !== undefined) job.template = request.template;
+      if (request.callback_url !== undefined) job.callback_url = request.callback_url;
+      if (request.ttl_seconds !== undefined) job.ttl_seconds = request.ttl_seconds;
+      if (request.fallback_timeout_seconds !== undefined) job.fallback_timeout_seconds = request.fallback_timeout_seconds;
+      if (request.metadata !== undefined) job.metadata = request.metadata;
+      return job;
+    },
+
+    async enqueue(job, takeover) {
+      await guard('redis', () => queue.add(JOB_NAMES.sendMessage, job, { ...jobOptions, jobId: job.message_id }));
+      if (!takeover) return acceptedResponse(job);
+      const existing = await guard('redis', () => queue.getJob(job.message_id));
+      return acceptedResponse((existing?.data as SendMessageJob | undefined) ?? job);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { Router, type RequestHandler } from 'express';
+import { NotFoundError } from '@switchboard/domain';
+import { createAccountsRepository, type Queryable } from '@switchboard/store';
+import type { DependencyGuard } from '../http/dependency-guard';
+import { callerOf } from '../http/request-context';
+
+export interface AccountRouteDeps {
+  db: Queryable;
+  guard: DependencyGuard;
+  auth: RequestHandler[];
+}
+
+/**
+ * `GET /v1/account/webhook-secret`: the secret that signs per-message `callback_url` deliveries
+ * (contract §7). Any key of the account may read it: a key that sends messages with a callback_url
+ * must be able to verify what arrives there.
+ */
+export function createAccountRouter(deps: AccountRouteDeps): Router {
+  const router = Router();
+  const accounts = createAccountsRepository(deps.db);
+  router.get('/v1/account/webhook-secret', ...deps.auth, async (_req, res) => {
+    const account = await deps.guard('store', () => accounts.findById(callerOf(res).accountId));
+    if (!account) throw new NotFoundError();
+    res.json({ secret: account.callback_secret });
+  });
+  return router;
+}

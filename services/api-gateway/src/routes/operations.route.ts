@@ -1,0 +1,40 @@
+import { Router } from 'express';
+import { UnavailableError } from '@switchboard/domain';
+import type { MetricsRegistry } from '@switchboard/runtime';
+
+export interface OperationsDeps {
+  /** Each check resolves when its dependency answers. */
+  checks: Record<string, () => Promise<unknown>>;
+  metrics: MetricsRegistry;
+  /** A check slower than this counts as failed, so /readyz itself never hangs. */
+  checkTimeoutMs: number;
+}
+
+function withTimeout(check: () => Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    check().then(
+      () => resolve(true),
+      () => resolve(false),
+    ).finally(() => clearTimeout(timer));
+  });
+}
+
+/** `/healthz` (the process lives), `/readyz` (Redis and the store answer), `/metrics` (contract §9). */
+export function operationsRouter({ checks, metrics, checkTimeoutMs }: OperationsDeps): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (_req, res) => {
+    const names = Object.keys(checks);
+    const results = await Promise.all(names.map((name) => withTimeout(checks[name], checkTimeoutMs)));
+    const failing = names.filter((_, i) => !results[i]);
+    if (failing.length > 0) throw new UnavailableError(`Not ready: ${failing.join(', ')} did not answer.`);
+    res.json({ status: 'ready' });
+  });
+  router.get('/metrics', (_req, res) => {
+    res.type('text/plain; version=0.0.4').send(metrics.render());
+  });
+  return router;
+}

@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import type { Queue } from 'bullmq';
+import { Router, type RequestHandler } from 'express';
+import type { Logger } from '@switchboard/logger';
+import { parseChatWebhook, parseRbmEvent, verifyChatSignature, verifyRbmSignature } from '@switchboard/providers';
+import { defaultJobOptions, JOB_NAMES, type CallbackSource, type ProviderCallbackJob } from '@switchboard/queues';
+import type { DependencyGuard } from '../http/dependency-guard';
+import { parseJsonBody, readJsonRequestBody } from '../http/json-body.middleware';
+import { gatewayErrors } from '../http/problem';
+import { rawBodyOf } from '../http/request-context';
+
+export interface ProviderCallbackDeps {
+  queue: Queue;
+  guard: DependencyGuard;
+  logger: Logger;
+  bodyLimitBytes: number;
+  chatAppSecret: string;
+  chatVerifyToken: string;
+  rbmClientToken: string;
+  clock?: () => number;
+}
+
+type Contents = Pick<ProviderCallbackJob, 'receipts' | 'inbound' | 'template_updates'>;
+
+function sha256(data: Buffer | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * Upstream callbacks (contract §7 "Inbound from upstreams"): verified with the upstream's own scheme,
+ * parsed into our normalised shapes, enqueued and acknowledged at once. The job id is a digest of what
+ * the upstream signed, so a redelivery of the same callback is ignored by BullMQ.
+ */
+export function providerCallbacksRouter(deps: ProviderCallbackDeps): Router {
+  const { queue, guard, logger, clock = Date.now } = deps;
+  const jobOptions = defaultJobOptions();
+  const router = Router();
+
+  async function enqueue(source: CallbackSource, jobId: string, contents: Contents): Promise<void> {
+    if (contents.receipts.length + contents.inbound.length + contents.template_updates.length === 0) return;
+    const job: ProviderCallbackJob = { source, received_at: new Date(clock()).toISOString(), ...contents };
+    await guard('redis', () => queue.add(JOB_NAMES.providerCallback, job, { ...jobOptions, jobId }));
+  }
+
+  /** A signed body we cannot read would be retried forever by the upstream; 400 ends that. */
+  function parseSafely<T>(source: CallbackSource, parse: () => T): T {
+    try {
+      return parse();
+    } catch (error) {
+      logger.warn('upstream callback not understood', { source, error: (error as Error).message });
+      throw gatewayErrors.badRequest('The callback body could not be interpreted.');
+    }
+  }
+
+  // Cloud API verification handshake: echo hub.challenge when the verify token matches.
+  router.get('/v1/providers/chat/webhook', (req, res, next) => {
+    const { 'hub.mode': mode, 'hub.verify_token': token, 'hub.challenge': challenge } = req.query;
+    if (mode !== 'subscribe' || token !== deps.chatVerifyToken || typeof challenge !== 'string') {
+      next(gatewayErrors.forbidden('The verification token does not match.'));
+      return;
+    }
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.status(200).type('text/plain').send(challenge);
+  });
+
+  // The HMAC covers the raw bytes, so the signature is checked before the body is parsed.
+  const verifyChat: RequestHandler = (req, res, next) => {
+    const header = req.headers['x-hub-signature-256'];
+    const ok = verifyChatSignature(deps.chatAppSecret, rawBodyOf(res), typeof header === 'string' ? header : undefined);
+    next(ok ? undefined : gatewayErrors.invalidSignature());
+  };
+
+  router.post('/v1/providers/chat/webhook', readJsonRequestBody(deps.bodyLimitBytes), verifyChat, parseJsonBody(), async (req, res) => {
+    const parsed = parseSafely('chat', () => parseChatWebhook(req.body));
+    await enqueue('chat', `chat-${sha256(rawBodyOf(res))}`, {
+      receipts: parsed.receipts,
+      inbound: parsed.inbound,
+      template_updates: parsed.templateUpdates,
+    });
+    res.status(200).json({ received: true });
+  });
+
+  router.post('/v1/providers/rcs/events', readJsonRequestBody(deps.bodyLimitBytes), parseJsonBody(), async (req, res) => {
+    const header = req.headers['x-goog-signature'];
+    if (!verifyRbmSignature(deps.rbmClientToken, req.body, typeof header === 'string' ? header : undefined)) {
+      throw gatewayErrors.invalidSignature();
+    }
+    const parsed = parseSafely('rcs', () => parseRbmEvent(req.body));
+    // Pub/Sub may rewrap a redelivery, but the signed `message.data` stays the same.
+    const data = (req.body as { message: { data: string } }).message.data;
+    await enqueue('rcs', `rcs-${sha256(data)}`, { receipts: parsed.receipts, inbound: parsed.inbound, template_updates: [] });
+    res.status(200).json({ received: true });
+  });
+
+  return router;
+}

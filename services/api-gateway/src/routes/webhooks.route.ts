@@ -1,0 +1,156 @@
+import { Router, type RequestHandler } from 'express';
+import { isId, NotFoundError, toIso, UnprocessableError, ValidationError, type FieldError, type IdPrefix } from '@switchboard/domain';
+import { createWebhookDeliveriesRepository, createWebhookEndpointsRepository, type Queryable, type WebhookEndpointRow } from '@switchboard/store';
+import { checkWebhookUrl, EVENT_TYPES, isSubscribableEventType, type TargetPolicy } from '@switchboard/webhooks';
+import { requireScope } from '../auth/authenticate.middleware';
+import type { DependencyGuard } from '../http/dependency-guard';
+import { callerOf } from '../http/request-context';
+import { encodeCursor } from '../messages/list-query';
+
+export interface WebhookRouteDeps {
+  db: Queryable;
+  guard: DependencyGuard;
+  /** The chain every /v1 route runs first: authentication, then the per-key rate limit. */
+  auth: RequestHandler[];
+  /** Body reading and parsing for JSON routes: readJsonRequestBody(limit), parseJsonBody(). */
+  jsonBody: RequestHandler[];
+  /** The gateway's WEBHOOK_ALLOW_HTTP / _PRIVATE_NETWORKS / _ALLOWED_HOSTS (contract §7). */
+  policy: TargetPolicy;
+  /** How long the old secret keeps signing after a rotation. @defaultValue 24 h */
+  rotationOverlapMs?: number;
+  clock?: () => Date;
+}
+
+const URL_MAX = 2048;
+const DESCRIPTION_MAX = 256;
+
+/** `limit` and `cursor` as in contract §1, for collections whose ids carry `prefix`. */
+export function parsePage(query: Record<string, unknown>, prefix: IdPrefix): { limit: number; beforeId?: string } {
+  const errors: FieldError[] = [];
+  const page: { limit: number; beforeId?: string } = { limit: 20 };
+  const { limit, cursor } = query;
+  if (limit !== undefined) {
+    const n = typeof limit === 'string' && /^\d{1,3}$/.test(limit) ? Number(limit) : NaN;
+    if (n >= 1 && n <= 100) page.limit = n;
+    else errors.push({ field: 'query:limit', message: 'must be an integer from 1 to 100' });
+  }
+  if (cursor !== undefined) {
+    const id = typeof cursor === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+    if (isId(prefix, id)) page.beforeId = id;
+    else errors.push({ field: 'query:cursor', message: 'is not a cursor returned by this API' });
+  }
+  if (errors.length > 0) throw new ValidationError(errors, 'The query string is invalid.');
+  return page;
+}
+
+/** Fetches one row more than the page to know whether another page exists. */
+export function pageOf<T extends { id: string }>(rows: T[], limit: number): { data: T[]; next_cursor: string | null } {
+  const data = rows.slice(0, limit);
+  return { data, next_cursor: rows.length > limit ? encodeCursor(data[data.length - 1].id) : null };
+}
+
+function endpointView(e: WebhookEndpointRow) {
+  return {
+    id: e.id,
+    url: e.url,
+    events: e.events,
+    description: e.description,
+    enabled: e.enabled,
+    disabled_reason: e.disabled_reason,
+    created_at: toIso(e.created_at),
+    updated_at: toIso(e.updated_at),
+  };
+}
+
+/** A URL that is not one at all is a 400; a well-formed URL the guard refuses is a 422 (contract §7). */
+function isMalformed(url: string): boolean {
+  const verdict = checkWebhookUrl(url, { allowHttp: true, allowPrivateNetworks: true, allowedHosts: [] });
+  return !verdict.allowed && !verdict.reason.startsWith('address_refused');
+}
+
+function validateCreate(body: unknown, policy: TargetPolicy): { url: string; events: string[]; description?: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError([{ field: '', message: 'must be an object' }]);
+  const { url, events, description, ...rest } = body as Record<string, unknown>;
+  const errors: FieldError[] = Object.keys(rest).map((k) => ({ field: `/${k}`, message: 'is not a known property' }));
+  if (typeof url !== 'string' || url.length === 0 || url.length > URL_MAX) errors.push({ field: '/url', message: `must be a URL of at most ${URL_MAX} characters` });
+  else if (isMalformed(url)) {
+    errors.push({ field: '/url', message: 'must be an absolute http(s) URL without credentials' });
+  }
+  if (!Array.isArray(events) || events.length === 0) errors.push({ field: '/events', message: 'must be a non-empty array of event types or ["*"]' });
+  else {
+    events.forEach((t, i) => {
+      if (!isSubscribableEventType(t)) errors.push({ field: `/events/${i}`, message: `must be one of: ${EVENT_TYPES.join(', ')}, or *` });
+      else if (events.indexOf(t) !== i) errors.push({ field: `/events/${i}`, message: 'is listed twice' });
+    });
+  }
+  if (description !== undefined && (typeof description !== 'string' || description.length > DESCRIPTION_MAX)) {
+    errors.push({ field: '/description', message: `must be a string of at most ${DESCRIPTION_MAX} characters` });
+  }
+  if (errors.length > 0) throw new ValidationError(errors);
+  const verdict = checkWebhookUrl(url as string, policy);
+  if (!verdict.allowed) throw new UnprocessableError('webhook_url_not_allowed', verdict.reason, [{ field: '/url', message: verdict.reason }]);
+  return { url: url as string, events: events as string[], description: description as string | undefined };
+}
+
+/**
+ * `/v1/webhooks` (contract §7): endpoints of the caller's account. The secret appears only in the
+ * answers that create it (creation, rotation). Writes need `webhooks:write`; reads any key of the account.
+ */
+export function createWebhooksRouter(deps: WebhookRouteDeps): Router {
+  const router = Router();
+  const endpoints = createWebhookEndpointsRepository(deps.db);
+  const deliveries = createWebhookDeliveriesRepository(deps.db);
+  const clock = deps.clock ?? (() => new Date());
+  const overlapMs = deps.rotationOverlapMs ?? 24 * 3_600_000;
+  const write = [...deps.auth, requireScope('webhooks:write')];
+  const idParam = (value: unknown): string => {
+    if (!isId('whk', value)) throw new NotFoundError();
+    return value;
+  };
+
+  router.post('/v1/webhooks', ...write, ...deps.jsonBody, async (req, res) => {
+    const { accountId } = callerOf(res);
+    const input = validateCreate(req.body, deps.policy);
+    const created = await deps.guard('store', () => endpoints.create({ accountId, ...input, at: clock() }));
+    res
+      .status(201)
+      .location(`/v1/webhooks/${created.id}`)
+      .json({ ...endpointView(created), secret: created.secret });
+  });
+
+  router.get('/v1/webhooks', ...deps.auth, async (req, res) => {
+    const { accountId } = callerOf(res);
+    const page = parsePage(req.query as Record<string, unknown>, 'whk');
+    const rows = await deps.guard('store', () => endpoints.list(accountId, { ...page, limit: page.limit + 1 }));
+    res.json(pageOf(rows.map(endpointView), page.limit));
+  });
+
+  router.get('/v1/webhooks/:id', ...deps.auth, async (req, res) => {
+    const endpoint = await deps.guard('store', () => endpoints.findForAccount(callerOf(res).accountId, idParam(req.params.id)));
+    if (!endpoint) throw new NotFoundError();
+    res.json(endpointView(endpoint));
+  });
+
+  router.delete('/v1/webhooks/:id', ...write, async (req, res) => {
+    const deleted = await deps.guard('store', () => endpoints.delete(callerOf(res).accountId, idParam(req.params.id), clock()));
+    if (!deleted) throw new NotFoundError();
+    res.status(204).end();
+  });
+
+  router.post('/v1/webhooks/:id/rotate-secret', ...write, async (req, res) => {
+    const rotated = await deps.guard('store', () => endpoints.rotateSecret(callerOf(res).accountId, idParam(req.params.id), clock(), overlapMs));
+    if (!rotated) throw new NotFoundError();
+    res.json({ id: rotated.id, secret: rotated.secret, previous_secret_expires_at: toIso(rotated.previous_secret_expires_at) });
+  });
+
+  router.get('/v1/webhooks/:id/deliveries', ...deps.auth, async (req, res) => {
+    const id = idParam(req.params.id);
+    const page = parsePage(req.query as Record<string, unknown>, 'att');
+    const endpoint = await deps.guard('store', () => endpoints.findForAccount(callerOf(res).accountId, id));
+    if (!endpoint) throw new NotFoundError();
+    const rows = await deps.guard('store', () => deliveries.attemptsForEndpoint(id, { ...page, limit: page.limit + 1 }));
+    res.json(pageOf(rows, page.limit));
+  });
+
+  return router;
+}

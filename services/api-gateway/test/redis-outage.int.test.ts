@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { eventually, startRedis, type RedisServer } from '@switchboard/devstack';
+import { QUEUES } from '@switchboard/queues';
+import { problemOf, startGatewayHarness, textMessage, type GatewayHarness } from './support/gateway-harness';
+
+let redis: RedisServer;
+let h: GatewayHarness;
+
+beforeAll(async () => {
+  redis = await startRedis();
+  h = await startGatewayHarness({}, redis.url);
+});
+
+afterAll(async () => {
+  // The harness cleans up through this Redis, so it must be running again first.
+  if (h) await h.close();
+  await redis?.stop();
+  if (redis) rmSync(redis.dir, { recursive: true, force: true });
+});
+
+async function countJobs(url: string): Promise<number> {
+  const connection = new Redis(url, { maxRetriesPerRequest: 1 });
+  const queue = new Queue(QUEUES.messageSend, { connection, prefix: h.prefix });
+  try {
+    return await queue.count();
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
+}
+
+describe('Redis unavailable (contract §1: 503, nothing accepted)', () => {
+  it('answers 503 at once instead of hanging, accepts nothing, and recovers when Redis is back', async () => {
+    const { key } = await h.key({ mode: 'test' });
+    expect((await h.request('/v1/messages', { key, json: textMessage() })).status).toBe(202);
+
+    await redis.kill();
+    // Each request is bounded by the harness's abort signal: a hanging gateway fails the test.
+    for (const headers of [{}, { 'idempotency-key': randomUUID() }] as Array<Record<string, string>>) {
+      const problem = await problemOf(await h.request('/v1/messages', { key, headers, json: textMessage() }));
+      expect(problem).toMatchObject({ status: 503, body: { code: 'unavailable', type: '/errors/unavailable' } });
+    }
+    expect((await problemOf(await h.request('/v1/messages', { key }))).status).toBe(503);
+    expect((await h.request('/readyz')).status).toBe(503);
+    expect((await h.request('/healthz')).status).toBe(200);
+
+    redis = await startRedis({ port: redis.port, dir: redis.dir });
+    // Only the message accepted before the outage exists (AOF kept it).
+    expect(await countJobs(redis.url)).toBe(1);
+    const back = await eventually(
+      () => h.request('/v1/messages', { key, json: textMessage() }),
+      (res) => res.status !== 503,
+      { what: 'the gateway to reconnect' },
+    );
+    expect(back.status).toBe(202);
+  });
+});
