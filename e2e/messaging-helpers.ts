@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { customerWindowCacheKey, SANDBOX_WINDOW_ACCOUNT } from '@switchboard/store';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 
 /** The sender test keys fall back to when the account provisioned none (SANDBOX_SENDER). */
@@ -92,6 +94,15 @@ export async function startMessagingStack(dispatcherEnv: Record<string, string> 
     async simInbound(body) {
       const res = await fetch(`${started.simUrl}/sim/inbound`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       if (!res.ok) throw new Error(`POST /sim/inbound answered ${res.status}: ${await res.text()}`);
+      if (body.channel !== 'chat' || body.to !== SANDBOX_SENDER) return;
+      // The gateway refuses free-form chat until the dispatcher has opened the customer service window.
+      const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+      try {
+        const window = customerWindowCacheKey(started.prefix, { accountId: SANDBOX_WINDOW_ACCOUNT, sender: SANDBOX_SENDER, customer: String(body.from) });
+        await eventually(() => redis.exists(window), (n) => n === 1, { what: `chat window for ${String(body.from)}` });
+      } finally {
+        redis.disconnect();
+      }
     },
     async stop() {
       await started.stop();

@@ -1,3 +1,4 @@
+import { chatTypeSchemas } from './chat/chat-type.schemas';
 import type { JsonSchema } from './json-schema';
 
 /** Chat payload types (spec 1, contract §4). */
@@ -5,22 +6,11 @@ export const CHAT_PAYLOAD_TYPES = ['text', 'template', 'interactive', 'image', '
 export type ChatPayloadType = (typeof CHAT_PAYLOAD_TYPES)[number];
 
 /**
- * The schema of the object named after each chat payload type.
- *
- * This map is the one hook for per-type validation: today each entry only requires an object, and the
- * deep rules of contract §4 (button and list limits, media links, coordinates) are to be written here,
- * where both `content` of `POST /v1/messages` and the body of `POST /v1/messages/chat` pick them up,
- * together with the OpenAPI document.
+ * The schema of the object named after each chat payload type: the deep rules of contract §4, shared by
+ * `content` of `POST /v1/messages`, the body of `POST /v1/messages/chat` and the OpenAPI document.
+ * The rules a schema cannot say are in `chat/chat-payload.checks.ts`.
  */
-export const chatPayloadTypeSchemas: Readonly<Record<ChatPayloadType, JsonSchema>> = {
-  text: { type: 'object', description: 'Free-form text: `{ body, preview_url? }`.' },
-  template: { type: 'object', description: 'A template reference (spec 2.2).' },
-  interactive: { type: 'object', description: 'Button or list message (spec 4.4).' },
-  image: { type: 'object', description: '`{ link, caption? }`' },
-  document: { type: 'object', description: '`{ link, caption?, filename? }`' },
-  audio: { type: 'object', description: '`{ link }`' },
-  location: { type: 'object', description: '`{ latitude, longitude, name?, address? }`' },
-};
+export const chatPayloadTypeSchemas: Readonly<Record<ChatPayloadType, JsonSchema>> = chatTypeSchemas;
 
 /**
  * `{ type, <type>: {...} }`: exactly the type's own object beside `type`. One `if`/`then` per type

@@ -1,10 +1,11 @@
 import { UnprocessableError, ValidationError, isChatOnlyContent, isValidE164, type FieldError } from '@switchboard/domain';
 import type { MessageRequest } from './message-request.schema';
 import { messageRequestSchema } from './message-request.schema';
+import { chatPayloadRuleErrors, pointAtFirstExcessItem, type ChatPayloadRules } from './chat/chat-payload.checks';
 import { compileSchema } from './validator';
 import { webhookUrlRefusal, type WebhookTargetPolicy } from './webhook-target.guard';
 
-export interface MessageRequestRules {
+export interface MessageRequestRules extends ChatPayloadRules {
   webhookTargets: WebhookTargetPolicy;
 }
 
@@ -31,7 +32,7 @@ function hasFieldError(errors: FieldError[], field: string): boolean {
 }
 
 /** Rules a schema cannot say, answered as 400 field errors beside the schema's own (contract §1). */
-function fieldRuleErrors(body: Body, schemaErrors: FieldError[]): FieldError[] {
+function fieldRuleErrors(body: Body, schemaErrors: FieldError[], rules: ChatPayloadRules): FieldError[] {
   const errors: FieldError[] = [];
   if (typeof body.recipient === 'string' && !hasFieldError(schemaErrors, '/recipient') && !isValidNumber(body.recipient)) {
     errors.push({ field: '/recipient', message: 'is not a valid phone number' });
@@ -49,6 +50,9 @@ function fieldRuleErrors(body: Body, schemaErrors: FieldError[]): FieldError[] {
   if (typeof body.callback_url === 'string' && !hasFieldError(schemaErrors, '/callback_url') && !URL.canParse(body.callback_url)) {
     errors.push({ field: '/callback_url', message: 'must be a valid URL' });
   }
+  // A chat rule broken only because of a schema error already reported is not news.
+  const covered = (field: string) => schemaErrors.some((e) => field === e.field || field.startsWith(`${e.field}/`));
+  errors.push(...chatPayloadRuleErrors(body.content, '/content', rules).filter((e) => !covered(e.field)));
   return errors;
 }
 
@@ -80,8 +84,8 @@ function semanticProblem(request: MessageRequest, rules: MessageRequestRules): U
 export function createMessageRequestValidator(rules: MessageRequestRules): (body: unknown) => MessageRequest {
   const schemaErrors = compileSchema(messageRequestSchema);
   return (body) => {
-    const errors = schemaErrors(body);
-    if (body !== null && typeof body === 'object' && !Array.isArray(body)) errors.push(...fieldRuleErrors(body as Body, errors));
+    const errors = pointAtFirstExcessItem(schemaErrors(body));
+    if (body !== null && typeof body === 'object' && !Array.isArray(body)) errors.push(...fieldRuleErrors(body as Body, errors, rules));
     if (errors.length > 0) throw new ValidationError(errors);
     const request = body as MessageRequest;
     const problem = semanticProblem(request, rules);

@@ -1,4 +1,5 @@
 import { CONCRETE_CHANNELS, MESSAGE_STATUSES, REQUESTED_CHANNELS } from '@switchboard/domain';
+import { chatOpenApiPaths, chatOpenApiSchemas } from './chat/chat-openapi.paths';
 import type { JsonSchema } from './json-schema';
 import { messageRequestSchema } from './message-request.schema';
 import {
@@ -18,11 +19,11 @@ const PROBLEMS: Record<string, string> = {
   '401': 'unauthorized: missing, malformed, unknown or revoked API key (or a bad upstream signature).',
   '403': 'insufficient_scope.',
   '404': 'not_found: malformed, unknown or another account’s id.',
-  '409': 'idempotency_key_in_use, with Retry-After: 1.',
+  '409': 'idempotency_key_in_use, with Retry-After: 1; template_already_exists.',
   '413': 'payload_too_large: the body exceeds 256 KiB.',
   '415': 'unsupported_media_type: the body is not application/json.',
   '422':
-    'content_or_template_required, content_not_supported_on_channel, webhook_url_not_allowed, from_number_not_provisioned, no_sender_for_channel or idempotency_key_reused.',
+    'content_or_template_required, content_not_supported_on_channel, webhook_url_not_allowed, from_number_not_provisioned, no_sender_for_channel, idempotency_key_reused, outside_customer_service_window, template_not_found, template_not_approved or template_parameter_mismatch.',
   '429': 'rate_limited, with Retry-After.',
   '503': 'unavailable: Redis or the store cannot take the request; nothing was accepted.',
 };
@@ -168,7 +169,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
       description: 'Unified messaging over chat, RCS and SMS. Errors are RFC 9457 problem documents; see docs/errors.md.',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
-    paths,
+    paths: { ...paths, ...chatOpenApiPaths },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: '`sk_live_…` or `sk_test_…` (sandbox).' } },
       parameters: {
@@ -199,6 +200,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
         MessageTransition: messageTransitionSchema,
         MessageEvents: messageEventsSchema,
         Problem: problemSchema,
+        ...chatOpenApiSchemas,
         Channel: { enum: [...CONCRETE_CHANNELS] },
       },
     },

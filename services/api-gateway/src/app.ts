@@ -1,11 +1,20 @@
 import type { Queue } from 'bullmq';
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
-import { createPooledIdGenerator } from '@switchboard/domain';
+import { createPooledIdGenerator, type Scope } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
 import type { MetricsRegistry } from '@switchboard/runtime';
-import { createMessageRequestValidator } from '@switchboard/schemas';
-import { createApiKeysRepository, createMessageReadsRepository, createNumbersRepository, type Db } from '@switchboard/store';
+import { createChatMessageRequestValidator, createMessageRequestValidator, createTemplateCreateValidator } from '@switchboard/schemas';
+import {
+  createApiKeysRepository,
+  createCustomerWindowCache,
+  createInboundMessagesRepository,
+  createMessageReadsRepository,
+  createNumbersRepository,
+  createTemplatesRepository,
+  SANDBOX_WINDOW_ACCOUNT,
+  type Db,
+} from '@switchboard/store';
 import { createApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { authenticate, requireScope } from './auth/authenticate.middleware';
 import type { GatewayConfig } from './config';
@@ -15,12 +24,16 @@ import { httpMetricsMiddleware } from './http/http-metrics.middleware';
 import { jsonBody } from './http/json-body.middleware';
 import { requestIdMiddleware } from './http/request-id.middleware';
 import { createIdempotencyStore } from './idempotency/idempotency.store';
+import { createChatSendGate } from './chat/chat-send.gate';
 import { createMessageAcceptance } from './messages/message-acceptance';
 import { rateLimit } from './rate-limit/rate-limit.middleware';
 import { createRateLimiter } from './rate-limit/rate-limiter';
 import { apiDocsRouter } from './routes/api-docs.route';
 import { createMessageReadHandlers } from './routes/message-reads.route';
+import { chatMessageRequestReader, chatMessagesRouter, CHAT_IDEMPOTENCY_ROUTE } from './routes/chat-messages.route';
+import { createInboundReadHandlers, inboundRouter } from './routes/inbound.route';
 import { createSendMessageHandler, messagesRouter } from './routes/messages.route';
+import { createTemplateHandlers, templatesRouter } from './routes/templates.route';
 import { createAccountRouter } from './routes/account.route';
 import { createEventsRouter } from './routes/events.route';
 import { operationsRouter } from './routes/operations.route';
@@ -35,13 +48,15 @@ export interface GatewayDeps {
   redis: Redis;
   messageQueue: Queue;
   callbackQueue: Queue;
+  /** `template-submit`: created templates wait here for the dispatcher to submit them upstream. */
+  templateQueue: Queue;
   eventFanoutQueue: Queue;
   metrics: MetricsRegistry;
   clock?: () => number;
 }
 
 /** Builds the express application from its dependencies; `main.ts` owns their lifecycle. */
-export function createApp({ config, logger, db, redis, messageQueue, callbackQueue, eventFanoutQueue, metrics, clock = Date.now }: GatewayDeps): Express {
+export function createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, clock = Date.now }: GatewayDeps): Express {
   const guard = createDependencyGuard(logger);
   const newMessageId = createPooledIdGenerator();
   const authenticator = createApiKeyAuthenticator({
@@ -57,23 +72,59 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     clock,
   });
   const limiter = rateLimit(createRateLimiter(redis, config.queuePrefix), config.rateLimitPerSecond, guard);
-  const authenticated = (scope: 'messages:write' | 'messages:read') => [authenticate(authenticator), limiter, requireScope(scope)];
+  const authenticated = (scope: Scope) => [authenticate(authenticator), limiter, requireScope(scope)];
 
   const reads = createMessageReadHandlers({ reads: createMessageReadsRepository(db), queue: messageQueue, guard });
+  const templates = createTemplatesRepository(db);
+  // Template sends read the definition; a short cache keeps a burst of sends off the store (contract §5).
+  const templateFacts = createLoadingCache({
+    load: (key) => {
+      const [accountId, name, language] = key.split('\n');
+      return guard('store', () => templates.findByName(accountId, name, language));
+    },
+    ttlMs: config.templateCacheTtlMs,
+    clock,
+  });
+  const customerWindows = createCustomerWindowCache({ redis, prefix: config.queuePrefix });
+  const chatGate = createChatSendGate({
+    findTemplate: (accountId, name, language) => templateFacts(`${accountId}\n${name}\n${language}`),
+    // A test key without a chat number sends from the shared sandbox sender, whose replies no account owns.
+    windowIsOpen: async (window) =>
+      (await customerWindows.isOpen(window)) ||
+      (window.sender === config.sandboxSender && (await customerWindows.isOpen({ ...window, accountId: SANDBOX_WINDOW_ACCOUNT }))),
+    guard,
+  });
+  const acceptance = createMessageAcceptance({ queue: messageQueue, accountNumbers, guard, prices: config.prices, sandboxSender: config.sandboxSender, chatGate, clock });
+  const idempotency = createIdempotencyStore({
+    redis,
+    keyPrefix: config.queuePrefix,
+    ttlSeconds: config.idempotencyTtlSeconds,
+    leaseMs: config.idempotencyLeaseMs,
+    clock,
+  });
+
   const sendMessage = createSendMessageHandler({
-    validateRequest: createMessageRequestValidator({ webhookTargets: config.webhookTargets }),
-    acceptance: createMessageAcceptance({ queue: messageQueue, accountNumbers, guard, prices: config.prices, sandboxSender: config.sandboxSender, clock }),
-    idempotency: createIdempotencyStore({
-      redis,
-      keyPrefix: config.queuePrefix,
-      ttlSeconds: config.idempotencyTtlSeconds,
-      leaseMs: config.idempotencyLeaseMs,
-      clock,
-    }),
+    validateRequest: createMessageRequestValidator({ webhookTargets: config.webhookTargets, allowHttpMediaLinks: config.chatMediaAllowHttp }),
+    acceptance,
+    idempotency,
     guard,
     logger,
     newMessageId: () => newMessageId('msg'),
   });
+
+  const sendChatMessage = createSendMessageHandler({
+    validateRequest: chatMessageRequestReader(
+      createChatMessageRequestValidator({ webhookTargets: config.webhookTargets, allowHttpMediaLinks: config.chatMediaAllowHttp }),
+    ),
+    idempotencyRoute: CHAT_IDEMPOTENCY_ROUTE,
+    acceptance,
+    idempotency,
+    guard,
+    logger,
+    newMessageId: () => newMessageId('msg'),
+  });
+  const templateHandlers = createTemplateHandlers({ templates, submitQueue: templateQueue, validate: createTemplateCreateValidator(), guard, logger, clock });
+  const inboundHandlers = createInboundReadHandlers({ inbound: createInboundMessagesRepository(db), guard });
 
   const app = express();
   app.disable('x-powered-by');
@@ -92,6 +143,9 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
       getMessageEvents: reads.getMessageEvents,
     }),
   );
+  app.use(chatMessagesRouter({ authenticateWrite: authenticated('messages:write'), body: jsonBody(config.bodyLimitBytes), sendChatMessage }));
+  app.use(templatesRouter({ authenticate: authenticated('templates:write'), body: jsonBody(config.bodyLimitBytes), handlers: templateHandlers }));
+  app.use(inboundRouter({ authenticateRead: authenticated('messages:read'), handlers: inboundHandlers }));
   app.use(
     operationsRouter({
       checks: { redis: () => redis.ping(), store: () => db.ping() },

@@ -20,6 +20,10 @@ export interface GatewayConfig {
   chatVerifyToken: string;
   rbmClientToken: string;
   webhookTargets: WebhookTargetPolicy;
+  /** Chat media links must be https (contract §4); local stacks serve test media over http. */
+  chatMediaAllowHttp: boolean;
+  /** Templates are read on every template send; a short cache keeps that off the store. */
+  templateCacheTtlMs: number;
   /** Contract §1: larger bodies get 413. */
   bodyLimitBytes: number;
   /** An in-flight Idempotency-Key reservation older than this is presumed orphaned by a crash and taken over. */
@@ -59,6 +63,8 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
       allowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
       allowedHosts: Object.freeze(r.list('WEBHOOK_ALLOWED_HOSTS', [])),
     }),
+    chatMediaAllowHttp: r.bool('CHAT_MEDIA_ALLOW_HTTP', false),
+    templateCacheTtlMs: 1_000,
     bodyLimitBytes: 256 * 1024,
     idempotencyLeaseMs: 10_000,
     numbersCacheTtlMs: 1_000,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { getLogger, type Logger } from '@switchboard/logger';
-import { createProducerConnection, QUEUES } from '@switchboard/queues';
+import { createProducerConnection, QUEUES, TEMPLATE_QUEUES } from '@switchboard/queues';
 import { installShutdown, MetricsRegistry } from '@switchboard/runtime';
 import { createDb, migrate } from '@switchboard/store';
 import { createApp } from './app';
@@ -56,22 +56,23 @@ async function main(): Promise<void> {
   const queueOptions = { connection: redis, prefix: config.queuePrefix };
   const messageQueue = new Queue(QUEUES.messageSend, queueOptions);
   const callbackQueue = new Queue(QUEUES.providerCallbacks, queueOptions);
+  const templateQueue = new Queue(TEMPLATE_QUEUES.templateSubmit, queueOptions);
   const eventFanoutQueue = new Queue(QUEUES.eventFanout, queueOptions);
-  for (const queue of [messageQueue, callbackQueue, eventFanoutQueue]) {
+  for (const queue of [messageQueue, callbackQueue, templateQueue, eventFanoutQueue]) {
     // Outages are already logged by watchRedis; an unhandled 'error' event would crash the process.
     queue.on('error', () => undefined);
     await queue.waitUntilReady();
   }
 
   const metrics = new MetricsRegistry();
-  const app = createApp({ config, logger, db, redis, messageQueue, callbackQueue, eventFanoutQueue, metrics });
+  const app = createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics });
   const server = createServer(app);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;
 
   installShutdown(logger, [
     { name: 'http', run: () => closeServer(server) },
-    { name: 'queues', run: () => Promise.all([messageQueue.close(), callbackQueue.close(), eventFanoutQueue.close()]) },
+    { name: 'queues', run: () => Promise.all([messageQueue.close(), callbackQueue.close(), templateQueue.close(), eventFanoutQueue.close()]) },
     { name: 'redis', run: () => redis.quit().catch(() => redis.disconnect()) },
     { name: 'store', run: () => db.close() },
   ]);

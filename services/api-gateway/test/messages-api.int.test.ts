@@ -1,4 +1,4 @@
-import { createDb, createMessageWritesRepository } from '@switchboard/store';
+import { createDb, createMessageWritesRepository, customerWindowCacheKey, SANDBOX_WINDOW_ACCOUNT } from '@switchboard/store';
 import type { SendMessageJob } from '@switchboard/queues';
 import { problemOf, startGatewayHarness, textMessage, VALID_RECIPIENT, type GatewayHarness } from './support/gateway-harness';
 
@@ -34,8 +34,14 @@ describe('POST /v1/messages: acceptance', () => {
   it('prices SMS by segment and chat per message', async () => {
     const long = await (await h.request('/v1/messages', { key: testKey, json: textMessage({ content: { text: 'a'.repeat(161) } }) })).json();
     expect((long as { cost_units: number }).cost_units).toBe(6);
+    // Free-form chat needs the customer's 24 h window; without it `auto` would skip chat (and its price).
+    const window = customerWindowCacheKey(h.prefix, { accountId: SANDBOX_WINDOW_ACCOUNT, sender: '+14155550100', customer: VALID_RECIPIENT });
+    await h.redis.set(window, 'open', 'PX', 60_000);
     const chat = await (await h.request('/v1/messages', { key: testKey, json: textMessage({ channel: 'auto' }) })).json();
     expect(chat).toMatchObject({ channel: 'auto', cost_units: 2, estimated_delivery: 'within 60 seconds' });
+    await h.redis.del(window);
+    const closed = await (await h.request('/v1/messages', { key: testKey, json: textMessage({ channel: 'auto' }) })).json();
+    expect(closed).toMatchObject({ channel: 'auto', cost_units: 1 });
   });
 
   it('finds the message right after the 202, while it still waits in the queue', async () => {
@@ -73,7 +79,7 @@ describe('POST /v1/messages: refusals', () => {
     ['fallback without auto', textMessage({ fallback: ['sms'] }), 400, 'validation_failed', '/fallback'],
     ['deep template field', { channel: 'chat', recipient: VALID_RECIPIENT, template: { name: 'otp', language: 'en', components: [{ type: 'body', parameters: [{ type: 'text' }] }] } }, 400, 'validation_failed', '/template/components/0/parameters/0/text'],
     ['neither content nor template', { channel: 'sms', recipient: VALID_RECIPIENT }, 422, 'content_or_template_required', '/content'],
-    ['chat payload on sms', textMessage({ content: { type: 'interactive', interactive: {} } }), 422, 'content_not_supported_on_channel', '/content/type'],
+    ['chat payload on sms', textMessage({ content: { type: 'location', location: { latitude: 1, longitude: 2 } } }), 422, 'content_not_supported_on_channel', '/content/type'],
     ['http callback', textMessage({ callback_url: 'http://example.com/hook' }), 422, 'webhook_url_not_allowed', '/callback_url'],
     ['metadata callback', textMessage({ callback_url: 'https://169.254.169.254/' }), 422, 'webhook_url_not_allowed', '/callback_url'],
     ['from not provisioned', textMessage({ from: '+14155550199' }), 422, 'from_number_not_provisioned', '/from'],

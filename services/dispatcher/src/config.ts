@@ -42,6 +42,12 @@ export interface DispatcherConfig {
   /** Runs of a callback job whose receipt matches no attempt yet, before it is logged and dropped. */
   receiptMatchAttempts: number;
   receiptRetryBackoffMs: number;
+  /** Chat media links must be https (contract §4); local stacks serve test media over http. */
+  chatMediaAllowHttp: boolean;
+  /** The gateway's sender for test keys without a chat number; replies to it open the sandbox window. */
+  sandboxSender: string;
+  /** How long the HEAD of a media link may take before the message fails as `media_unreachable`. */
+  mediaCheckTimeoutMs: number;
   /** Upstreams for `sk_test_` keys: always the carrier simulator (contract §2). */
   sandbox: UpstreamSet;
   /** Upstreams for live keys; each one defaults to its sandbox counterpart. */
@@ -123,6 +129,9 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     throttleDelayMs: read.int('THROTTLE_DELAY_MS', 1_000, { min: 1 }),
     receiptMatchAttempts: read.int('RECEIPT_MATCH_ATTEMPTS', 5, { min: 1, max: 100 }),
     receiptRetryBackoffMs: read.int('RECEIPT_RETRY_BACKOFF_MS', 500, { min: 1 }),
+    chatMediaAllowHttp: read.bool('CHAT_MEDIA_ALLOW_HTTP', false),
+    sandboxSender: read.string('SANDBOX_SENDER', '+14155550100'),
+    mediaCheckTimeoutMs: read.int('MEDIA_CHECK_TIMEOUT_MS', 5_000, { min: 100, max: 60_000 }),
     sandbox,
     live,
   };
@@ -149,6 +158,9 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     lock_duration_ms: config.lockDurationMs,
     throttle_delay_ms: config.throttleDelayMs,
     receipt_match_attempts: config.receiptMatchAttempts,
+    chat_media_allow_http: config.chatMediaAllowHttp,
+    sandbox_sender: config.sandboxSender,
+    media_check_timeout_ms: config.mediaCheckTimeoutMs,
     sandbox: upstreams(config.sandbox),
     live: upstreams(config.live),
   };

@@ -6,15 +6,22 @@ import {
   defaultJobOptions,
   JOB_NAMES,
   QUEUES,
+  TEMPLATE_JOB_NAMES,
+  TEMPLATE_QUEUES,
+  type SubmitTemplateJob,
   type ProviderCallbackJob,
   type SendMessageJob,
 } from '@switchboard/queues';
 import { installShutdown, startHealthServer } from '@switchboard/runtime';
-import { createDb, createEventPublisher, createMessageWritesRepository, createTemplatesRepository, migrate } from '@switchboard/store';
+import { createCustomerWindowCache, createDb, createInboundMessagesRepository, createEventPublisher, createMessageWritesRepository, createTemplatesRepository, migrate } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
+import { createMediaCheck } from './media/media-check';
 import { createDispatcherMetrics } from './metrics';
+import { createInboundHandler } from './processors/inbound.handler';
 import { createProviderCallbackProcessor } from './processors/provider-callback.processor';
 import { createSendMessageProcessor } from './processors/send-message.processor';
+import { createTemplateSubmitProcessor } from './processors/template-submit.processor';
+import { createTemplateUpdateHandler } from './processors/template-update.handler';
 import { createAdapterSets } from './upstreams/adapter-sets';
 import { forwardSmsCallbacks } from './upstreams/sms-callbacks.forwarder';
 
@@ -59,6 +66,7 @@ async function main(): Promise<void> {
     config: { reconcileTimeoutMs: config.reconcileTimeoutMs, throttleDelayMs: config.throttleDelayMs },
     metrics,
     publishEvents,
+    checkContent: createMediaCheck({ allowHttp: config.chatMediaAllowHttp, timeoutMs: config.mediaCheckTimeoutMs }),
     templateBodies: async (accountId, t) => {
       const row = await templates.findByName(accountId, t.name, t.language);
       return row?.status === 'approved' ? row.body_text : undefined;
@@ -70,7 +78,20 @@ async function main(): Promise<void> {
     config: { receiptMatchAttempts: config.receiptMatchAttempts },
     metrics,
     publishEvents,
+    handlers: {
+      inbound: createInboundHandler({
+        inbound: createInboundMessagesRepository(db),
+        // The gateway checks the 24 h window on this key (contract §4); the row in PostgreSQL is the record.
+        windows: createCustomerWindowCache({ redis: producerConnection, prefix: config.queuePrefix }),
+        logger,
+        clock,
+        sandboxSender: config.sandboxSender,
+        publishEvents,
+      }),
+      templateUpdates: createTemplateUpdateHandler({ templates, logger, clock }),
+    },
   });
+  const processTemplateSubmit = createTemplateSubmitProcessor({ templates, providers: adapters.byMode, logger, clock });
 
   const workerOptions = {
     prefix: config.queuePrefix,
@@ -80,6 +101,7 @@ async function main(): Promise<void> {
   };
   const sendConnection = createWorkerConnection(config.redisUrl);
   const callbackConnection = createWorkerConnection(config.redisUrl);
+  const templateConnection = createWorkerConnection(config.redisUrl);
   const workers = [
     new Worker<SendMessageJob>(
       QUEUES.messageSend,
@@ -96,6 +118,14 @@ async function main(): Promise<void> {
         await processCallback(job);
       },
       { ...workerOptions, connection: callbackConnection },
+    ),
+    new Worker<SubmitTemplateJob>(
+      TEMPLATE_QUEUES.templateSubmit,
+      async (job: Job<SubmitTemplateJob>) => {
+        if (job.name !== TEMPLATE_JOB_NAMES.submitTemplate) throw new Error(`unknown job ${job.name} on ${TEMPLATE_QUEUES.templateSubmit}`);
+        await processTemplateSubmit(job);
+      },
+      { ...workerOptions, connection: templateConnection },
     ),
   ];
   for (const worker of workers) {
@@ -120,10 +150,10 @@ async function main(): Promise<void> {
     { name: 'workers', run: () => Promise.all(workers.map((w) => w.close())) },
     { name: 'smpp sessions', run: () => Promise.all(adapters.smsSessions.map((sms) => sms.close())) },
     { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close()]) },
-    { name: 'redis', run: () => Promise.all([producerConnection, sendConnection, callbackConnection].map((c) => c.quit().catch(() => c.disconnect()))) },
+    { name: 'redis', run: () => Promise.all([producerConnection, sendConnection, callbackConnection, templateConnection].map((c) => c.quit().catch(() => c.disconnect()))) },
     { name: 'database', run: () => db.close() },
   ]);
-  logger.info('dispatcher ready', { health_port: config.healthPort, queues: [QUEUES.messageSend, QUEUES.providerCallbacks] });
+  logger.info('dispatcher ready', { health_port: config.healthPort, queues: [QUEUES.messageSend, QUEUES.providerCallbacks, TEMPLATE_QUEUES.templateSubmit] });
 }
 
 main().catch((error: unknown) => {

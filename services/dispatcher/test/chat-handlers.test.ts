@@ -34,6 +34,7 @@ describe('inbound handler', () => {
       windows: { remember: async (...args) => void remembered.push(args) },
       logger,
       clock: () => NOW,
+      sandboxSender: '+14155550100',
       publishEvents: async (events) => void published.push(...events),
     });
     return { handler, recorded, remembered, published };
@@ -55,6 +56,12 @@ describe('inbound handler', () => {
     await handler([item], job);
     expect(remembered).toHaveLength(1);
     expect(published).toHaveLength(0);
+  });
+
+  it('opens the shared sandbox window for a reply to the sandbox sender nobody owns', async () => {
+    const { handler, remembered } = setup({ outcome: 'unowned' });
+    await handler([{ ...item, to: '+14155550100' }], job);
+    expect(remembered).toEqual([[{ accountId: 'sandbox', sender: '+14155550100', customer: item.from }, new Date(item.receivedAt), NOW]]);
   });
 
   it('drops replies nobody owns and unreadable items', async () => {

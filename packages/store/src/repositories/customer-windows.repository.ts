@@ -3,6 +3,12 @@ import type { Queryable } from '../db';
 /** WhatsApp's customer service window: free-form messages are allowed for 24 h after the customer last wrote. */
 export const CUSTOMER_SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Stands in for the account in the window of the shared sandbox sender: test keys without a chat number
+ * of their own send from it (contract §2), so a reply to it has no owning account, yet opens the window.
+ */
+export const SANDBOX_WINDOW_ACCOUNT = 'sandbox';
+
 export interface CustomerWindowKey {
   accountId: string;
   /** Our business number, E.164. */

@@ -6,7 +6,7 @@ import type { NumberRecord } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import type { Caller } from '../http/request-context';
 import type { StoredResponse } from '../idempotency/idempotency.store';
-import { resolveSenders } from './sender-resolution';
+import { resolveSenders, type SenderPlan } from './sender-resolution';
 
 export interface MessageAcceptanceDeps {
   queue: Queue;
@@ -15,6 +15,8 @@ export interface MessageAcceptanceDeps {
   guard: DependencyGuard;
   prices: UnitPrices;
   sandboxSender: string;
+  /** Template and 24 h window rules (contract §4, §5); may take chat out of an `auto` plan. */
+  chatGate?: (accountId: string, request: MessageRequest, senders: SenderPlan) => Promise<SenderPlan>;
   clock?: () => number;
 }
 
@@ -42,12 +44,12 @@ export function acceptedResponse(job: Pick<SendMessageJob, 'message_id' | 'chann
   return { status: 202, body: JSON.stringify(body), location: `/v1/messages/${job.message_id}` };
 }
 
-export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
+export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, chatGate, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
   const jobOptions = defaultJobOptions();
   return {
     async prepare(caller, request, messageId) {
       const numbers = await accountNumbers(caller.accountId);
-      const { plan, senders } = resolveSenders({
+      const resolved = resolveSenders({
         channel: request.channel,
         fallback: request.fallback,
         from: request.from,
@@ -55,6 +57,7 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
         numbers,
         sandboxSender,
       });
+      const { plan, senders } = chatGate ? await chatGate(caller.accountId, request, resolved) : resolved;
       const job: SendMessageJob = {
         message_id: messageId,
         account_id: caller.accountId,

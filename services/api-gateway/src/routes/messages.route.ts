@@ -14,6 +14,8 @@ const IDEMPOTENCY_ROUTE = 'post-messages';
 
 export interface SendMessageDeps {
   validateRequest: (body: unknown) => MessageRequest;
+  /** Keys are scoped to (account, route) (contract §3). @defaultValue `post-messages` */
+  idempotencyRoute?: string;
   acceptance: MessageAcceptance;
   idempotency: IdempotencyStore;
   guard: DependencyGuard;
@@ -39,7 +41,7 @@ async function releaseOnClientError(reservation: ReservedKey, error: unknown): P
  * `POST /v1/messages` → 202. No database write on this path: the message is accepted once its job is in
  * Redis. With an Idempotency-Key the key is reserved before the job is enqueued; see idempotency.store.
  */
-export function createSendMessageHandler({ validateRequest, acceptance, idempotency, guard, logger, newMessageId }: SendMessageDeps): RequestHandler {
+export function createSendMessageHandler({ validateRequest, idempotencyRoute = IDEMPOTENCY_ROUTE, acceptance, idempotency, guard, logger, newMessageId }: SendMessageDeps): RequestHandler {
   return async (req, res) => {
     const caller = callerOf(res);
     const key = readIdempotencyKey(req.headers['idempotency-key']);
@@ -50,7 +52,7 @@ export function createSendMessageHandler({ validateRequest, acceptance, idempote
       return;
     }
 
-    const scope = { accountId: caller.accountId, route: IDEMPOTENCY_ROUTE, key };
+    const scope = { accountId: caller.accountId, route: idempotencyRoute, key };
     const reservation = await guard('redis', () => idempotency(scope, requestFingerprint(req.body), newMessageId()));
     switch (reservation.outcome) {
       case 'replay':

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '@switchboard/providers';
 import type { InboundPayload, ProviderCallbackJob } from '@switchboard/queues';
-import type { CustomerWindowCache, InboundMessagesRepository } from '@switchboard/store';
+import { SANDBOX_WINDOW_ACCOUNT, type CustomerWindowCache, type InboundMessagesRepository } from '@switchboard/store';
 import { publishNothing, type PublishEvents } from '../events';
 
 export interface InboundHandlerDeps {
@@ -9,6 +9,8 @@ export interface InboundHandlerDeps {
   windows: Pick<CustomerWindowCache, 'remember'>;
   logger: Logger;
   clock: () => number;
+  /** The sender test keys fall back to (SANDBOX_SENDER); replies to it open a window no account owns. */
+  sandboxSender?: string;
   /** @defaultValue {@link publishNothing} */
   publishEvents?: PublishEvents;
 }
@@ -25,7 +27,7 @@ function isUsable(item: InboundPayload): boolean {
  * Redis key is written after the commit, also for a duplicate, so a run that failed between the two
  * repairs it when the job is retried.
  */
-export function createInboundHandler({ inbound, windows, logger, clock, publishEvents = publishNothing }: InboundHandlerDeps) {
+export function createInboundHandler({ inbound, windows, logger, clock, sandboxSender, publishEvents = publishNothing }: InboundHandlerDeps) {
   return async (items: InboundPayload[], job: Job<ProviderCallbackJob>): Promise<void> => {
     for (const item of items) {
       const fields = { job_id: job.id, channel: item.channel, upstream_id: item.upstreamId };
@@ -50,6 +52,12 @@ export function createInboundHandler({ inbound, windows, logger, clock, publishE
         new Date(clock()),
       );
       if (result.outcome === 'unowned') {
+        if (item.channel === 'chat' && item.to === sandboxSender) {
+          // The shared sandbox sender: no one to tell, but the window opens for every test key sending from it.
+          await windows.remember({ accountId: SANDBOX_WINDOW_ACCOUNT, sender: item.to, customer: item.from }, new Date(item.receivedAt), clock());
+          logger.debug('inbound to the sandbox sender opened its window', fields);
+          continue;
+        }
         // Nobody provisioned this number and the reply answers none of our messages: there is no one to tell.
         logger.warn('inbound for a number no account owns; dropped', { ...fields, to: item.to });
         continue;
