@@ -26,7 +26,7 @@ import { requestIdMiddleware } from './http/request-id.middleware';
 import { createIdempotencyStore } from './idempotency/idempotency.store';
 import { createChatSendGate } from './chat/chat-send.gate';
 import { createMessageAcceptance } from './messages/message-acceptance';
-import { rateLimit } from './rate-limit/rate-limit.middleware';
+import { rateLimit, rateLimitAlongsideBody } from './rate-limit/rate-limit.middleware';
 import { createRateLimiter } from './rate-limit/rate-limiter';
 import { apiDocsRouter } from './routes/api-docs.route';
 import { createMessageReadHandlers } from './routes/message-reads.route';
@@ -71,8 +71,11 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     ttlMs: config.numbersCacheTtlMs,
     clock,
   });
-  const limiter = rateLimit(createRateLimiter(redis, config.queuePrefix), config.rateLimitPerSecond, guard);
+  const rateLimiter = createRateLimiter(redis, config.queuePrefix);
+  const limiter = rateLimit(rateLimiter, config.rateLimitPerSecond, guard);
   const authenticated = (scope: Scope) => [authenticate(authenticator), limiter, requireScope(scope)];
+  // Message creation settles its rate-limit decision in the handler (createSendMessageHandler).
+  const authenticatedSend = [authenticate(authenticator), rateLimitAlongsideBody(rateLimiter, config.rateLimitPerSecond, guard), requireScope('messages:write')];
 
   const reads = createMessageReadHandlers({ reads: createMessageReadsRepository(db), queue: messageQueue, guard });
   const templates = createTemplatesRepository(db);
@@ -134,7 +137,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   // The hot path is matched first.
   app.use(
     messagesRouter({
-      authenticateWrite: authenticated('messages:write'),
+      authenticateWrite: authenticatedSend,
       authenticateRead: authenticated('messages:read'),
       body: jsonBody(config.bodyLimitBytes),
       sendMessage,
@@ -143,7 +146,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
       getMessageEvents: reads.getMessageEvents,
     }),
   );
-  app.use(chatMessagesRouter({ authenticateWrite: authenticated('messages:write'), body: jsonBody(config.bodyLimitBytes), sendChatMessage }));
+  app.use(chatMessagesRouter({ authenticateWrite: authenticatedSend, body: jsonBody(config.bodyLimitBytes), sendChatMessage }));
   app.use(templatesRouter({ authenticate: authenticated('templates:write'), body: jsonBody(config.bodyLimitBytes), handlers: templateHandlers }));
   app.use(inboundRouter({ authenticateRead: authenticated('messages:read'), handlers: inboundHandlers }));
   app.use(

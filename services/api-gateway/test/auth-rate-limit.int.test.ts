@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eventually } from '@switchboard/devstack';
 import { createApiKeysRepository, createDb } from '@switchboard/store';
 import { problemOf, startGatewayHarness, textMessage, type GatewayHarness } from './support/gateway-harness';
@@ -78,6 +79,39 @@ describe('rate limits (contract §1)', () => {
     expect(Number(limited[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(limited[0].headers.get('ratelimit')).toMatch(/^"default";r=0;t=\d+$/);
     expect(limited[0].headers.get('ratelimit-policy')).toBe('"default";q=2;w=1');
+  });
+
+  it('queues nothing and reserves no Idempotency-Key for a message over the limit', async () => {
+    const { key } = await h.key({ mode: 'test', rateLimitPerSecond: 3 });
+    const keys = Array.from({ length: 12 }, () => randomUUID());
+    const before = await h.messageQueue.getJobCountByTypes('waiting', 'delayed', 'active');
+    const answers = await Promise.all(keys.map((k) => h.request('/v1/messages', { key, headers: { 'idempotency-key': k }, json: textMessage() })));
+    const accepted = answers.filter((r) => r.status === 202).length;
+    expect(answers.every((r) => r.status === 202 || r.status === 429)).toBe(true);
+    // A fixed one-second window: a burst may straddle two windows, so at most twice the quota passes.
+    expect(accepted).toBeLessThanOrEqual(6);
+    expect(answers.length - accepted).toBeGreaterThan(0);
+    expect((await h.messageQueue.getJobCountByTypes('waiting', 'delayed', 'active')) - before).toBe(accepted);
+    // A limited request left its key free: the same key is accepted once the window has passed.
+    const limitedKey = keys[answers.findIndex((r) => r.status === 429)];
+    const retried = await eventually(
+      () => h.request('/v1/messages', { key, headers: { 'idempotency-key': limitedKey }, json: textMessage() }),
+      (r) => r.status !== 429,
+      { timeoutMs: 5_000, what: 'a new rate-limit window' },
+    );
+    expect(retried.status).toBe(202);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('answers 429 before judging the body of a request over the limit', async () => {
+    const { key } = await h.key({ mode: 'test', rateLimitPerSecond: 1 });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => h.request('/v1/messages', { key, json: { channel: 'pigeon' } })));
+    const invalid = answers.filter((r) => r.status === 400).length;
+    // Only the requests within the quota (one per window; a burst may straddle two) get judged on their body.
+    expect(invalid).toBeGreaterThanOrEqual(1);
+    expect(invalid).toBeLessThanOrEqual(2);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(answers.length - invalid);
+    for (const res of answers) expect(res.headers.get('ratelimit-policy')).toBe('"default";q=1;w=1');
   });
 
   it('uses RATE_LIMIT_PER_SECOND for keys without their own limit', async () => {

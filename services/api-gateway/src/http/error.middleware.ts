@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { ApiError, NotFoundError } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
+import { settleRateLimit } from '../rate-limit/rate-limit.middleware';
 import { gatewayErrors, sendProblem } from './problem';
 import { requestIdOf } from './request-context';
 
@@ -25,7 +26,10 @@ export function notFoundHandler(): RequestHandler {
  * 500 whose `error_id` is logged with the stack, and no internals reach the client.
  */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, req, res, _next) => {
+  return async (error: unknown, req, res, _next) => {
+    // A write route's rate-limit decision may still be under way; its RateLimit headers belong on
+    // this answer too, and a 429 outranks whatever else went wrong with an over-limit request.
+    error = await settleRateLimit(res).then(() => error, (limited: unknown) => (error instanceof ApiError && error.status === 503 ? error : limited));
     const requestId = requestIdOf(res);
     if (res.headersSent) {
       logger.warn('error after the response started', { request_id: requestId, error: (error as Error)?.message });

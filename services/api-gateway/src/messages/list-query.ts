@@ -1,18 +1,12 @@
-import { isId, isValidE164, MESSAGE_STATUSES, REQUESTED_CHANNELS, ValidationError, type FieldError } from '@switchboard/domain';
+import { isValidE164, MESSAGE_STATUSES, REQUESTED_CHANNELS, ValidationError, type FieldError } from '@switchboard/domain';
 import type { MessageListFilter } from '@switchboard/store';
+import { decodeCursor as decodeCursorOf, readPageParams } from '../pagination/page-query';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, encodeCursor } from '../pagination/page-query';
 
-/** The cursor is opaque to clients; it is the base64url of the last id of the page (contract §1). */
-export function encodeCursor(lastId: string): string {
-  return Buffer.from(lastId, 'utf8').toString('base64url');
-}
-
+/** A `GET /v1/messages` cursor's message id, or null. */
 export function decodeCursor(cursor: string): string | null {
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(cursor)) return null;
-  const id = Buffer.from(cursor, 'base64url').toString('utf8');
-  return isId('msg', id) ? id : null;
+  return decodeCursorOf(cursor, 'msg');
 }
 
 /**
@@ -30,7 +24,7 @@ export function parseListQuery(query: Record<string, unknown>): MessageListFilte
     }
     return value;
   };
-  const filter: MessageListFilter = { limit: DEFAULT_PAGE_SIZE };
+  const filter: Omit<MessageListFilter, 'limit' | 'beforeId'> = {};
 
   const status = single('status');
   if (status !== undefined) {
@@ -48,18 +42,8 @@ export function parseListQuery(query: Record<string, unknown>): MessageListFilte
     if (isValidE164(recipient)) filter.recipient = recipient;
     else errors.push({ field: 'query:recipient', message: 'must be an E.164 phone number' });
   }
-  const limit = single('limit');
-  if (limit !== undefined) {
-    const n = /^\d{1,3}$/.test(limit) ? Number(limit) : NaN;
-    if (n >= 1 && n <= MAX_PAGE_SIZE) filter.limit = n;
-    else errors.push({ field: 'query:limit', message: `must be an integer from 1 to ${MAX_PAGE_SIZE}` });
-  }
-  const cursor = single('cursor');
-  if (cursor !== undefined) {
-    const beforeId = decodeCursor(cursor);
-    if (beforeId) filter.beforeId = beforeId;
-    else errors.push({ field: 'query:cursor', message: 'is not a cursor returned by this API' });
-  }
+  // `single` first, so that a repeated limit or cursor reads "must be given once".
+  const page = readPageParams({ limit: single('limit'), cursor: single('cursor') }, 'msg', errors);
   if (errors.length > 0) throw new ValidationError(errors, 'The query string is invalid.');
-  return filter;
+  return { ...filter, ...page };
 }

@@ -4,7 +4,7 @@ import { createEventsRepository, createWebhookDeliveriesRepository, FAN_OUT_EVEN
 import { EVENT_TYPES } from '@switchboard/webhooks';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
-import { pageOf, parsePage } from './webhooks.route';
+import { pageOf, parsePageQuery } from '../pagination/page-query';
 
 export interface EventRouteDeps {
   db: Queryable;
@@ -34,7 +34,7 @@ export function createEventsRouter(deps: EventRouteDeps): Router {
 
   router.get('/v1/events', ...deps.auth, async (req, res) => {
     const query = req.query as Record<string, unknown>;
-    const page = parsePage(query, 'evt');
+    const page = parsePageQuery(query, 'evt');
     const errors: FieldError[] = [];
     const { type, resource_id: resourceId } = query;
     if (type !== undefined && !(typeof type === 'string' && (EVENT_TYPES as readonly string[]).includes(type))) {

@@ -1,10 +1,9 @@
 import { Router, type RequestHandler } from 'express';
 import { isId, NotFoundError } from '@switchboard/domain';
 import { toInboundResource, type InboundMessagesRepository } from '@switchboard/store';
-import { parsePageQuery } from '../chat/page-query';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
-import { encodeCursor } from '../messages/list-query';
+import { pageOf, parsePageQuery } from '../pagination/page-query';
 
 export interface InboundReadDeps {
   inbound: Pick<InboundMessagesRepository, 'findForAccount' | 'list'>;
@@ -18,8 +17,7 @@ export function createInboundReadHandlers({ inbound, guard }: InboundReadDeps) {
     const page = parsePageQuery(req.query as Record<string, unknown>, 'inb');
     // One extra row tells whether another page exists without a count query.
     const rows = await guard('store', () => inbound.list(accountId, { ...page, limit: page.limit + 1 }));
-    const data = rows.slice(0, page.limit);
-    res.json({ data: data.map(toInboundResource), next_cursor: rows.length > page.limit ? encodeCursor(data[data.length - 1].id) : null });
+    res.json(pageOf(rows.map(toInboundResource), page.limit));
   };
 
   const getInbound: RequestHandler = async (req, res) => {

@@ -8,6 +8,7 @@ import { readIdempotencyKey } from '../idempotency/idempotency-key';
 import type { IdempotencyStore, ReservedKey, StoredResponse } from '../idempotency/idempotency.store';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
 import type { MessageAcceptance } from '../messages/message-acceptance';
+import { settleRateLimit } from '../rate-limit/rate-limit.middleware';
 
 /** The scope of an Idempotency-Key is (account, route) (contract §3). */
 const IDEMPOTENCY_ROUTE = 'post-messages';
@@ -44,6 +45,7 @@ async function releaseOnClientError(reservation: ReservedKey, error: unknown): P
 export function createSendMessageHandler({ validateRequest, idempotencyRoute = IDEMPOTENCY_ROUTE, acceptance, idempotency, guard, logger, newMessageId }: SendMessageDeps): RequestHandler {
   return async (req, res) => {
     const caller = callerOf(res);
+    await settleRateLimit(res);
     const key = readIdempotencyKey(req.headers['idempotency-key']);
     const request = validateRequest(req.body);
     if (key === null) {
@@ -76,10 +78,13 @@ export function createSendMessageHandler({ validateRequest, idempotencyRoute = I
     // A failed enqueue keeps the reservation on purpose: the job may have reached Redis before the
     // connection broke, and only a retry that takes the key over reuses its message id (one key, one job).
     const response = await acceptance.enqueue(job, reservation.takeover);
+    // The answer is stored after it is sent: the message is already accepted, and the store command
+    // goes out on the same Redis connection as any later request's reservation, so Redis applies it
+    // first and a retry replays it. If it is lost, a retry takes the key over with the same message id.
+    sendAccepted(res, response, false);
     await reservation.complete(response).catch((error: Error) => {
       logger.warn('idempotency answer not stored; a retry will take the key over', { message_id: job.message_id, error: error.message });
     });
-    sendAccepted(res, response, false);
   };
 }
 

@@ -4,10 +4,9 @@ import type { Logger } from '@switchboard/logger';
 import { defaultJobOptions, TEMPLATE_JOB_NAMES, type SubmitTemplateJob } from '@switchboard/queues';
 import type { ValidTemplate } from '@switchboard/schemas';
 import { toTemplateResource, type TemplatesRepository } from '@switchboard/store';
-import { parsePageQuery } from '../chat/page-query';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
-import { encodeCursor } from '../messages/list-query';
+import { pageOf, parsePageQuery } from '../pagination/page-query';
 
 export interface TemplateHandlersDeps {
   templates: Pick<TemplatesRepository, 'create' | 'findForAccount' | 'list' | 'remove'>;
@@ -56,8 +55,7 @@ export function createTemplateHandlers({ templates, submitQueue, validate, guard
     const { accountId } = callerOf(res);
     const page = parsePageQuery(req.query as Record<string, unknown>, 'tpl');
     const rows = await guard('store', () => templates.list(accountId, { ...page, limit: page.limit + 1 }));
-    const data = rows.slice(0, page.limit);
-    res.json({ data: data.map(toTemplateResource), next_cursor: rows.length > page.limit ? encodeCursor(data[data.length - 1].id) : null });
+    res.json(pageOf(rows.map(toTemplateResource), page.limit));
   };
 
   const getTemplate: RequestHandler = async (req, res) => {

@@ -1,11 +1,11 @@
 import { Router, type RequestHandler } from 'express';
-import { isId, NotFoundError, toIso, UnprocessableError, ValidationError, type FieldError, type IdPrefix } from '@switchboard/domain';
+import { isId, NotFoundError, toIso, UnprocessableError, ValidationError, type FieldError } from '@switchboard/domain';
 import { createWebhookDeliveriesRepository, createWebhookEndpointsRepository, type Queryable, type WebhookEndpointRow } from '@switchboard/store';
 import { checkWebhookUrl, EVENT_TYPES, isSubscribableEventType, type TargetPolicy } from '@switchboard/webhooks';
 import { requireScope } from '../auth/authenticate.middleware';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
-import { encodeCursor } from '../messages/list-query';
+import { pageOf, parsePageQuery } from '../pagination/page-query';
 
 export interface WebhookRouteDeps {
   db: Queryable;
@@ -23,31 +23,6 @@ export interface WebhookRouteDeps {
 
 const URL_MAX = 2048;
 const DESCRIPTION_MAX = 256;
-
-/** `limit` and `cursor` as in contract §1, for collections whose ids carry `prefix`. */
-export function parsePage(query: Record<string, unknown>, prefix: IdPrefix): { limit: number; beforeId?: string } {
-  const errors: FieldError[] = [];
-  const page: { limit: number; beforeId?: string } = { limit: 20 };
-  const { limit, cursor } = query;
-  if (limit !== undefined) {
-    const n = typeof limit === 'string' && /^\d{1,3}$/.test(limit) ? Number(limit) : NaN;
-    if (n >= 1 && n <= 100) page.limit = n;
-    else errors.push({ field: 'query:limit', message: 'must be an integer from 1 to 100' });
-  }
-  if (cursor !== undefined) {
-    const id = typeof cursor === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-    if (isId(prefix, id)) page.beforeId = id;
-    else errors.push({ field: 'query:cursor', message: 'is not a cursor returned by this API' });
-  }
-  if (errors.length > 0) throw new ValidationError(errors, 'The query string is invalid.');
-  return page;
-}
-
-/** Fetches one row more than the page to know whether another page exists. */
-export function pageOf<T extends { id: string }>(rows: T[], limit: number): { data: T[]; next_cursor: string | null } {
-  const data = rows.slice(0, limit);
-  return { data, next_cursor: rows.length > limit ? encodeCursor(data[data.length - 1].id) : null };
-}
 
 function endpointView(e: WebhookEndpointRow) {
   return {
@@ -120,7 +95,7 @@ export function createWebhooksRouter(deps: WebhookRouteDeps): Router {
 
   router.get('/v1/webhooks', ...deps.auth, async (req, res) => {
     const { accountId } = callerOf(res);
-    const page = parsePage(req.query as Record<string, unknown>, 'whk');
+    const page = parsePageQuery(req.query as Record<string, unknown>, 'whk');
     const rows = await deps.guard('store', () => endpoints.list(accountId, { ...page, limit: page.limit + 1 }));
     res.json(pageOf(rows.map(endpointView), page.limit));
   });
@@ -145,7 +120,7 @@ export function createWebhooksRouter(deps: WebhookRouteDeps): Router {
 
   router.get('/v1/webhooks/:id/deliveries', ...deps.auth, async (req, res) => {
     const id = idParam(req.params.id);
-    const page = parsePage(req.query as Record<string, unknown>, 'att');
+    const page = parsePageQuery(req.query as Record<string, unknown>, 'att');
     const endpoint = await deps.guard('store', () => endpoints.findForAccount(callerOf(res).accountId, id));
     if (!endpoint) throw new NotFoundError();
     const rows = await deps.guard('store', () => deliveries.attemptsForEndpoint(id, { ...page, limit: page.limit + 1 }));
