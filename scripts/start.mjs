@@ -68,7 +68,7 @@ try {
     redisUrl,
     prefix: process.env.QUEUE_PREFIX ?? 'sb',
     gatewayPort: Number(process.env.PORT ?? 8080),
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', MEDIA_ALLOW_PRIVATE_NETWORKS: 'true' },
     workers,
   });
   cleanups.push(() => stack.stop());

@@ -45,7 +45,7 @@ export async function startChatWorld(opts: { prefix: string; business: string })
     redisUrl,
     prefix: `${opts.prefix}${Date.now().toString(36)}`,
     gatewayEnv: local,
-    dispatcherEnv: local,
+    dispatcherEnv: { ...local, MEDIA_ALLOW_PRIVATE_NETWORKS: 'true' },
   });
   const account = await createAccountKey(database.url, { account: opts.prefix, mode: 'test', numbers: [{ e164: opts.business, channels: ['chat', 'sms', 'rcs'] }] });
   const auth = { Authorization: `Bearer ${account.key}` };

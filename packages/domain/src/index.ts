@@ -9,3 +9,4 @@ export * from './pricing';
 export * from './scopes';
 export * from './time';
 export * from './id-pool';
+export * from './upstream-events';

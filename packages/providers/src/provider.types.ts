@@ -1,5 +1,7 @@
+import type { ConcreteChannel, UpstreamInbound, UpstreamReceipt, UpstreamReceiptStatus, UpstreamTemplateUpdate } from '@switchboard/domain';
+
 /** The channels an adapter can carry a message on. */
-export type ChannelName = 'chat' | 'sms' | 'rcs';
+export type ChannelName = ConcreteChannel;
 
 /**
  * The structured-log surface the adapters need. Any winston logger fits, and so does
@@ -48,47 +50,11 @@ export interface SendAccepted {
   alreadyAccepted?: boolean;
 }
 
-export type ReceiptStatus = 'sent' | 'delivered' | 'read' | 'failed' | 'undelivered';
-
-export interface ProviderReceipt {
-  channel: ChannelName;
-  upstreamMessageId: string;
-  clientRef?: string;
-  attemptRef?: number;
-  recipient?: string;
-  status: ReceiptStatus;
-  carrierStatusCode: string;
-  errorCode?: string;
-  errorMessage?: string;
-  /** ISO 8601 */
-  occurredAt: string;
-}
-
-export interface ProviderInbound {
-  channel: ChannelName;
-  upstreamId: string;
-  /** +E164 */
-  from: string;
-  /** +E164 (rcs: see `parseRbmEvent`) */
-  to: string;
-  /** `text`, `reply` (a button, list row or suggestion picked), `location`, or the upstream media type. */
-  type: string;
-  text?: string;
-  reply?: { id: string; title: string };
-  location?: { latitude: number; longitude: number; name?: string; address?: string };
-  media?: { id?: string; mime_type?: string; caption?: string };
-  contextUpstreamId?: string;
-  /** ISO 8601 */
-  receivedAt: string;
-}
-
-export interface TemplateStatusUpdate {
-  upstreamTemplateId: string;
-  name: string;
-  language: string;
-  status: 'approved' | 'rejected';
-  reason?: string;
-}
+/** The adapters' names for the upstream event shapes, which `@switchboard/domain` defines once. */
+export type ReceiptStatus = UpstreamReceiptStatus;
+export type ProviderReceipt = UpstreamReceipt;
+export type ProviderInbound = UpstreamInbound;
+export type TemplateStatusUpdate = UpstreamTemplateUpdate;
 
 export interface TemplateDraft {
   name: string;

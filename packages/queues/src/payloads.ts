@@ -1,4 +1,12 @@
-import type { ConcreteChannel, MessageContent, RequestedChannel, TemplateReference } from '@switchboard/domain';
+import type {
+  ConcreteChannel,
+  MessageContent,
+  RequestedChannel,
+  TemplateReference,
+  UpstreamInbound,
+  UpstreamReceipt,
+  UpstreamTemplateUpdate,
+} from '@switchboard/domain';
 
 export type KeyMode = 'live' | 'test';
 
@@ -33,40 +41,10 @@ export interface SendMessageJob {
 
 export type CallbackSource = 'chat' | 'rcs' | 'sms';
 
-export interface ReceiptPayload {
-  channel: ConcreteChannel;
-  upstreamMessageId: string;
-  clientRef?: string;
-  attemptRef?: number;
-  recipient?: string;
-  status: 'sent' | 'delivered' | 'read' | 'failed' | 'undelivered';
-  carrierStatusCode: string;
-  errorCode?: string;
-  errorMessage?: string;
-  occurredAt: string;
-}
-
-export interface InboundPayload {
-  channel: ConcreteChannel;
-  upstreamId: string;
-  from: string;
-  to: string;
-  type: string;
-  text?: string;
-  reply?: { id: string; title: string };
-  location?: { latitude: number; longitude: number; name?: string; address?: string };
-  media?: { id?: string; mime_type?: string; caption?: string };
-  contextUpstreamId?: string;
-  receivedAt: string;
-}
-
-export interface TemplateUpdatePayload {
-  upstreamTemplateId: string;
-  name: string;
-  language: string;
-  status: 'approved' | 'rejected';
-  reason?: string;
-}
+/** A callback job carries the upstream event shapes of `@switchboard/domain` as they are. */
+export type ReceiptPayload = UpstreamReceipt;
+export type InboundPayload = UpstreamInbound;
+export type TemplateUpdatePayload = UpstreamTemplateUpdate;
 
 /** A verified upstream callback, already parsed into our normalised shapes by the gateway. */
 export interface ProviderCallbackJob {

@@ -44,6 +44,11 @@ export interface DispatcherConfig {
   receiptRetryBackoffMs: number;
   /** Chat media links must be https (contract §4); local stacks serve test media over http. */
   chatMediaAllowHttp: boolean;
+  /**
+   * Media links may point at loopback and private networks (local stacks and tests, where the carrier
+   * simulator serves media on 127.0.0.1); cloud metadata addresses are refused regardless.
+   */
+  mediaAllowPrivateNetworks: boolean;
   /** The gateway's sender for test keys without a chat number; replies to it open the sandbox window. */
   sandboxSender: string;
   /** How long the HEAD of a media link may take before the message fails as `media_unreachable`. */
@@ -130,6 +135,7 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     receiptMatchAttempts: read.int('RECEIPT_MATCH_ATTEMPTS', 5, { min: 1, max: 100 }),
     receiptRetryBackoffMs: read.int('RECEIPT_RETRY_BACKOFF_MS', 500, { min: 1 }),
     chatMediaAllowHttp: read.bool('CHAT_MEDIA_ALLOW_HTTP', false),
+    mediaAllowPrivateNetworks: read.bool('MEDIA_ALLOW_PRIVATE_NETWORKS', false),
     sandboxSender: read.string('SANDBOX_SENDER', '+14155550100'),
     mediaCheckTimeoutMs: read.int('MEDIA_CHECK_TIMEOUT_MS', 5_000, { min: 100, max: 60_000 }),
     sandbox,
@@ -159,6 +165,7 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     throttle_delay_ms: config.throttleDelayMs,
     receipt_match_attempts: config.receiptMatchAttempts,
     chat_media_allow_http: config.chatMediaAllowHttp,
+    media_allow_private_networks: config.mediaAllowPrivateNetworks,
     sandbox_sender: config.sandboxSender,
     media_check_timeout_ms: config.mediaCheckTimeoutMs,
     sandbox: upstreams(config.sandbox),

@@ -66,7 +66,11 @@ async function main(): Promise<void> {
     config: { reconcileTimeoutMs: config.reconcileTimeoutMs, throttleDelayMs: config.throttleDelayMs },
     metrics,
     publishEvents,
-    checkContent: createMediaCheck({ allowHttp: config.chatMediaAllowHttp, timeoutMs: config.mediaCheckTimeoutMs }),
+    checkContent: createMediaCheck({
+      allowHttp: config.chatMediaAllowHttp,
+      allowPrivateNetworks: config.mediaAllowPrivateNetworks,
+      timeoutMs: config.mediaCheckTimeoutMs,
+    }),
     templateBodies: async (accountId, t) => {
       const row = await templates.findByName(accountId, t.name, t.language);
       return row?.status === 'approved' ? row.body_text : undefined;

@@ -1,5 +1,6 @@
-import { isProviderError } from '@switchboard/providers';
+import type { Resolver } from '@switchboard/webhooks';
 import { createMediaCheck } from '../src/media/media-check';
+import { codeOf, media } from './support/media-check';
 
 function stubFetch(status: number, headers: Record<string, string>, url = 'https://cdn.example.com/f') {
   const calls: Array<{ url: string; method?: string }> = [];
@@ -8,18 +9,6 @@ function stubFetch(status: number, headers: Record<string, string>, url = 'https
     return { ok: status >= 200 && status < 300, status, url, headers: new Headers(headers) } as Response;
   }) as unknown as typeof globalThis.fetch;
   return { fetch, calls };
-}
-
-const media = (type: string, link = 'https://cdn.example.com/f') => ({ kind: 'chat' as const, type, payload: { link } });
-
-async function codeOf(promise: Promise<void>): Promise<string | null> {
-  try {
-    await promise;
-    return null;
-  } catch (error) {
-    if (isProviderError(error) && error.kind === 'permanent') return error.upstreamCode;
-    throw error;
-  }
 }
 
 describe('media check before a chat media send', () => {
@@ -59,10 +48,55 @@ describe('media check before a chat media send', () => {
       throw new TypeError('fetch failed');
     }) as unknown as typeof fetch;
     expect(await codeOf(createMediaCheck({ fetch: failing })(media('image')))).toBe('media_unreachable');
-    const ok = stubFetch(200, { 'content-type': 'image/png' }, 'http://127.0.0.1/f');
-    expect(await codeOf(createMediaCheck({ fetch: ok.fetch })(media('image', 'http://127.0.0.1/f')))).toBe('media_link_not_allowed');
+    const ok = stubFetch(200, { 'content-type': 'image/png' }, 'http://cdn.example.com/f');
+    expect(await codeOf(createMediaCheck({ fetch: ok.fetch })(media('image', 'http://cdn.example.com/f')))).toBe('media_link_not_allowed');
     expect(ok.calls).toHaveLength(0);
-    expect(await codeOf(createMediaCheck({ fetch: ok.fetch, allowHttp: true })(media('image', 'http://127.0.0.1/f')))).toBeNull();
+    expect(await codeOf(createMediaCheck({ fetch: ok.fetch, allowHttp: true })(media('image', 'http://cdn.example.com/f')))).toBeNull();
+  });
+
+  it('does not follow a redirect: a 3xx fails the link as not allowed', async () => {
+    const { fetch, calls } = stubFetch(302, { location: 'http://169.254.169.254/latest/meta-data/' });
+    expect(await codeOf(createMediaCheck({ fetch })(media('image')))).toBe('media_link_not_allowed');
+    expect(calls).toEqual([{ url: 'https://cdn.example.com/f', method: 'HEAD' }]);
+  });
+
+  describe('target guard (SSRF)', () => {
+    // Links whose IP-literal host is refused never reach the HEAD.
+    it.each([
+      ['loopback', 'https://127.0.0.1/f.png'],
+      ['IPv6 loopback', 'https://[::1]/f.png'],
+      ['localhost', 'https://localhost/f.png'],
+      ['a 10.x address', 'https://10.1.2.3/f.png'],
+      ['a 192.168.x address', 'https://192.168.0.10/f.png'],
+      ['the cloud metadata address', 'https://169.254.169.254/latest/meta-data/'],
+      ['plain http', 'http://cdn.example.com/f.png'],
+      ['credentials in the link', 'https://user:pass@cdn.example.com/f.png'],
+    ])('refuses %s', async (_name, link) => {
+      const { fetch, calls } = stubFetch(200, { 'content-type': 'image/png' }, link);
+      expect(await codeOf(createMediaCheck({ fetch })(media('image', link)))).toBe('media_link_not_allowed');
+      expect(calls).toHaveLength(0);
+    });
+
+    it('opens private networks with allowPrivateNetworks, never the metadata address', async () => {
+      const { fetch, calls } = stubFetch(200, { 'content-type': 'image/png' });
+      const check = createMediaCheck({ fetch, allowHttp: true, allowPrivateNetworks: true });
+      expect(await codeOf(check(media('image', 'http://127.0.0.1:8090/f.png')))).toBeNull();
+      expect(await codeOf(check(media('image', 'https://10.1.2.3/f.png')))).toBeNull();
+      expect(await codeOf(check(media('image', 'http://169.254.169.254/latest/meta-data/')))).toBe('media_link_not_allowed');
+      expect(await codeOf(check(media('image', 'http://[fd00:ec2::254]/')))).toBe('media_link_not_allowed');
+      expect(calls.map((c) => c.url)).toEqual(['http://127.0.0.1:8090/f.png', 'https://10.1.2.3/f.png']);
+    });
+
+    // The default HEAD resolves names through the guarded lookup, so a refused address fails before any connect.
+    const dns = (address: string): Resolver => async () => [{ address, family: address.includes(':') ? 6 : 4 }];
+    it.each([
+      ['loopback', '127.0.0.1', {}],
+      ['a 10.x address', '10.0.0.5', {}],
+      ['the cloud metadata address, even with private networks allowed', '169.254.169.254', { allowPrivateNetworks: true }],
+    ])('refuses a name that resolves to %s', async (_name, address, options) => {
+      const check = createMediaCheck({ resolver: dns(address), timeoutMs: 2_000, ...options });
+      expect(await codeOf(check(media('image', 'https://media.example.com/f.png')))).toBe('media_link_not_allowed');
+    });
   });
 
   it('leaves other content alone', async () => {

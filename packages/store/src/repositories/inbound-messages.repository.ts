@@ -1,24 +1,10 @@
-import { newId, toIso } from '@switchboard/domain';
+import { newId, toIso, type UpstreamInbound } from '@switchboard/domain';
 import type { Db, Queryable } from '../db';
 import type { StoredEvent } from '../message-change';
 import { createCustomerWindowsRepository } from './customer-windows.repository';
 
-export interface InboundInput {
-  channel: string;
-  upstreamId: string;
-  /** The customer, E.164. */
-  from: string;
-  /** Our business number, E.164. */
-  to: string;
-  type: string;
-  text?: string;
-  reply?: { id: string; title: string };
-  location?: { latitude: number; longitude: number; name?: string; address?: string };
-  media?: { id?: string; mime_type?: string; caption?: string };
-  /** The upstream id of the message the customer answered (the Cloud API's `context.id`). */
-  contextUpstreamId?: string;
-  receivedAt: Date;
-}
+/** The store takes the received time as a `Date`; the jobs carry it as ISO 8601. */
+export type InboundInput = UpstreamInbound<Date>;
 
 export interface InboundRow {
   id: string;

@@ -1,4 +1,4 @@
-import { newId, statusRank, type MessageStatus } from '@switchboard/domain';
+import { newId, statusRank, type MessageStatus, type UpstreamReceipt } from '@switchboard/domain';
 import type { Db } from '../db';
 import { applyMessageChange, lockMessage, type StoredEvent } from '../message-change';
 import type { AttemptRow, MessageRow } from '../message-resource';
@@ -28,18 +28,7 @@ export type StartAttemptResult =
   /** Nothing left to send: the message was already handed to an upstream or ended. */
   | { outcome: 'finished'; row: MessageRow; events: StoredEvent[] };
 
-export interface ReceiptInput {
-  channel: string;
-  upstreamMessageId: string;
-  clientRef?: string;
-  attemptRef?: number;
-  recipient?: string;
-  status: 'sent' | 'delivered' | 'read' | 'failed' | 'undelivered';
-  carrierStatusCode: string;
-  errorCode?: string;
-  errorMessage?: string;
-  occurredAt: string;
-}
+export type ReceiptInput = UpstreamReceipt;
 
 export interface ReceiptResult {
   matched: boolean;

@@ -1,4 +1,6 @@
 import { ProviderError, type OutboundContent } from '@switchboard/providers';
+import { checkWebhookUrl, TargetRefusedError, type Resolver, type TargetPolicy } from '@switchboard/webhooks';
+import { createGuardedHead, type MediaHead } from './guarded-head';
 
 /** What may be sent behind a media link, by chat type (contract §4; the Cloud API's supported media). */
 export const MEDIA_RULES: Readonly<Record<'image' | 'document' | 'audio', { mimeTypes: readonly string[]; maxBytes: number }>> = {
@@ -27,10 +29,19 @@ export interface MediaCheckOptions {
    * @defaultValue false
    */
   allowHttp?: boolean;
+  /**
+   * Links to loopback, private, link-local… addresses are refused (SSRF) unless this is set, for local
+   * stacks and tests whose media the carrier simulator serves on 127.0.0.1. Cloud metadata addresses
+   * stay refused whatever it says.
+   * @defaultValue false
+   */
+  allowPrivateNetworks?: boolean;
   /** @defaultValue 5000 */
   timeoutMs?: number;
-  /** @defaultValue global fetch */
-  fetch?: typeof fetch;
+  /** @defaultValue a guarded HEAD ({@link createGuardedHead}) */
+  fetch?: MediaHead;
+  /** Name resolution of the default guarded HEAD. @defaultValue the system resolver */
+  resolver?: Resolver;
 }
 
 const refuse = (code: (typeof MEDIA_ERROR_CODES)[number], message: string) => new ProviderError('permanent', code, message);
@@ -45,23 +56,36 @@ function isMediaType(type: string): type is keyof typeof MEDIA_RULES {
  * and fail asynchronously with a vague error; checking first gives the client a precise `error.code`.
  * Throws a permanent `ProviderError` whose code is one of {@link MEDIA_ERROR_CODES}.
  */
-export function createMediaCheck({ allowHttp = false, timeoutMs = 5_000, fetch: fetchImpl = fetch }: MediaCheckOptions = {}) {
+export function createMediaCheck({
+  allowHttp = false,
+  allowPrivateNetworks = false,
+  timeoutMs = 5_000,
+  resolver,
+  fetch: head,
+}: MediaCheckOptions = {}) {
+  // The same target guard as webhook deliveries: the link is a client-chosen URL we connect to.
+  const policy: TargetPolicy = { allowHttp, allowPrivateNetworks, allowedHosts: [] };
+  const headOf = head ?? createGuardedHead(policy, resolver);
   return async (content: OutboundContent): Promise<void> => {
     if (content.kind !== 'chat' || !isMediaType(content.type)) return;
     const rules = MEDIA_RULES[content.type];
     const link = content.payload.link;
-    if (typeof link !== 'string' || !URL.canParse(link)) throw refuse('media_link_not_allowed', `${content.type}.link is not a URL`);
-    const allowed = (url: string) => url.startsWith('https://') || (allowHttp && url.startsWith('http://'));
-    if (!allowed(link)) throw refuse('media_link_not_allowed', `${content.type}.link must be an https URL`);
+    if (typeof link !== 'string') throw refuse('media_link_not_allowed', `${content.type}.link is not a URL`);
+    // Scheme (https unless allowHttp), credentials, and IP-literal hosts; names are checked at connect time.
+    const verdict = checkWebhookUrl(link, policy);
+    if (!verdict.allowed) throw refuse('media_link_not_allowed', `${content.type}.link is refused: ${verdict.reason}`);
 
-    let response: Response;
+    let response: Awaited<ReturnType<MediaHead>>;
     try {
-      response = await fetchImpl(link, { method: 'HEAD', redirect: 'follow', signal: AbortSignal.timeout(timeoutMs) });
+      response = await headOf(link, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
     } catch (error) {
+      if (error instanceof TargetRefusedError) throw refuse('media_link_not_allowed', `${content.type}.link is refused: ${error.reason}`);
       throw refuse('media_unreachable', `HEAD ${link} failed: ${(error as Error).message}`);
     }
-    // A redirect must not lead from https to plain http.
-    if (response.url && !allowed(response.url)) throw refuse('media_link_not_allowed', `${content.type}.link redirects to a non-https URL`);
+    // A redirect could lead anywhere, an internal address included; the link must name the file itself.
+    if (response.status >= 300 && response.status < 400) {
+      throw refuse('media_link_not_allowed', `${content.type}.link redirects (HEAD answered ${response.status}); redirects are not followed`);
+    }
     if (!response.ok) throw refuse('media_unreachable', `HEAD ${link} answered ${response.status}`);
 
     const mimeType = (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
