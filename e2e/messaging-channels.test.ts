@@ -78,10 +78,9 @@ describe('messaging end to end', () => {
     });
     const done = await m.waitForMessage(id, reached('delivered'), 'delivered over sms');
     expect(done.channel_used).toBe('sms');
-    // A gateway that knows the window is closed takes chat out of the plan (contract §4); otherwise the
-    // upstream's 131047 makes the dispatcher skip it. Either way it never carries the message.
-    const [first, ...rest] = attemptSummary(done.attempts);
-    expect(first === 'chat:failed:outside_customer_service_window' ? rest : [first, ...rest]).toEqual(['rcs:failed:recipient_unreachable', 'sms:delivered']);
+    // The window is closed: chat is skipped, and the switch is recorded like any other (contract §3).
+    expect(attemptSummary(done.attempts)).toEqual(['chat:failed:outside_customer_service_window', 'rcs:failed:recipient_unreachable', 'sms:delivered']);
+    expect(await m.simSends({ channel: 'chat', to: '+447911123402' })).toEqual([]);
     // Interactive content travels to SMS rendered as text: the body, then numbered options (contract §3).
     expect(await m.simSends({ channel: 'sms', to: '+447911123402' })).toEqual([expect.objectContaining({ text: 'Keep the appointment?\n1. Yes\n2. No' })]);
   });

@@ -37,7 +37,15 @@ export interface SendMessageJob {
   metadata?: Record<string, string>;
   cost_units: number;
   created_at: string;
+  /**
+   * Plan channels the gateway already knows cannot carry this message (an `auto` chat send outside the
+   * 24 h window). The dispatcher records each as a failed attempt with `message.fallback` (contract §3)
+   * and moves on without calling that upstream.
+   */
+  skipped_channels?: Partial<Record<ConcreteChannel, SkipReason>>;
 }
+
+export type SkipReason = 'outside_customer_service_window';
 
 export type CallbackSource = 'chat' | 'rcs' | 'sms';
 

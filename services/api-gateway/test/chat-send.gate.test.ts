@@ -42,9 +42,9 @@ describe('chat send gate', () => {
     expect(await gate({ open: true }).check('acc_1', text('chat'), chatOnly)).toBe(chatOnly);
   });
 
-  it('with auto, skips chat instead of refusing', async () => {
+  it('with auto, marks chat as skipped instead of refusing', async () => {
     const result = await gate({ open: false }).check('acc_1', text('auto'), chatAndSms);
-    expect(result).toEqual({ plan: ['sms'], senders: { sms: { e164: '+14155550100' } } });
+    expect(result).toEqual({ ...chatAndSms, skipped: { chat: 'outside_customer_service_window' } });
     expect(await codeOf(gate({ open: false }).check('acc_1', text('auto'), chatOnly))).toBe('outside_customer_service_window');
   });
 

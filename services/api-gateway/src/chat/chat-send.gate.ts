@@ -34,7 +34,7 @@ function outsideWindow(): UnprocessableError {
  * The chat rules of contract §4/§5 that need stored state, checked before anything is queued:
  * a named template must exist, be approved and get as many parameters as it has placeholders; and
  * free-form chat content needs an open 24 h window. A closed window is a 422 on `channel: "chat"`;
- * with `auto` it only takes chat out of the plan.
+ * with `auto` it marks chat as skipped: the dispatcher records that switch and moves on.
  */
 export function createChatSendGate({ findTemplate, windowIsOpen, guard }: ChatSendGateDeps) {
   return async (accountId: string, request: MessageRequest, senders: SenderPlan): Promise<SenderPlan> => {
@@ -49,11 +49,8 @@ export function createChatSendGate({ findTemplate, windowIsOpen, guard }: ChatSe
     if (!senders.plan.includes('chat') || !chatSender) return senders;
     const open = await guard('redis', () => windowIsOpen({ accountId, sender: chatSender.e164, customer: request.recipient }));
     if (open) return senders;
-    if (request.channel !== 'auto') throw outsideWindow();
-    const plan = senders.plan.filter((c) => c !== 'chat');
-    if (plan.length === 0) throw outsideWindow();
-    const { chat: _chat, ...others } = senders.senders;
-    return { plan, senders: others };
+    if (request.channel !== 'auto' || senders.plan.every((c) => c === 'chat')) throw outsideWindow();
+    return { ...senders, skipped: { ...senders.skipped, chat: 'outside_customer_service_window' } };
   };
 }
 export type ChatSendGate = ReturnType<typeof createChatSendGate>;

@@ -57,7 +57,9 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
         numbers,
         sandboxSender,
       });
-      const { plan, senders } = chatGate ? await chatGate(caller.accountId, request, resolved) : resolved;
+      const { plan, senders, skipped } = chatGate ? await chatGate(caller.accountId, request, resolved) : resolved;
+      // Priced on the first channel that will really be tried.
+      const firstChannel = plan.find((c) => !skipped?.[c]) ?? plan[0];
       const job: SendMessageJob = {
         message_id: messageId,
         account_id: caller.accountId,
@@ -66,7 +68,7 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
         plan,
         senders,
         recipient: request.recipient,
-        cost_units: costUnits(plan[0], renderAsText(request.content, request.template), prices),
+        cost_units: costUnits(firstChannel, renderAsText(request.content, request.template), prices),
         created_at: new Date(clock()).toISOString(),
       };
       if (request.content !== undefined) job.content = request.content;
@@ -75,6 +77,7 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
       if (request.ttl_seconds !== undefined) job.ttl_seconds = request.ttl_seconds;
       if (request.fallback_timeout_seconds !== undefined) job.fallback_timeout_seconds = request.fallback_timeout_seconds;
       if (request.metadata !== undefined) job.metadata = request.metadata;
+      if (skipped && Object.keys(skipped).length > 0) job.skipped_channels = skipped;
       return job;
     },
 

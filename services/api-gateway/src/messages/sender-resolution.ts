@@ -1,5 +1,5 @@
 import { channelPlan, e164Digits, UnprocessableError, type ConcreteChannel, type RequestedChannel } from '@switchboard/domain';
-import type { KeyMode, ResolvedSender } from '@switchboard/queues';
+import type { KeyMode, ResolvedSender, SkipReason } from '@switchboard/queues';
 import type { NumberRecord } from '@switchboard/store';
 
 export interface SenderResolutionInput {
@@ -15,6 +15,8 @@ export interface SenderResolutionInput {
 export interface SenderPlan {
   plan: ConcreteChannel[];
   senders: Partial<Record<ConcreteChannel, ResolvedSender>>;
+  /** Plan channels that cannot carry this message; recorded as skipped attempts by the dispatcher. */
+  skipped?: Partial<Record<ConcreteChannel, SkipReason>>;
 }
 
 function sender(e164: string, channel: ConcreteChannel, chatPhoneNumberId: string | null): ResolvedSender {

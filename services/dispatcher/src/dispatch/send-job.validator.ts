@@ -53,6 +53,11 @@ export function sendJobProblems(data: unknown): string[] {
   need(data.callback_url === undefined || typeof data.callback_url === 'string', 'callback_url must be a string');
   need(typeof data.cost_units === 'number' && Number.isFinite(data.cost_units) && data.cost_units >= 0, 'cost_units must be a number');
   need(typeof data.created_at === 'string' && !Number.isNaN(Date.parse(data.created_at)), 'created_at must be a timestamp');
+  need(
+    data.skipped_channels === undefined ||
+      (isObj(data.skipped_channels) && Object.values(data.skipped_channels).every((reason) => reason === 'outside_customer_service_window')),
+    'skipped_channels must map channels to a known reason',
+  );
   return problems;
 }
 

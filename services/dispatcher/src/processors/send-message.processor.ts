@@ -160,6 +160,10 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     const adapters = providers[data.mode];
     let accepted: SendAccepted;
     try {
+      // The gateway already knew this channel cannot carry the message: record the switch, call no upstream.
+      if (data.skipped_channels?.[channel] === 'outside_customer_service_window') {
+        throw new ProviderError('window_closed', 'outside_customer_service_window', 'the 24 h customer service window was closed at acceptance');
+      }
       // A fresh `auto` attempt on RCS asks first; a resend of an unknown outcome goes straight to the
       // upstream, which dedupes on our messageId and answers 404 itself for a phone without RCS.
       if (channel === 'rcs' && data.channel === 'auto' && fresh && !(await adapters.rcs.isReachable(data.recipient))) {
