@@ -7,8 +7,23 @@ import { createEventsRepository } from './repositories/events.repository';
  * depend on BullMQ; pass the event-fanout queue of `@switchboard/queues`.
  */
 export interface EventFanoutQueueLike {
-  addBulk(jobs: Array<{ name: string; data: { event_id: string }; opts: { jobId: string; removeOnComplete: { count: number }; removeOnFail: { count: number } } }>): Promise<unknown>;
+  addBulk(jobs: Array<{ name: string; data: { event_id: string }; opts: FanOutJobOptions }>): Promise<unknown>;
 }
+
+export interface FanOutJobOptions {
+  jobId: string;
+  removeOnComplete: { count: number };
+  removeOnFail: { count: number };
+  attempts?: number;
+  backoff?: { type: 'exponential'; delay: number };
+}
+
+/**
+ * Fan-out is idempotent, so a store or Redis error while it runs is retried rather than ending the job:
+ * a failed fan-out job keeps its job id (the event id), so neither the sweeper nor the producer could
+ * enqueue that event again, and it would never be delivered.
+ */
+export const FAN_OUT_RETRY = { attempts: 10, backoff: { type: 'exponential', delay: 1_000 } } as const;
 
 /** Job name on the event-fanout queue; equals `WEBHOOK_JOB_NAMES.fanOutEvent` of `@switchboard/queues`. */
 export const FAN_OUT_EVENT_JOB = 'fan-out-event';
@@ -33,7 +48,7 @@ export function createEventPublisher({ queue, db, clock = () => new Date() }: { 
         batch.map((e) => ({
           name: FAN_OUT_EVENT_JOB,
           data: { event_id: e.id },
-          opts: { jobId: e.id, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 50_000 } },
+          opts: { jobId: e.id, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 50_000 }, ...FAN_OUT_RETRY },
         })),
       );
       await events.markPublished(

@@ -3,7 +3,6 @@ import { getLogger } from '@switchboard/logger';
 import { createWorkerConnection, QUEUES, type DeliverWebhookJob, type FanOutEventJob } from '@switchboard/queues';
 import { installShutdown, MetricsRegistry, startHealthServer } from '@switchboard/runtime';
 import {
-  createAccountsRepository,
   createDb,
   createEventPublisher,
   createEventsRepository,
@@ -12,6 +11,7 @@ import {
   migrate,
 } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
+import { createBatchedStore } from './batched-store';
 import { createEndpointSlots } from './endpoint-slots';
 import { createWebhookSender } from './http/webhook-sender';
 import { createDeliverWebhookProcessor, RetryLaterError } from './processors/deliver-webhook.processor';
@@ -42,6 +42,8 @@ async function main(): Promise<void> {
   const events = createEventsRepository(db);
   const endpoints = createWebhookEndpointsRepository(db);
   const deliveries = createWebhookDeliveriesRepository(db);
+  // Concurrent jobs share their store round trips: the store, not the CPU, bounds throughput.
+  const batched = createBatchedStore({ events, deliveries });
   const clock = () => new Date();
   const deliveryJobOptions: JobsOptions = {
     delay: config.retryScheduleMs[0],
@@ -62,14 +64,13 @@ async function main(): Promise<void> {
   };
   const fanoutWorker = new Worker<FanOutEventJob>(
     QUEUES.eventFanout,
-    createFanOutEventProcessor({ events, endpoints, deliveries, deliveryQueue, deliveryJobOptions, clock }),
+    createFanOutEventProcessor({ events, deliveries, loadPlan: batched.loadPlan, createDeliveries: batched.createDeliveries, deliveryQueue, deliveryJobOptions, clock }),
     { ...workerOpts, concurrency: config.fanoutConcurrency },
   );
   const deliverProcessor = createDeliverWebhookProcessor({
+    loadDelivery: batched.loadDelivery,
     deliveries,
     endpoints,
-    events,
-    accounts: createAccountsRepository(db),
     send: createWebhookSender({
       policy: config.policy,
       timeoutMs: config.timeoutMs,

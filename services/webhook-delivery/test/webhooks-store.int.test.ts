@@ -11,6 +11,7 @@ import {
   signingSecrets,
   type Db,
 } from '@switchboard/store';
+import { createBatchedStore } from '../src/batched-store';
 import { createFanOutEventProcessor } from '../src/processors/fan-out-event.processor';
 import { sentAndDeliveredMessage } from './support/message-events';
 
@@ -73,20 +74,17 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     const delivered = produced.find((e) => e.type === 'message.delivered')!;
 
     const enqueued: Array<{ data: DeliverWebhookJob; opts: JobsOptions }> = [];
-    const fanOut = createFanOutEventProcessor({
-      events,
-      endpoints,
-      deliveries,
-      deliveryQueue: { addBulk: async (jobs) => void enqueued.push(...jobs) },
-      deliveryJobOptions: { attempts: 9 },
-      clock: () => new Date(),
-    });
+    const deps = { events, deliveries, deliveryQueue: { addBulk: async (jobs: typeof enqueued) => void enqueued.push(...jobs) }, deliveryJobOptions: { attempts: 9 }, clock: () => new Date() };
+    const fanOut = createFanOutEventProcessor(deps);
+    const batched = createBatchedStore({ events, deliveries });
+    const fanOutBatched = createFanOutEventProcessor({ ...deps, loadPlan: batched.loadPlan, createDeliveries: batched.createDeliveries });
     const job = { data: { event_id: delivered.id } } as Job;
-    await fanOut(job);
+    // Two fan-outs of one event in the same batch (a redelivery racing the original), then one more alone.
+    await Promise.all([fanOutBatched(job), fanOutBatched(job)]);
     await fanOut(job);
     const rows = await deliveries.forEvent(delivered.id);
     expect(rows.map((d) => [d.target_key, d.url]).sort()).toEqual([[endpoint.id, 'https://c.example.com/h'], ['callback', 'https://cb.example.com/status']].sort());
-    expect(new Set(enqueued.map((j) => j.opts.jobId))).toEqual(new Set(rows.map((d) => `${d.id}-g0`)));
+    expect(enqueued.map((j) => j.opts.jobId).sort()).toEqual([...rows, ...rows, ...rows].map((d) => `${d.id}-g0`).sort());
     expect((await events.findById(delivered.id))?.published_at).not.toBeNull();
 
     expect(await deliveries.resetForRedelivery(delivered.id, new Date())).toBe(2);
@@ -112,5 +110,43 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     await deliveries.markDelivered(row.id, row.generation, new Date());
     expect(await deliveries.findById(row.id)).toMatchObject({ status: 'delivered', attempt_count: 2, last_status_code: 200 });
     expect((await deliveries.attemptsForDelivery(row.id)).map((a) => a.status_code)).toEqual([null, 200]);
+  });
+
+  it('reads a delivery with its event and current secrets, and stores each attempt with its effects in one statement', async () => {
+    const endpoints = createWebhookEndpointsRepository(db);
+    const deliveries = createWebhookDeliveriesRepository(db);
+    const account = await createAccountsRepository(db).findById(accountId);
+    const endpoint = await endpoints.create({ accountId, url: 'https://d.example.com/h', events: ['message.sent'], at: new Date() });
+    const { events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/y');
+    const sent = produced.find((e) => e.type === 'message.sent')!;
+    const [pending] = await deliveries.createForEvents(
+      [{ event: { id: sent.id, account_id: accountId }, targets: [{ targetKey: endpoint.id, endpointId: endpoint.id, url: endpoint.url }, { targetKey: 'callback', endpointId: null, url: 'https://cb.example.com/y' }] }],
+      new Date(),
+    );
+    const found = await deliveries.findForAttempt(pending.map((d) => d.id));
+    const toEndpoint = [...found.values()].find((d) => d.endpoint_id !== null)!;
+    const toCallback = [...found.values()].find((d) => d.endpoint_id === null)!;
+    expect(toEndpoint).toMatchObject({ status: 'pending', generation: 0, event: { id: sent.id, type: 'message.sent' }, endpoint: { enabled: true, secret: endpoint.secret } });
+    expect(toCallback).toMatchObject({ endpoint: null, callback_secret: account?.callback_secret });
+    const rotated = await endpoints.rotateSecret(accountId, endpoint.id, new Date(), 60_000);
+    expect((await deliveries.findForAttempt([toEndpoint.id])).get(toEndpoint.id)?.endpoint?.secret).toBe(rotated?.secret);
+
+    const at = new Date();
+    const attempt = { deliveryId: toEndpoint.id, endpointId: endpoint.id, url: endpoint.url, latencyMs: 5, responseSize: null, responseExcerpt: null, at };
+    const retryAt = new Date(at.getTime() + 5_000);
+    const failed = await deliveries.storeAttempt({ ...attempt, statusCode: 503, error: 'http_status: 503' }, { nextAttemptAt: retryAt, endpointRun: 'failure' });
+    expect(failed).toEqual({ attemptNo: 1, failingSince: at });
+    expect(await deliveries.findById(toEndpoint.id)).toMatchObject({ status: 'pending', last_error: 'http_status: 503', next_attempt_at: retryAt });
+
+    // A job of an older generation stores its attempt but cannot end the delivery.
+    await deliveries.storeAttempt({ ...attempt, statusCode: 200, error: null }, { settle: { generation: 7, status: 'delivered' }, endpointRun: 'success' });
+    expect(await deliveries.findById(toEndpoint.id)).toMatchObject({ status: 'pending', attempt_count: 2 });
+    await deliveries.storeAttempt({ ...attempt, statusCode: 200, error: null }, { settle: { generation: 0, status: 'delivered' }, endpointRun: 'success' });
+    expect(await deliveries.findById(toEndpoint.id)).toMatchObject({ status: 'delivered', attempt_count: 3, last_status_code: 200, next_attempt_at: null });
+    expect((await endpoints.findById(endpoint.id))?.failing_since).toBeNull();
+    expect((await deliveries.attemptsForDelivery(toEndpoint.id)).map((a) => [a.attempt_no, a.status_code])).toEqual([[1, 503], [2, 200], [3, 200]]);
+
+    await deliveries.storeAttempt({ ...attempt, deliveryId: toCallback.id, endpointId: null, statusCode: 410, error: 'http_status: 410' }, { settle: { generation: 0, status: 'failed', reason: 'gone: the target answered 410' } });
+    expect(await deliveries.findById(toCallback.id)).toMatchObject({ status: 'failed', attempt_count: 1, last_status_code: 410, last_error: 'gone: the target answered 410' });
   });
 });

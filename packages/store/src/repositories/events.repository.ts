@@ -25,8 +25,17 @@ export interface EventView {
   delivery_status: EventDeliveryStatus;
 }
 
+/** What fan-out needs in one round trip: the event, its resource's callback_url, and its subscribers. */
+export interface FanOutPlan {
+  event: Pick<EventRow, 'id' | 'account_id' | 'type' | 'resource_type' | 'resource_id' | 'published_at'>;
+  /** Null for a resource without one, and for call events (read apart, see `callbackUrl`). */
+  callbackUrl: string | null;
+  /** Enabled endpoints of the account subscribed to the type or to `*`; ids and URLs only, never secrets. */
+  endpoints: Array<{ id: string; url: string }>;
+}
+
 /** The body every delivery posts (contract §7). Serialised once per attempt, so key order is stable. */
-export function toEnvelope(row: EventRow): { id: string; type: string; created_at: string; data: Record<string, unknown> } {
+export function toEnvelope(row: Pick<EventRow, 'id' | 'type' | 'created_at' | 'data'>): { id: string; type: string; created_at: string; data: Record<string, unknown> } {
   return { id: row.id, type: row.type, created_at: toIso(row.created_at) as string, data: row.data };
 }
 
@@ -41,6 +50,20 @@ function toView(row: EventRow & { delivery_status: EventDeliveryStatus }): Event
 }
 
 export function createEventsRepository(db: Queryable) {
+  /** The URL the resource itself asked for, if any: a message's (or later a call's) `callback_url`. */
+  async function callbackUrl(resourceType: string, resourceId: string): Promise<string | null> {
+    if (resourceType !== 'message' && resourceType !== 'call') return null;
+    const table = resourceType === 'message' ? 'messages' : 'calls';
+    try {
+      const { rows } = await db.query<{ callback_url: string | null }>(`SELECT callback_url FROM ${table} WHERE id = $1`, [resourceId]);
+      return rows[0]?.callback_url ?? null;
+    } catch (error) {
+      // The calls table arrives with the voice service; until then a call event has no callback.
+      if ((error as { code?: string }).code === '42P01') return null;
+      throw error;
+    }
+  }
+
   return {
     async findById(id: string): Promise<EventRow | null> {
       const { rows } = await db.query<EventRow>('SELECT * FROM events WHERE id = $1', [id]);
@@ -67,6 +90,28 @@ export function createEventsRepository(db: Queryable) {
       return rows.map(toView);
     },
 
+    /**
+     * One query instead of three (event, callback_url, subscribers) for several events at once: store
+     * round trips, not SQL work, bound delivery throughput (docs/performance.md). Only messages are
+     * joined for the callback_url because the calls table may not exist yet; call events read it apart.
+     */
+    async fanOutPlans(ids: string[]): Promise<Map<string, FanOutPlan>> {
+      const { rows } = await db.query<FanOutPlan['event'] & { callback_url: string | null; endpoints: FanOutPlan['endpoints'] }>(
+        `SELECT e.id, e.account_id, e.type, e.resource_type, e.resource_id, e.published_at,
+           CASE WHEN e.resource_type = 'message' THEN (SELECT m.callback_url FROM messages m WHERE m.id = e.resource_id) END AS callback_url,
+           COALESCE((SELECT json_agg(json_build_object('id', w.id, 'url', w.url) ORDER BY w.id) FROM webhook_endpoints w
+             WHERE w.account_id = e.account_id AND w.enabled AND w.deleted_at IS NULL AND w.events && ARRAY[e.type, '*']::text[]), '[]') AS endpoints
+         FROM events e WHERE e.id = ANY($1)`,
+        [ids],
+      );
+      const plans = new Map<string, FanOutPlan>();
+      for (const { callback_url, endpoints, ...event } of rows) {
+        const url = event.resource_type === 'call' ? await callbackUrl('call', event.resource_id) : callback_url;
+        plans.set(event.id, { event, callbackUrl: url, endpoints });
+      }
+      return plans;
+    },
+
     /** The outbox: events a crash left unpublished (committed, never enqueued), oldest first. */
     async unpublished(olderThan: Date, limit: number): Promise<StoredEvent[]> {
       const { rows } = await db.query<StoredEvent>(
@@ -82,19 +127,7 @@ export function createEventsRepository(db: Queryable) {
       await db.query('UPDATE events SET published_at = $2 WHERE id = ANY($1) AND published_at IS NULL', [ids, at]);
     },
 
-    /** The URL the resource itself asked for, if any: a message's (or later a call's) `callback_url`. */
-    async callbackUrl(resourceType: string, resourceId: string): Promise<string | null> {
-      if (resourceType !== 'message' && resourceType !== 'call') return null;
-      const table = resourceType === 'message' ? 'messages' : 'calls';
-      try {
-        const { rows } = await db.query<{ callback_url: string | null }>(`SELECT callback_url FROM ${table} WHERE id = $1`, [resourceId]);
-        return rows[0]?.callback_url ?? null;
-      } catch (error) {
-        // The calls table arrives with the voice service; until then a call event has no callback.
-        if ((error as { code?: string }).code === '42P01') return null;
-        throw error;
-      }
-    },
+    callbackUrl,
   };
 }
 export type EventsRepository = ReturnType<typeof createEventsRepository>;

@@ -1,5 +1,6 @@
 import { newId, toIso } from '@switchboard/domain';
 import type { Queryable } from '../db';
+import type { WebhookEndpointRow } from './webhook-endpoints.repository';
 
 export interface WebhookDeliveryRow {
   id: string;
@@ -56,17 +57,120 @@ export interface AttemptView {
 
 export const CALLBACK_TARGET = 'callback';
 
+export interface PendingDelivery {
+  id: string;
+  generation: number;
+}
+
+/** A delivery with everything one attempt needs, read in one round trip. */
+export interface DeliveryForAttempt {
+  id: string;
+  account_id: string;
+  endpoint_id: string | null;
+  url: string;
+  status: WebhookDeliveryRow['status'];
+  generation: number;
+  event: { id: string; type: string; created_at: Date; data: Record<string, unknown> };
+  /** Null for a callback_url delivery. */
+  endpoint: Pick<WebhookEndpointRow, 'enabled' | 'deleted_at' | 'disabled_reason' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'> | null;
+  /** The account's callback secret; read only for a callback_url delivery. */
+  callback_secret: string | null;
+}
+
+/** What an attempt does besides being stored, applied in the same statement. */
+export interface AttemptEffects {
+  /** Ends the delivery, but only while it is pending in this generation (a stale job changes nothing). */
+  settle?: { generation: number; status: 'delivered' } | { generation: number; status: 'failed'; reason: string };
+  /** The next try of a delivery that stays pending. */
+  nextAttemptAt?: Date;
+  /** A success ends the endpoint's run of failures; a failure starts or continues it. */
+  endpointRun?: 'success' | 'failure';
+}
+
+// $11 generation, $12 final status: the delivery ends only while pending in the job's generation.
+const SETTLES = `generation = $11 AND status = 'pending' AND $12::text IS NOT NULL`;
+
+// One statement per attempt (counters, final status, attempt row, the endpoint's failure run) instead
+// of four round trips. Columns named in SET read the row as it was, so every CASE sees the old status.
+const STORE_ATTEMPT_SQL = `
+WITH delivery AS (
+  UPDATE webhook_deliveries SET
+    attempt_count = attempt_count + 1,
+    last_status_code = $5,
+    last_error = CASE WHEN ${SETTLES} AND $12 = 'failed' THEN $13 ELSE $7 END,
+    status = CASE WHEN ${SETTLES} THEN $12 ELSE status END,
+    delivered_at = CASE WHEN ${SETTLES} AND $12 = 'delivered' THEN $10 ELSE delivered_at END,
+    failed_at = CASE WHEN ${SETTLES} AND $12 = 'failed' THEN $10 ELSE failed_at END,
+    next_attempt_at = CASE WHEN ${SETTLES} THEN NULL ELSE COALESCE($14, next_attempt_at) END,
+    updated_at = $10
+  WHERE id = $2 RETURNING attempt_count),
+attempt AS (
+  INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, attempt_no, url, status_code, latency_ms, error, response_size, response_excerpt, created_at)
+  SELECT $1, $2, $3, attempt_count, $4, $5, $6, $7, $8, $9, $10 FROM delivery),
+recovered AS (
+  UPDATE webhook_endpoints SET failing_since = NULL WHERE $15::text = 'success' AND id = $3 AND failing_since IS NOT NULL),
+failing AS (
+  UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $10) WHERE $15::text = 'failure' AND id = $3 RETURNING failing_since)
+SELECT attempt_count, (SELECT failing_since FROM failing) AS failing_since FROM delivery`;
+
+/** The flat row `findForAttempt` reads; the endpoint columns are null for a callback_url delivery. */
+type AttemptRow = Omit<DeliveryForAttempt, 'event' | 'endpoint'> &
+  Omit<NonNullable<DeliveryForAttempt['endpoint']>, 'enabled' | 'secret'> & {
+    enabled: boolean | null;
+    secret: string | null;
+    event_id: string;
+    event_type: string;
+    event_created_at: Date;
+    event_data: Record<string, unknown>;
+  };
+
 export function createWebhookDeliveriesRepository(db: Queryable) {
+  /** Stores one attempt and applies its effects; `failingSince` is the endpoint's run start after a failure. */
+  async function storeAttempt(a: AttemptRecord, effects: AttemptEffects = {}): Promise<{ attemptNo: number; failingSince: Date | null }> {
+    const { settle } = effects;
+    const { rows } = await db.query<{ attempt_count: number; failing_since: Date | null }>(STORE_ATTEMPT_SQL, [
+      newId('att'), a.deliveryId, a.endpointId, a.url, a.statusCode, Math.round(a.latencyMs), a.error, a.responseSize, a.responseExcerpt, a.at,
+      settle?.generation ?? null, settle?.status ?? null, settle?.status === 'failed' ? settle.reason : null,
+      effects.nextAttemptAt ?? null, a.endpointId ? (effects.endpointRun ?? null) : null,
+    ]);
+    return { attemptNo: rows[0]?.attempt_count ?? 0, failingSince: rows[0]?.failing_since ?? null };
+  }
+
+  /**
+   * Idempotent per (event, target): a fan-out that runs again after a crash adds nothing. Plans several
+   * events in one round trip and returns, per event, every pending delivery, new or older: the SELECT
+   * branch reads the snapshot from before the INSERT, so a row is never listed twice.
+   */
+  async function createForEvents(plans: Array<{ event: { id: string; account_id: string }; targets: DeliveryTarget[] }>, at: Date): Promise<PendingDelivery[][]> {
+    const rows = plans.flatMap(({ event, targets }) => targets.map((t) => ({ event, t })));
+    const { rows: pending } = await db.query<PendingDelivery & { event_id: string }>(
+      `WITH inserted AS (
+         INSERT INTO webhook_deliveries (id, event_id, account_id, target_key, endpoint_id, url, status, created_at, updated_at)
+         SELECT t.id, t.event_id, t.account_id, t.target_key, t.endpoint_id, t.url, 'pending', $1, $1
+         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(id, event_id, account_id, target_key, endpoint_id, url)
+         ON CONFLICT (event_id, target_key) DO NOTHING RETURNING event_id, id, generation)
+       SELECT event_id, id, generation FROM inserted
+       UNION ALL SELECT event_id, id, generation FROM webhook_deliveries WHERE event_id = ANY($8) AND status = 'pending'
+       ORDER BY id`,
+      [
+        at,
+        rows.map(() => newId('dlv')),
+        rows.map((r) => r.event.id),
+        rows.map((r) => r.event.account_id),
+        rows.map((r) => r.t.targetKey),
+        rows.map((r) => r.t.endpointId),
+        rows.map((r) => r.t.url),
+        plans.map((p) => p.event.id),
+      ],
+    );
+    return plans.map((p) => pending.filter((d) => d.event_id === p.event.id).map(({ id, generation }) => ({ id, generation })));
+  }
+
   return {
-    /** Idempotent per (event, target): a fan-out that runs again after a crash adds nothing. */
-    async createForEvent(event: { id: string; account_id: string }, targets: DeliveryTarget[], at: Date): Promise<void> {
-      for (const t of targets) {
-        await db.query(
-          `INSERT INTO webhook_deliveries (id, event_id, account_id, target_key, endpoint_id, url, status, created_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $7) ON CONFLICT (event_id, target_key) DO NOTHING`,
-          [newId('dlv'), event.id, event.account_id, t.targetKey, t.endpointId, t.url, at],
-        );
-      }
+    createForEvents,
+
+    async createForEvent(event: { id: string; account_id: string }, targets: DeliveryTarget[], at: Date): Promise<PendingDelivery[]> {
+      return (await createForEvents([{ event, targets }], at))[0];
     },
 
     async pendingForEvent(eventId: string): Promise<WebhookDeliveryRow[]> {
@@ -87,20 +191,39 @@ export function createWebhookDeliveriesRepository(db: Queryable) {
       return rows[0] ?? null;
     },
 
+    /**
+     * Deliveries with their event and signing secrets, read fresh on every attempt so that a rotated
+     * secret or a disabled endpoint takes effect at once (secrets never travel in job payloads). Takes
+     * several ids so that concurrent attempts can share one round trip.
+     */
+    async findForAttempt(ids: string[]): Promise<Map<string, DeliveryForAttempt>> {
+      const { rows } = await db.query<AttemptRow>(
+        `SELECT d.id, d.account_id, d.endpoint_id, d.url, d.status, d.generation,
+           e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.data AS event_data,
+           w.enabled, w.deleted_at, w.disabled_reason, w.secret, w.previous_secret, w.previous_secret_expires_at, a.callback_secret
+         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+         LEFT JOIN webhook_endpoints w ON w.id = d.endpoint_id
+         LEFT JOIN accounts a ON d.endpoint_id IS NULL AND a.id = d.account_id
+         WHERE d.id = ANY($1)`,
+        [ids],
+      );
+      const found = new Map<string, DeliveryForAttempt>();
+      for (const r of rows) {
+        const { event_id, event_type, event_created_at, event_data, enabled, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at, ...delivery } = r;
+        found.set(r.id, {
+          ...delivery,
+          event: { id: event_id, type: event_type, created_at: event_created_at, data: event_data },
+          endpoint: secret === null ? null : { enabled: enabled === true, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at },
+        });
+      }
+      return found;
+    },
+
+    storeAttempt,
+
     /** Stores one attempt and bumps the delivery's counters; returns the attempt number. */
     async recordAttempt(a: AttemptRecord): Promise<number> {
-      const { rows } = await db.query<{ attempt_count: number }>(
-        `UPDATE webhook_deliveries SET attempt_count = attempt_count + 1, last_status_code = $2, last_error = $3, updated_at = $4
-         WHERE id = $1 RETURNING attempt_count`,
-        [a.deliveryId, a.statusCode, a.error, a.at],
-      );
-      const attemptNo = rows[0]?.attempt_count ?? 0;
-      await db.query(
-        `INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, attempt_no, url, status_code, latency_ms, error, response_size, response_excerpt, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [newId('att'), a.deliveryId, a.endpointId, attemptNo, a.url, a.statusCode, Math.round(a.latencyMs), a.error, a.responseSize, a.responseExcerpt, a.at],
-      );
-      return attemptNo;
+      return (await storeAttempt(a)).attemptNo;
     },
 
     /** Only a pending delivery of the same generation moves; a stale or redelivered job changes nothing. */

@@ -1,15 +1,7 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { isId } from '@switchboard/domain';
 import type { DeliverWebhookJob } from '@switchboard/queues';
-import {
-  signingSecrets,
-  toEnvelope,
-  type AccountsRepository,
-  type EventsRepository,
-  type WebhookDeliveriesRepository,
-  type WebhookDeliveryRow,
-  type WebhookEndpointsRepository,
-} from '@switchboard/store';
+import { signingSecrets, toEnvelope, type AttemptRecord, type DeliveryForAttempt, type WebhookDeliveriesRepository, type WebhookEndpointsRepository } from '@switchboard/store';
 import { nextRetryDelay, signedHeaders } from '@switchboard/webhooks';
 import type { EndpointSlots } from '../endpoint-slots';
 import type { WebhookSender, SendOutcome } from '../http/webhook-sender';
@@ -22,10 +14,10 @@ export class RetryLaterError extends Error {
 }
 
 export interface DeliverDeps {
+  /** Reads one delivery for an attempt; main.ts coalesces concurrent reads into one query. @defaultValue one query per attempt */
+  loadDelivery?: (id: string) => Promise<DeliveryForAttempt | null>;
   deliveries: WebhookDeliveriesRepository;
   endpoints: WebhookEndpointsRepository;
-  events: EventsRepository;
-  accounts: AccountsRepository;
   send: WebhookSender;
   slots: EndpointSlots;
   retryScheduleMs: readonly number[];
@@ -38,34 +30,34 @@ export interface DeliverDeps {
 
 type Target = { url: string; secrets: string[]; slotKey: string } | { skip: string };
 
-async function resolveTarget(deps: DeliverDeps, delivery: WebhookDeliveryRow, accountId: string, now: Date): Promise<Target> {
+function resolveTarget(delivery: DeliveryForAttempt, now: Date): Target {
   if (delivery.endpoint_id) {
-    const endpoint = await deps.endpoints.findById(delivery.endpoint_id);
+    const endpoint = delivery.endpoint;
     if (!endpoint || !endpoint.enabled || endpoint.deleted_at) return { skip: `endpoint_disabled: ${endpoint?.disabled_reason ?? 'deleted'}` };
-    return { url: delivery.url, secrets: signingSecrets(endpoint, now), slotKey: endpoint.id };
+    return { url: delivery.url, secrets: signingSecrets(endpoint, now), slotKey: delivery.endpoint_id };
   }
-  const account = await deps.accounts.findById(accountId);
-  if (!account) return { skip: 'account_missing' };
+  if (!delivery.callback_secret) return { skip: 'account_missing' };
   // Callback URLs have no endpoint row; their host is the unit of concurrency.
-  return { url: delivery.url, secrets: [account.callback_secret], slotKey: `callback:${new URL(delivery.url).host}` };
+  return { url: delivery.url, secrets: [delivery.callback_secret], slotKey: `callback:${new URL(delivery.url).host}` };
 }
 
 /**
  * One attempt of one delivery. Success (2xx in time) marks it delivered; 410 disables the endpoint;
  * any other failure is retried on the configured schedule (Retry-After clamped), and once the schedule
  * is exhausted the delivery is a dead letter (`failed`). Every attempt is stored, refusals included.
+ * The common paths cost two store round trips: one read (delivery, event, secrets) and one write
+ * (attempt row, delivery status, endpoint failure run).
  */
 export function createDeliverWebhookProcessor(deps: DeliverDeps) {
+  const loadDelivery = deps.loadDelivery ?? (async (id: string) => (await deps.deliveries.findForAttempt([id])).get(id) ?? null);
   return async (job: Job<DeliverWebhookJob>, token?: string): Promise<string> => {
     const { delivery_id: deliveryId, generation } = job.data ?? ({} as DeliverWebhookJob);
     if (!isId('dlv', deliveryId) || !Number.isInteger(generation)) throw new UnrecoverableError(`invalid delivery payload: ${JSON.stringify(job.data)}`);
-    const delivery = await deps.deliveries.findById(deliveryId);
+    const delivery = await loadDelivery(deliveryId);
     // A redelivery bumped the generation, or the delivery already ended: this job has nothing to do.
     if (!delivery || delivery.status !== 'pending' || delivery.generation !== generation) return 'stale';
-    const event = await deps.events.findById(delivery.event_id);
-    if (!event) throw new UnrecoverableError(`event ${delivery.event_id} does not exist`);
 
-    const target = await resolveTarget(deps, delivery, event.account_id, deps.clock());
+    const target = resolveTarget(delivery, deps.clock());
     if ('skip' in target) {
       await deps.deliveries.markFailed(delivery.id, generation, target.skip, deps.clock());
       return 'skipped';
@@ -78,14 +70,14 @@ export function createDeliverWebhookProcessor(deps: DeliverDeps) {
     }
     let outcome: SendOutcome;
     try {
-      const body = JSON.stringify(toEnvelope(event));
-      const headers = signedHeaders({ id: event.id, timestampSeconds: Math.floor(deps.clock().getTime() / 1000), body, secrets: target.secrets });
+      const body = JSON.stringify(toEnvelope(delivery.event));
+      const headers = signedHeaders({ id: delivery.event.id, timestampSeconds: Math.floor(deps.clock().getTime() / 1000), body, secrets: target.secrets });
       outcome = await deps.send({ url: target.url, headers: { ...headers }, body });
     } finally {
       await deps.slots.release(target.slotKey, holder);
     }
     const at = deps.clock();
-    await deps.deliveries.recordAttempt({
+    const attempt: AttemptRecord = {
       deliveryId: delivery.id,
       endpointId: delivery.endpoint_id,
       url: target.url,
@@ -95,31 +87,22 @@ export function createDeliverWebhookProcessor(deps: DeliverDeps) {
       responseSize: outcome.responseSize,
       responseExcerpt: outcome.responseExcerpt,
       at,
-    });
+    };
     const succeeded = outcome.error === null && outcome.statusCode !== null;
     const refused = outcome.refusedForGood || outcome.error?.startsWith('address_refused') === true;
     deps.onAttempt?.(succeeded ? 'delivered' : refused ? 'refused' : 'failed', outcome.latencyMs);
     if (succeeded) {
-      await deps.deliveries.markDelivered(delivery.id, generation, at);
-      if (delivery.endpoint_id) await deps.endpoints.recordSuccess(delivery.endpoint_id);
+      await deps.deliveries.storeAttempt(attempt, { settle: { generation, status: 'delivered' }, endpointRun: 'success' });
       return 'delivered';
     }
     if (outcome.statusCode === 410) {
+      await deps.deliveries.storeAttempt(attempt, { settle: { generation, status: 'failed', reason: 'gone: the target answered 410' } });
       if (delivery.endpoint_id) await deps.endpoints.disable(delivery.endpoint_id, 'gone: the endpoint answered 410', at);
-      await deps.deliveries.markFailed(delivery.id, generation, 'gone: the target answered 410', at);
       return 'gone';
     }
     if (outcome.refusedForGood) {
-      await deps.deliveries.markFailed(delivery.id, generation, outcome.error ?? 'refused', at);
+      await deps.deliveries.storeAttempt(attempt, { settle: { generation, status: 'failed', reason: outcome.error ?? 'refused' } });
       return 'refused';
-    }
-    if (delivery.endpoint_id) {
-      const failingSince = await deps.endpoints.recordFailure(delivery.endpoint_id, at);
-      if (failingSince && at.getTime() - failingSince.getTime() >= deps.disableAfterMs) {
-        await deps.endpoints.disable(delivery.endpoint_id, `failing: no success since ${failingSince.toISOString()}`, at);
-        await deps.deliveries.markFailed(delivery.id, generation, `endpoint_disabled: ${outcome.error}`, at);
-        return 'disabled';
-      }
     }
     const delayMs = nextRetryDelay({
       schedule: deps.retryScheduleMs,
@@ -127,11 +110,21 @@ export function createDeliverWebhookProcessor(deps: DeliverDeps) {
       jitterRatio: deps.jitterRatio,
       retryAfterMs: outcome.retryAfterMs,
     });
+    // The delivery stays pending here; the rare endings below (endpoint failing too long, schedule
+    // exhausted) take one more statement, so the disabled reason still wins over retries_exhausted.
+    const { failingSince } = await deps.deliveries.storeAttempt(attempt, {
+      nextAttemptAt: delayMs === null ? undefined : new Date(at.getTime() + delayMs),
+      endpointRun: 'failure',
+    });
+    if (delivery.endpoint_id && failingSince && at.getTime() - failingSince.getTime() >= deps.disableAfterMs) {
+      await deps.endpoints.disable(delivery.endpoint_id, `failing: no success since ${failingSince.toISOString()}`, at);
+      await deps.deliveries.markFailed(delivery.id, generation, `endpoint_disabled: ${outcome.error}`, at);
+      return 'disabled';
+    }
     if (delayMs === null) {
       await deps.deliveries.markFailed(delivery.id, generation, `retries_exhausted: ${outcome.error}`, at);
       return 'exhausted';
     }
-    await deps.deliveries.scheduleRetry(delivery.id, new Date(at.getTime() + delayMs));
     throw new RetryLaterError(delayMs, outcome.error ?? 'failed');
   };
 }

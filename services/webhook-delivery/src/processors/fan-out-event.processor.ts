@@ -1,7 +1,7 @@
 import { UnrecoverableError, type Job, type JobsOptions } from 'bullmq';
 import { isId } from '@switchboard/domain';
 import { deliveryJobId, WEBHOOK_JOB_NAMES, type DeliverWebhookJob, type FanOutEventJob } from '@switchboard/queues';
-import { CALLBACK_TARGET, type DeliveryTarget, type EventsRepository, type WebhookDeliveriesRepository, type WebhookEndpointsRepository } from '@switchboard/store';
+import { CALLBACK_TARGET, type DeliveryTarget, type EventsRepository, type FanOutPlan, type PendingDelivery, type WebhookDeliveriesRepository } from '@switchboard/store';
 
 export interface DeliveryQueueLike {
   addBulk(jobs: Array<{ name: string; data: DeliverWebhookJob; opts: JobsOptions }>): Promise<unknown>;
@@ -9,7 +9,10 @@ export interface DeliveryQueueLike {
 
 export interface FanOutDeps {
   events: EventsRepository;
-  endpoints: WebhookEndpointsRepository;
+  /** Reads one event's plan; main.ts coalesces concurrent reads into one query. @defaultValue one query per event */
+  loadPlan?: (eventId: string) => Promise<FanOutPlan | null>;
+  /** Creates an event's deliveries and lists its pending ones; main.ts coalesces concurrent events. @defaultValue one statement per event */
+  createDeliveries?: (input: { event: FanOutPlan['event']; targets: DeliveryTarget[]; at: Date }) => Promise<PendingDelivery[]>;
   deliveries: WebhookDeliveriesRepository;
   deliveryQueue: DeliveryQueueLike;
   /** Options of every delivery job (attempts, backoff type, retention, first delay). */
@@ -23,20 +26,20 @@ export interface FanOutDeps {
  * job id of its own. Running twice (a crash, the outbox sweeper, a redelivery) adds nothing new.
  */
 export function createFanOutEventProcessor(deps: FanOutDeps) {
+  const loadPlan = deps.loadPlan ?? (async (id: string) => (await deps.events.fanOutPlans([id])).get(id) ?? null);
+  const createDeliveries = deps.createDeliveries ?? ((i: { event: FanOutPlan['event']; targets: DeliveryTarget[]; at: Date }) => deps.deliveries.createForEvent(i.event, i.targets, i.at));
   return async (job: Job<FanOutEventJob>): Promise<{ deliveries: number }> => {
     if (!isId('evt', job.data?.event_id)) throw new UnrecoverableError(`invalid fan-out payload: ${JSON.stringify(job.data)}`);
-    const event = await deps.events.findById(job.data.event_id);
-    if (!event) throw new UnrecoverableError(`event ${job.data.event_id} does not exist`);
+    // At most two store round trips per event (plan, then insert-and-list): round trips bound throughput.
+    const plan = await loadPlan(job.data.event_id);
+    if (!plan) throw new UnrecoverableError(`event ${job.data.event_id} does not exist`);
+    const { event } = plan;
 
     const targets: DeliveryTarget[] = [];
-    const callbackUrl = await deps.events.callbackUrl(event.resource_type, event.resource_id);
-    if (callbackUrl) targets.push({ targetKey: CALLBACK_TARGET, endpointId: null, url: callbackUrl });
-    for (const endpoint of await deps.endpoints.subscribedTo(event.account_id, event.type)) {
-      targets.push({ targetKey: endpoint.id, endpointId: endpoint.id, url: endpoint.url });
-    }
+    if (plan.callbackUrl) targets.push({ targetKey: CALLBACK_TARGET, endpointId: null, url: plan.callbackUrl });
+    for (const endpoint of plan.endpoints) targets.push({ targetKey: endpoint.id, endpointId: endpoint.id, url: endpoint.url });
     const now = deps.clock();
-    await deps.deliveries.createForEvent(event, targets, now);
-    const pending = await deps.deliveries.pendingForEvent(event.id);
+    const pending = await createDeliveries({ event, targets, at: now });
     if (pending.length > 0) {
       await deps.deliveryQueue.addBulk(
         pending.map((d) => ({
