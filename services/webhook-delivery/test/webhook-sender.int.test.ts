@@ -31,7 +31,14 @@ describe('webhook sender and its target guard (real sockets)', () => {
       else res.writeHead(204).end();
     });
   });
-  afterAll(() => new Promise((r) => receiver.server.close(() => r(undefined))));
+  afterAll(
+    () =>
+      new Promise((r) => {
+        // The sender keeps connections alive; end them here so jest has no open handle left.
+        receiver.server.closeAllConnections();
+        receiver.server.close(() => r(undefined));
+      }),
+  );
 
   it('refuses a host name that resolves to a private address, records why, and never connects', async () => {
     const sender = createWebhookSender({ ...base, policy: { ...STRICT_POLICY, allowHttp: true }, resolver: fakeDns({ 'hooks.example.com': '127.0.0.1' }) });

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { isId, newId, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
-import { createEventsRepository, createWebhookDeliveriesRepository, FAN_OUT_EVENT_JOB, type EventFanoutQueueLike, type Queryable } from '@switchboard/store';
+import { createEventsRepository, createWebhookDeliveriesRepository, FAN_OUT_EVENT_JOB, FAN_OUT_RETRY, type EventFanoutQueueLike, type Queryable } from '@switchboard/store';
 import { EVENT_TYPES } from '@switchboard/webhooks';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
@@ -80,7 +80,7 @@ export function createEventsRouter(deps: EventRouteDeps): Router {
     const jobId = `${event.id}-redeliver-${newId('dlv').slice(4)}`;
     await deps.guard('redis', () =>
       deps.eventFanoutQueue.addBulk([
-        { name: FAN_OUT_EVENT_JOB, data: { event_id: event.id }, opts: { jobId, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 50_000 } } },
+        { name: FAN_OUT_EVENT_JOB, data: { event_id: event.id }, opts: { jobId, ...FAN_OUT_RETRY, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 50_000 } } },
       ]),
     );
     res.status(202).json({ event_id: event.id, status: 'redelivering' });
