@@ -4,11 +4,29 @@
  */
 type Labels = Record<string, string>;
 
-function labelKey(labels: Labels): string {
+function renderLabels(labels: Labels): string {
   return Object.keys(labels)
     .sort()
     .map((k) => `${k}="${String(labels[k]).replace(/["\\\n]/g, '_')}"`)
     .join(',');
+}
+
+/**
+ * Rendered label sets by their raw values: metrics are recorded on every request, and the same few
+ * label sets recur, so each is sorted and escaped once. Bounded so a label that varies cannot grow it.
+ */
+const renderedLabels = new Map<string, string>();
+const RENDERED_LABELS_LIMIT = 10_000;
+
+function labelKey(labels: Labels): string {
+  let raw = '';
+  for (const k in labels) raw += `${k}\u0000${labels[k]}\u0001`;
+  let rendered = renderedLabels.get(raw);
+  if (rendered === undefined) {
+    rendered = renderLabels(labels);
+    if (renderedLabels.size < RENDERED_LABELS_LIMIT) renderedLabels.set(raw, rendered);
+  }
+  return rendered;
 }
 
 export class Counter {

@@ -3,23 +3,6 @@ import { resetSeconds } from './rate-limit-headers';
 
 export const RATE_LIMIT_WINDOW_SECONDS = 1;
 
-/**
- * Fixed window per key in one round trip. The window starts at the key's first request in it;
- * PTTL is read back so the answer can say when it resets, and a key that lost its expiry is repaired.
- */
-const FIXED_WINDOW_LUA = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
-return {n, ttl}
-`;
-
-type RateLimitRedis = Redis & { switchboardFixedWindow(key: string, windowMs: number): Promise<[number, number]> };
-
 export interface RateLimitDecision {
   allowed: boolean;
   quota: number;
@@ -29,11 +12,76 @@ export interface RateLimitDecision {
 
 export type RateLimiter = (keyId: string, quota: number) => Promise<RateLimitDecision>;
 
-export function createRateLimiter(redis: Redis, keyPrefix: string): RateLimiter {
-  if (!('switchboardFixedWindow' in redis)) redis.defineCommand('switchboardFixedWindow', { numberOfKeys: 1, lua: FIXED_WINDOW_LUA });
+export interface RateLimiterOptions {
+  /** How often counts are added to the shared window in Redis. @defaultValue 20 */
+  flushIntervalMs?: number;
+  clock?: () => number;
+}
+
+interface WindowCount {
+  window: number;
+  /** The key's total in Redis for this window as of the last flush, every gateway's requests included. */
+  shared: number;
+  /** Requests this process admitted and has not added to Redis yet. */
+  pending: number;
+}
+
+/**
+ * Fixed, wall-clock-aligned one-second windows per key, counted in Redis so that every gateway shares
+ * them. Each process decides from the shared total it last saw plus its own unflushed requests, and
+ * adds its counts to Redis in one pipeline every `flushIntervalMs` instead of one round trip per
+ * request: with one gateway the limit is exact; with several, a key can exceed its quota by what the
+ * other gateways admitted since their last flush (at most one flush interval of their traffic).
+ * Fails closed: while Redis is unreachable the limiter throws and the caller answers 503.
+ */
+export function createRateLimiter(redis: Redis, keyPrefix: string, { flushIntervalMs = 20, clock = Date.now }: RateLimiterOptions = {}): RateLimiter {
   const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000;
+  const counts = new Map<string, WindowCount>();
+  let flushTimer: NodeJS.Timeout | null = null;
+  const redisKey = (keyId: string, window: number) => `${keyPrefix}:gateway:rate:${keyId}:${window}`;
+
+  async function flush(): Promise<void> {
+    flushTimer = null;
+    const current = Math.floor(clock() / windowMs);
+    const batch: Array<{ count: WindowCount; added: number; key: string }> = [];
+    for (const [keyId, count] of counts) {
+      // A past window's unflushed requests can no longer change any decision.
+      if (count.window !== current) counts.delete(keyId);
+      else if (count.pending > 0) batch.push({ count, added: count.pending, key: redisKey(keyId, count.window) });
+    }
+    if (batch.length === 0) return;
+    const pipeline = redis.pipeline();
+    for (const { key, added } of batch) pipeline.incrby(key, added).pexpire(key, windowMs * 2);
+    const results = await pipeline.exec().catch(() => null);
+    batch.forEach(({ count, added }, i) => {
+      const [error, total] = results?.[i * 2] ?? [new Error('no reply'), null];
+      if (error) return; // stays pending and is added by the next flush
+      count.pending -= added;
+      count.shared = Math.max(count.shared, Number(total));
+    });
+    if (batch.some(({ count }) => count.pending > 0)) scheduleFlush();
+  }
+
+  function scheduleFlush(): void {
+    if (flushTimer) return;
+    flushTimer = setTimeout(() => void flush(), flushIntervalMs);
+    flushTimer.unref();
+  }
+
   return async (keyId, quota) => {
-    const [count, ttlMs] = await (redis as RateLimitRedis).switchboardFixedWindow(`${keyPrefix}:gateway:rate:${keyId}`, windowMs);
-    return { allowed: count <= quota, quota, remaining: Math.max(0, quota - count), resetSeconds: resetSeconds(ttlMs) };
+    if (redis.status !== 'ready') throw new Error('redis is not connected');
+    const now = clock();
+    const window = Math.floor(now / windowMs);
+    let count = counts.get(keyId);
+    if (!count || count.window !== window) {
+      count = { window, shared: 0, pending: 0 };
+      counts.set(keyId, count);
+    }
+    const used = count.shared + count.pending;
+    const reset = resetSeconds((window + 1) * windowMs - now);
+    if (used >= quota) return { allowed: false, quota, remaining: 0, resetSeconds: reset };
+    count.pending += 1;
+    scheduleFlush();
+    return { allowed: true, quota, remaining: quota - used - 1, resetSeconds: reset };
   };
 }
