@@ -41,11 +41,16 @@ export async function startService(name: ServiceName, env: Record<string, string
     env: { ...process.env, ...env, [portEnv]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
+  // The latest output, as chunks: appending must not copy everything kept so far on every line.
+  const chunks: Buffer[] = [];
+  let kept = 0;
   const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-LOG_LIMIT);
+    chunks.push(chunk);
+    kept += chunk.length;
+    while (kept - chunks[0].length >= LOG_LIMIT) kept -= (chunks.shift() as Buffer).length;
     if (process.env.DEVSTACK_ECHO) process.stderr.write(`[${name}] ${chunk.toString()}`);
   };
+  const output = () => Buffer.concat(chunks).toString();
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const url = `http://127.0.0.1:${port}`;
@@ -57,14 +62,14 @@ export async function startService(name: ServiceName, env: Record<string, string
     }, `${name} /readyz`, opts.readyTimeoutMs ?? 30_000);
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`${name} did not become ready (${(error as Error).message}); output:\n${output.slice(-4000)}`);
+    throw new Error(`${name} did not become ready (${(error as Error).message}); output:\n${output().slice(-4000)}`);
   }
   return {
     name,
     port,
     url,
     child,
-    logs: () => output,
+    logs: output,
     stop: async () => {
       child.kill('SIGTERM');
       await exited(child);

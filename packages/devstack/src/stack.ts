@@ -48,6 +48,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const envs: Record<string, Record<string, string>> = {
     'carrier-sim': {
       ...common,
+      SIM_LOG_LEVEL: common.LOG_LEVEL,
       SIM_SMPP_PORT: String(simSmppPort),
       SIM_CHAT_WEBHOOK_URL: `${baseUrl}/v1/providers/chat/webhook`,
       SIM_RBM_WEBHOOK_URL: `${baseUrl}/v1/providers/rcs/events`,

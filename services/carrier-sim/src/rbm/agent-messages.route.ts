@@ -99,7 +99,7 @@ export function createAgentMessageHandlers(deps: AgentMessagesDeps): { capabilit
 
     if (!validation.ok) return refuse('INVALID_ARGUMENT', 'rejected', validation.details);
     // RBM's own idempotency: a messageId it already accepted for this agent is refused, not resent.
-    if (deps.sends.latestAccepted('rcs', (r) => r.client_ref === messageId && r.from === agentId)) {
+    if (deps.sends.acceptedByClientRef('rcs', messageId)?.from === agentId) {
       return refuse('ALREADY_EXISTS', 'rejected', `Message with id ${messageId} already exists.`);
     }
     const verdict = sendVerdict('rcs', phone, deps.sends.throttledSinceAccepted('rcs', phone));

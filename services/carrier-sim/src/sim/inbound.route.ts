@@ -115,7 +115,7 @@ export function createInboundHandler(deps: InboundDeps): RequestHandler {
     let context: SendRecord | undefined;
     // Only the Cloud API carries reply context on the wire; RBM and SMPP have no such field.
     if (req.channel === 'chat' && req.context_message_id !== undefined) {
-      context = deps.sends.latestAccepted('chat', (r) => r.client_ref === req.context_message_id);
+      context = deps.sends.acceptedByClientRef('chat', req.context_message_id);
       if (!context) return sendProblem(res, 404, 'not_found', `no accepted chat send has biz_opaque_callback_data ${req.context_message_id}`);
     }
     let id: string;

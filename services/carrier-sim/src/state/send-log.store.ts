@@ -39,6 +39,8 @@ export interface SendLogStore {
   /** Throttled attempts for (channel, to) since that pair's last accepted send. */
   throttledSinceAccepted(channel: Channel, to: string): number;
   latestAccepted(channel: Channel, match: (record: SendRecord) => boolean): SendRecord | undefined;
+  /** The latest accepted send with this client reference (RBM messageId, chat biz_opaque_callback_data). */
+  acceptedByClientRef(channel: Channel, clientRef: string): SendRecord | undefined;
   detailOf(record: SendRecord): SendDetail | undefined;
 }
 
@@ -51,13 +53,27 @@ export function toE164(value: string): string {
   return trimmed;
 }
 
+/**
+ * The send log plus two indexes kept as records arrive, so that the per-send checks (throttle count,
+ * duplicate messageId, reply context) cost O(1) instead of a scan of the whole log.
+ */
 export function createSendLogStore(): SendLogStore {
   let records: SendRecord[] = [];
   const details = new WeakMap<SendRecord, SendDetail>();
+  const throttledByPair = new Map<string, number>();
+  const acceptedByRef = new Map<string, SendRecord>();
+  const pairKey = (channel: string, to: string) => `${channel}\u0000${to}`;
   return {
     add(record, detail) {
       records.push(record);
       if (detail) details.set(record, detail);
+      const pair = pairKey(record.channel, record.to);
+      if (record.outcome === 'accepted') {
+        throttledByPair.delete(pair);
+        if (record.client_ref !== null) acceptedByRef.set(pairKey(record.channel, record.client_ref), record);
+      } else if (record.outcome === 'throttled') {
+        throttledByPair.set(pair, (throttledByPair.get(pair) ?? 0) + 1);
+      }
       if (records.length > MAX_RECORDS) records = records.slice(records.length - MAX_RECORDS);
       return record;
     },
@@ -72,16 +88,11 @@ export function createSendLogStore(): SendLogStore {
     },
     clear() {
       records = [];
+      throttledByPair.clear();
+      acceptedByRef.clear();
     },
     throttledSinceAccepted(channel, to) {
-      let count = 0;
-      for (let i = records.length - 1; i >= 0; i -= 1) {
-        const r = records[i];
-        if (r.channel !== channel || r.to !== to) continue;
-        if (r.outcome === 'accepted') break;
-        if (r.outcome === 'throttled') count += 1;
-      }
-      return count;
+      return throttledByPair.get(pairKey(channel, to)) ?? 0;
     },
     latestAccepted(channel, match) {
       for (let i = records.length - 1; i >= 0; i -= 1) {
@@ -89,6 +100,9 @@ export function createSendLogStore(): SendLogStore {
         if (r.channel === channel && r.outcome === 'accepted' && match(r)) return r;
       }
       return undefined;
+    },
+    acceptedByClientRef(channel, clientRef) {
+      return acceptedByRef.get(pairKey(channel, clientRef));
     },
     detailOf(record) {
       return details.get(record);
