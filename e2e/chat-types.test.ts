@@ -115,9 +115,10 @@ describe('POST /v1/messages/chat, every type through the simulator', () => {
 describe('the 24-hour customer service window', () => {
   it('refuses free-form chat to a customer who has not written, and queues nothing', async () => {
     const res = await world.api('POST', '/v1/messages/chat', { to: SILENT_CUSTOMER, type: 'text', text: { body: 'hello?' } });
-    expect(res).toMatchObject({ status: 422, body: { code: 'outside_customer_service_window' } });
+    // Each route names the field in its own body.
+    expect(res).toMatchObject({ status: 422, body: { code: 'outside_customer_service_window', errors: [expect.objectContaining({ field: '/type' })] } });
     const viaMessages = await world.api('POST', '/v1/messages', { channel: 'chat', recipient: SILENT_CUSTOMER, content: { text: 'hello?' } });
-    expect(viaMessages).toMatchObject({ status: 422, body: { code: 'outside_customer_service_window' } });
+    expect(viaMessages).toMatchObject({ status: 422, body: { code: 'outside_customer_service_window', errors: [expect.objectContaining({ field: '/content' })] } });
     const listed = await world.api('GET', `/v1/messages?recipient=${encodeURIComponent(SILENT_CUSTOMER)}`);
     expect(listed.body.data).toEqual([]);
   });
