@@ -10,3 +10,4 @@ export * from './scopes';
 export * from './time';
 export * from './id-pool';
 export * from './upstream-events';
+export * from './accepted-message';

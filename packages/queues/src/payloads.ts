@@ -1,42 +1,21 @@
 import type {
+  AcceptedMessageFields,
   ConcreteChannel,
-  MessageContent,
-  RequestedChannel,
-  TemplateReference,
   UpstreamInbound,
   UpstreamReceipt,
   UpstreamTemplateUpdate,
 } from '@switchboard/domain';
 
-export type KeyMode = 'live' | 'test';
-
-/** The sender the gateway resolved for one channel of the plan. */
-export interface ResolvedSender {
-  e164: string;
-  chat_phone_number_id?: string;
-}
+/** Re-exported for the producers and consumers that know them from here. */
+export type { KeyMode, ResolvedSender } from '@switchboard/domain';
 
 /**
  * Everything the dispatcher needs to persist and send an accepted message. The gateway writes no row
  * on the hot path (DEVELOPERS.md), so the job is the message until the dispatcher persists it;
  * it carries no secrets.
  */
-export interface SendMessageJob {
+export interface SendMessageJob extends AcceptedMessageFields {
   message_id: string;
-  account_id: string;
-  mode: KeyMode;
-  channel: RequestedChannel;
-  plan: ConcreteChannel[];
-  senders: Partial<Record<ConcreteChannel, ResolvedSender>>;
-  recipient: string;
-  content?: MessageContent;
-  template?: TemplateReference;
-  callback_url?: string;
-  ttl_seconds?: number;
-  fallback_timeout_seconds?: number;
-  metadata?: Record<string, string>;
-  cost_units: number;
-  created_at: string;
   /**
    * Plan channels the gateway already knows cannot carry this message (an `auto` chat send outside the
    * 24 h window). The dispatcher records each as a failed attempt with `message.fallback` (contract §3)

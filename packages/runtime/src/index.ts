@@ -2,3 +2,4 @@ export * from './env';
 export * from './shutdown';
 export * from './metrics';
 export * from './health-server';
+export * from './common-config';

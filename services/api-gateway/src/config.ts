@@ -1,14 +1,9 @@
 import type { UnitPrices } from '@switchboard/domain';
-import { EnvReader, type Env } from '@switchboard/runtime';
+import { EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
 import type { WebhookTargetPolicy } from '@switchboard/schemas';
 
 /** The gateway's one validated, frozen configuration (docs/configuration.md names every variable). */
-export interface GatewayConfig {
-  databaseUrl: string;
-  redisUrl: string;
-  queuePrefix: string;
-  logLevel: string;
-  dbPoolSize: number;
+export interface GatewayConfig extends CommonConfig {
   host: string;
   port: number;
   rateLimitPerSecond: number;
@@ -39,11 +34,7 @@ export interface GatewayConfig {
 export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
   const r = new EnvReader(env);
   const config: GatewayConfig = {
-    databaseUrl: r.string('DATABASE_URL'),
-    redisUrl: r.string('REDIS_URL', 'redis://127.0.0.1:6379'),
-    queuePrefix: r.string('QUEUE_PREFIX', 'sb'),
-    logLevel: r.string('LOG_LEVEL', 'info'),
-    dbPoolSize: r.int('DB_POOL_SIZE', 10, { min: 1, max: 1_000 }),
+    ...readCommonConfig(r),
     host: r.string('HOST', '127.0.0.1'),
     port: r.int('PORT', 8080, { min: 0, max: 65_535 }),
     rateLimitPerSecond: r.int('RATE_LIMIT_PER_SECOND', 1_000, { min: 1, max: 10_000_000 }),

@@ -1,4 +1,4 @@
-import { EnvReader, type Env } from '@switchboard/runtime';
+import { EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
 
 export interface ChatUpstreamConfig {
   baseUrl: string;
@@ -25,12 +25,7 @@ export interface UpstreamSet {
   smpp: SmppUpstreamConfig;
 }
 
-export interface DispatcherConfig {
-  databaseUrl: string;
-  redisUrl: string;
-  queuePrefix: string;
-  logLevel: string;
-  dbPoolSize: number;
+export interface DispatcherConfig extends CommonConfig {
   healthPort: number;
   healthHost: string;
   concurrency: number;
@@ -120,11 +115,7 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     if (!/^https?:\/\/[^\s/]+/.test(value)) read.problems.push(`${name} must be an http(s) URL, got "${value}"`);
   }
   const config: DispatcherConfig = {
-    databaseUrl: read.string('DATABASE_URL'),
-    redisUrl: read.string('REDIS_URL', 'redis://127.0.0.1:6379'),
-    queuePrefix: read.string('QUEUE_PREFIX', 'sb'),
-    logLevel: read.string('LOG_LEVEL', 'info'),
-    dbPoolSize: read.int('DB_POOL_SIZE', 10, { min: 1, max: 1000 }),
+    ...readCommonConfig(read),
     healthPort: read.int('HEALTH_PORT', 8081, { min: 0, max: 65535 }),
     healthHost: read.string('HEALTH_HOST', '127.0.0.1'),
     concurrency: read.int('DISPATCH_CONCURRENCY', 32, { min: 1, max: 10_000 }),

@@ -1,12 +1,7 @@
-import { EnvReader, type Env } from '@switchboard/runtime';
+import { EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule, type TargetPolicy } from '@switchboard/webhooks';
 
-export interface WebhookDeliveryConfig {
-  databaseUrl: string;
-  redisUrl: string;
-  queuePrefix: string;
-  logLevel: string;
-  dbPoolSize: number;
+export interface WebhookDeliveryConfig extends CommonConfig {
   healthPort: number;
   /** Delivery attempts in flight per process. */
   concurrency: number;
@@ -37,11 +32,7 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
   const schedule = scheduleText === undefined ? [...DEFAULT_RETRY_SCHEDULE_MS] : parseRetrySchedule(scheduleText);
   if (!schedule || schedule.length === 0) r.problems.push(`WEBHOOK_RETRY_SCHEDULE_MS must be comma-separated milliseconds, got "${scheduleText}"`);
   const config: WebhookDeliveryConfig = {
-    databaseUrl: r.string('DATABASE_URL'),
-    redisUrl: r.string('REDIS_URL', 'redis://127.0.0.1:6379'),
-    queuePrefix: r.string('QUEUE_PREFIX', 'sb'),
-    logLevel: r.string('LOG_LEVEL', 'info'),
-    dbPoolSize: r.int('DB_POOL_SIZE', 10, { min: 1 }),
+    ...readCommonConfig(r),
     healthPort: r.int('HEALTH_PORT', 8083, { min: 0, max: 65535 }),
     concurrency: r.int('WEBHOOK_CONCURRENCY', 64, { min: 1 }),
     fanoutConcurrency: r.int('WEBHOOK_FANOUT_CONCURRENCY', 16, { min: 1 }),

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { newId } from '@switchboard/domain';
+import { newId, type KeyMode } from '@switchboard/domain';
 import type { Queryable } from '../db';
 
-export type KeyMode = 'live' | 'test';
+export type { KeyMode };
 
 export interface ApiKeyRecord {
   id: string;

@@ -1,24 +1,11 @@
-import { newId, statusRank, type MessageStatus, type UpstreamReceipt } from '@switchboard/domain';
+import { newId, statusRank, type MessageStatus, type UpstreamReceipt, type AcceptedMessageFields } from '@switchboard/domain';
 import type { Db } from '../db';
 import { applyMessageChange, lockMessage, type StoredEvent } from '../message-change';
 import type { AttemptRow, MessageRow } from '../message-resource';
 
-export interface AcceptedMessage {
+/** The accepted message under its stored id (the job's `message_id`). */
+export interface AcceptedMessage extends AcceptedMessageFields {
   id: string;
-  account_id: string;
-  mode: 'live' | 'test';
-  channel: string;
-  plan: string[];
-  senders: Record<string, { e164: string; chat_phone_number_id?: string }>;
-  recipient: string;
-  content?: unknown;
-  template?: unknown;
-  callback_url?: string;
-  ttl_seconds?: number;
-  fallback_timeout_seconds?: number;
-  metadata?: Record<string, string>;
-  cost_units: number;
-  created_at: string;
 }
 
 export type StartAttemptResult =

@@ -1,0 +1,22 @@
+import type { EnvReader } from './env';
+
+/** What every worker and the gateway read alike: the store, Redis, the queue prefix, logging. */
+export interface CommonConfig {
+  databaseUrl: string;
+  redisUrl: string;
+  /** BullMQ key prefix; tests give each run its own. */
+  queuePrefix: string;
+  logLevel: string;
+  dbPoolSize: number;
+}
+
+/** Reads the shared variables of docs/configuration.md ("Shared") with their one set of defaults. */
+export function readCommonConfig(r: EnvReader): CommonConfig {
+  return {
+    databaseUrl: r.string('DATABASE_URL'),
+    redisUrl: r.string('REDIS_URL', 'redis://127.0.0.1:6379'),
+    queuePrefix: r.string('QUEUE_PREFIX', 'sb'),
+    logLevel: r.string('LOG_LEVEL', 'info'),
+    dbPoolSize: r.int('DB_POOL_SIZE', 10, { min: 1, max: 1_000 }),
+  };
+}
