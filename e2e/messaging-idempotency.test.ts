@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import { QUEUES } from '@switchboard/queues';
 import { reached, startMessagingStack, type MessagingStack } from './messaging-helpers';
 
 /**
@@ -41,6 +43,18 @@ describe('Idempotency-Key end to end', () => {
     const replay = await post(key, body);
     expect(replay).toMatchObject({ status: 202, replayed: 'true' });
     if (first) expect(replay.text).toBe(first.text);
+
+    // Once BullMQ has dropped the finished job, the stored message still proves the key was honoured.
+    const queue = new Queue(QUEUES.messageSend, { connection: { url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' }, prefix: m.stack.prefix });
+    try {
+      await queue.remove(id);
+      expect(await queue.getJob(id)).toBeUndefined();
+    } finally {
+      await queue.close();
+    }
+    const afterRemoval = await post(key, body);
+    expect(afterRemoval).toMatchObject({ status: 202, replayed: 'true' });
+    if (first) expect(afterRemoval.text).toBe(first.text);
 
     const sends = await m.simSends({ channel: 'sms', to: recipient });
     expect(sends.filter((s) => s.outcome === 'accepted')).toHaveLength(1);

@@ -77,7 +77,8 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   // Message creation settles its rate-limit decision in the handler (createSendMessageHandler).
   const authenticatedSend = [authenticate(authenticator), rateLimitAlongsideBody(rateLimiter, config.rateLimitPerSecond, guard), requireScope('messages:write')];
 
-  const reads = createMessageReadHandlers({ reads: createMessageReadsRepository(db), queue: messageQueue, guard });
+  const messageReads = createMessageReadsRepository(db);
+  const reads = createMessageReadHandlers({ reads: messageReads, queue: messageQueue, guard });
   const templates = createTemplatesRepository(db);
   // Template sends read the definition; a short cache keeps a burst of sends off the store (contract §5).
   const templateFacts = createLoadingCache({
@@ -97,7 +98,16 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
       (window.sender === config.sandboxSender && (await customerWindows.isOpen({ ...window, accountId: SANDBOX_WINDOW_ACCOUNT }))),
     guard,
   });
-  const acceptance = createMessageAcceptance({ queue: messageQueue, accountNumbers, guard, prices: config.prices, sandboxSender: config.sandboxSender, chatGate, clock });
+  const acceptance = createMessageAcceptance({
+    queue: messageQueue,
+    accountNumbers,
+    guard,
+    prices: config.prices,
+    sandboxSender: config.sandboxSender,
+    chatGate,
+    messageStored: messageReads.exists,
+    clock,
+  });
   const idempotency = createIdempotencyStore({
     redis,
     keyPrefix: config.queuePrefix,
@@ -111,7 +121,6 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     acceptance,
     idempotency,
     guard,
-    logger,
     newMessageId: () => newMessageId('msg'),
   });
 
@@ -123,7 +132,6 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     acceptance,
     idempotency,
     guard,
-    logger,
     newMessageId: () => newMessageId('msg'),
   });
   const templateHandlers = createTemplateHandlers({ templates, submitQueue: templateQueue, validate: createTemplateCreateValidator(), guard, logger, clock });

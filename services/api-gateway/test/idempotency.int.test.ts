@@ -91,7 +91,12 @@ describe('Idempotency-Key (contract §3)', () => {
 
     // A reservation as a live gateway holds it while it enqueues.
     const inFlight = randomUUID();
-    await h.redis.set(redisKey(inFlight), JSON.stringify({ state: 'in_flight', message_id: 'msg_01M830NRVQG7JH2MJ0JXDCTT8S', fingerprint, started_at: Date.now() }), 'EX', 600);
+    const storedAnswer = (id: string) => ({
+      status: 202,
+      location: `/v1/messages/${id}`,
+      body: JSON.stringify({ id, status: 'queued', channel: 'sms', recipient: body.recipient, created_at: new Date().toISOString(), estimated_delivery: 'within 5 seconds', cost_units: 1 }),
+    });
+    await h.redis.set(redisKey(inFlight), JSON.stringify({ message_id: 'msg_01M830NRVQG7JH2MJ0JXDCTT8S', fingerprint, started_at: Date.now(), response: storedAnswer('msg_01M830NRVQG7JH2MJ0JXDCTT8S') }), 'EX', 600);
     const busy = await send(inFlight, body);
     expect(busy.status).toBe(409);
     expect(busy.headers.get('retry-after')).toBe('1');
@@ -99,7 +104,7 @@ describe('Idempotency-Key (contract §3)', () => {
     // A reservation left by a gateway that crashed between reserving and answering: older than the lease.
     const orphaned = randomUUID();
     const crashedId = 'msg_01M830NRVQG7JH2MJ0JXDCTT8T';
-    await h.redis.set(redisKey(orphaned), JSON.stringify({ state: 'in_flight', message_id: crashedId, fingerprint, started_at: Date.now() - 60_000 }), 'EX', 600);
+    await h.redis.set(redisKey(orphaned), JSON.stringify({ message_id: crashedId, fingerprint, started_at: Date.now() - 60_000, response: storedAnswer(crashedId) }), 'EX', 600);
     const before = await h.messageQueue.count();
     const takeover = await send(orphaned, body);
     expect(takeover.status).toBe(202);

@@ -61,6 +61,12 @@ export function createMessageReadsRepository(db: Queryable) {
       return rows.map((row) => toMessageResource(row, attempts.get(row.id) ?? []));
     },
 
+    /** Whether the dispatcher has persisted this message (any account: callers already own the id). */
+    async exists(id: string): Promise<boolean> {
+      const { rows } = await db.query('SELECT 1 FROM messages WHERE id = $1', [id]);
+      return rows.length > 0;
+    },
+
     async transitions(accountId: string, id: string): Promise<TransitionView[] | null> {
       const owner = await db.query('SELECT 1 FROM messages WHERE id = $1 AND account_id = $2', [id, accountId]);
       if (owner.rows.length === 0) return null;

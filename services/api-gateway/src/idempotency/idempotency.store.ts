@@ -7,34 +7,32 @@ export interface StoredResponse {
   location: string;
 }
 
-interface InFlightRecord {
-  state: 'in_flight';
+/**
+ * What a key remembers: the message it accepted, the body's fingerprint, when the reservation was made
+ * and the 202 answer. The answer is written with the reservation, before the job is enqueued, so that
+ * accepting a message costs one idempotency round trip; whether that job really reached the queue is
+ * checked only when a key is seen again (see `createSendMessageHandler`).
+ */
+export interface IdempotencyRecord {
   message_id: string;
   fingerprint: string;
   started_at: number;
-}
-
-interface CompletedRecord {
-  state: 'completed';
-  message_id: string;
-  fingerprint: string;
   response: StoredResponse;
 }
 
-type IdempotencyRecord = InFlightRecord | CompletedRecord;
-
-export interface ReservedKey {
-  outcome: 'reserved';
-  messageId: string;
-  /** True when this request took over a reservation orphaned by a crash: the job may already exist. */
-  takeover: boolean;
-  /** Stores the answer for replay; a no-op if another request took the reservation over meanwhile. */
-  complete(response: StoredResponse): Promise<void>;
-  /** Forgets the key so the client may fix its request and retry with it; only if still ours. */
-  release(): Promise<void>;
-}
-
-export type Reservation = ReservedKey | { outcome: 'replay'; response: StoredResponse } | { outcome: 'in_use' } | { outcome: 'reused' };
+export type Reservation =
+  | { outcome: 'reserved' }
+  | { outcome: 'reused' }
+  /** The key holds something unreadable: treated as a request still in flight, never as leave to send again. */
+  | { outcome: 'in_use' }
+  | {
+      outcome: 'existing';
+      record: IdempotencyRecord;
+      /** True when the reservation is older than the lease: its request may have died before enqueueing. */
+      leaseExpired: boolean;
+      /** Takes an expired reservation over (compare-and-set); false when another request got there first. */
+      takeOver(): Promise<boolean>;
+    };
 
 export interface IdempotencyScope {
   accountId: string;
@@ -57,81 +55,73 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
 end
 return 0
 `;
-const RELEASE_LUA = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`;
 
 type IdempotencyRedis = Redis & {
   switchboardIdemReserve(key: string, value: string, ttlSeconds: number): Promise<string | null>;
   switchboardIdemSwap(key: string, expected: string, next: string, ttlSeconds: number): Promise<number>;
-  switchboardIdemRelease(key: string, expected: string): Promise<number>;
 };
 
 export interface IdempotencyStoreOptions {
   redis: Redis;
   keyPrefix: string;
   ttlSeconds: number;
-  /** An in-flight reservation older than this is presumed orphaned (the gateway crashed) and may be taken over. */
+  /** A reservation whose job is not in the queue after this long is presumed orphaned by a crash. */
   leaseMs: number;
   clock?: () => number;
 }
 
-export type IdempotencyStore = (scope: IdempotencyScope, fingerprint: string, newMessageId: string) => Promise<Reservation>;
+export interface IdempotencyStore {
+  /** Reserves the key for this message and its answer, or reports what the key already holds. */
+  reserve(scope: IdempotencyScope, fingerprint: string, messageId: string, response: StoredResponse): Promise<Reservation>;
+  /** What the key holds, without reserving it: for requests refused before they could reserve. */
+  peek(scope: IdempotencyScope, fingerprint: string): Promise<Exclude<Reservation, { outcome: 'reserved' }> | null>;
+}
 
 function parseRecord(raw: string): IdempotencyRecord | null {
   try {
     const record = JSON.parse(raw) as IdempotencyRecord;
-    return record && (record.state === 'in_flight' || record.state === 'completed') ? record : null;
+    return record && typeof record.message_id === 'string' && typeof record.response?.body === 'string' ? record : null;
   } catch {
     return null;
   }
 }
 
 /**
- * Idempotency-Key bookkeeping in Redis (contract §3). The key is reserved with the message id BEFORE
- * the job is enqueued, and that id is the BullMQ job id; so a request that finds a reservation
- * orphaned by a crash finishes it with the same id, and BullMQ ignores a second add of that id:
- * one key, one job, even across a gateway crash.
+ * Idempotency-Key bookkeeping in Redis (contract §3). The reservation carries the message id, which is
+ * also the BullMQ job id: a request that finds a reservation orphaned by a crash enqueues with the same
+ * id, and BullMQ ignores a second add of it. One key, one job, even across a gateway crash.
  */
 export function createIdempotencyStore({ redis, keyPrefix, ttlSeconds, leaseMs, clock = Date.now }: IdempotencyStoreOptions): IdempotencyStore {
   if (!('switchboardIdemReserve' in redis)) {
     redis.defineCommand('switchboardIdemReserve', { numberOfKeys: 1, lua: RESERVE_LUA });
     redis.defineCommand('switchboardIdemSwap', { numberOfKeys: 1, lua: SWAP_LUA });
-    redis.defineCommand('switchboardIdemRelease', { numberOfKeys: 1, lua: RELEASE_LUA });
   }
   const client = redis as IdempotencyRedis;
+  const redisKey = ({ accountId, route, key }: IdempotencyScope) => `${keyPrefix}:gateway:idempotency:${accountId}:${route}:${key}`;
 
-  function reserved(redisKey: string, heldValue: string, messageId: string, takeover: boolean): ReservedKey {
-    const record = JSON.parse(heldValue) as InFlightRecord;
+  function existing(key: string, raw: string, fingerprint: string): Exclude<Reservation, { outcome: 'reserved' }> {
+    const record = parseRecord(raw);
+    if (!record) return { outcome: 'in_use' };
+    if (record.fingerprint !== fingerprint) return { outcome: 'reused' };
     return {
-      outcome: 'reserved',
-      messageId,
-      takeover,
-      async complete(response) {
-        const completed: CompletedRecord = { state: 'completed', message_id: messageId, fingerprint: record.fingerprint, response };
-        await client.switchboardIdemSwap(redisKey, heldValue, JSON.stringify(completed), ttlSeconds);
-      },
-      async release() {
-        await client.switchboardIdemRelease(redisKey, heldValue);
-      },
+      outcome: 'existing',
+      record,
+      leaseExpired: clock() - record.started_at >= leaseMs,
+      takeOver: async () => (await client.switchboardIdemSwap(key, raw, JSON.stringify({ ...record, started_at: clock() }), ttlSeconds)) === 1,
     };
   }
 
-  return async ({ accountId, route, key }, fingerprint, newMessageId) => {
-    const redisKey = `${keyPrefix}:gateway:idempotency:${accountId}:${route}:${key}`;
-    const value = JSON.stringify({ state: 'in_flight', message_id: newMessageId, fingerprint, started_at: clock() } satisfies InFlightRecord);
-    const currentRaw = await client.switchboardIdemReserve(redisKey, value, ttlSeconds);
-    if (currentRaw === null) return reserved(redisKey, value, newMessageId, false);
-
-    const current = parseRecord(currentRaw);
-    if (!current) return { outcome: 'in_use' };
-    if (current.fingerprint !== fingerprint) return { outcome: 'reused' };
-    if (current.state === 'completed') return { outcome: 'replay', response: current.response };
-    if (clock() - current.started_at < leaseMs) return { outcome: 'in_use' };
-
-    const takeover = JSON.stringify({ ...current, started_at: clock() } satisfies InFlightRecord);
-    const swapped = await client.switchboardIdemSwap(redisKey, currentRaw, takeover, ttlSeconds);
-    return swapped === 1 ? reserved(redisKey, takeover, current.message_id, true) : { outcome: 'in_use' };
+  return {
+    async reserve(scope, fingerprint, messageId, response) {
+      const key = redisKey(scope);
+      const value = JSON.stringify({ message_id: messageId, fingerprint, started_at: clock(), response } satisfies IdempotencyRecord);
+      const currentRaw = await client.switchboardIdemReserve(key, value, ttlSeconds);
+      return currentRaw === null ? { outcome: 'reserved' } : existing(key, currentRaw, fingerprint);
+    },
+    async peek(scope, fingerprint) {
+      const key = redisKey(scope);
+      const raw = await redis.get(key);
+      return raw === null ? null : existing(key, raw, fingerprint);
+    },
   };
 }

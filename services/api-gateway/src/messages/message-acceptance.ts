@@ -17,17 +17,18 @@ export interface MessageAcceptanceDeps {
   sandboxSender: string;
   /** Template and 24 h window rules (contract §4, §5); may take chat out of an `auto` plan. */
   chatGate?: (accountId: string, request: MessageRequest, senders: SenderPlan) => Promise<SenderPlan>;
+  /** Whether the dispatcher already persisted the message (its job may be gone from the queue by then). */
+  messageStored: (messageId: string) => Promise<boolean>;
   clock?: () => number;
 }
 
 export interface MessageAcceptance {
   /** Resolves senders and cost into the job; throws 422 (or 503 for the store) with nothing enqueued. */
   prepare(caller: Caller, request: MessageRequest, messageId: string): Promise<SendMessageJob>;
-  /**
-   * Enqueues the job under its message id and returns the 202 answer. With `takeover`, a job of that id
-   * may already exist (BullMQ ignores the second add), and the answer describes the existing one.
-   */
-  enqueue(job: SendMessageJob, takeover: boolean): Promise<StoredResponse>;
+  /** Enqueues the job under its message id; BullMQ ignores a second add of the same id. */
+  enqueue(job: SendMessageJob): Promise<void>;
+  /** Whether the message of this id reached the queue (it is there, or the dispatcher already stored it). */
+  wasEnqueued(messageId: string): Promise<boolean>;
 }
 
 /** Exactly the spec 4.1 fields, in the spec's order. */
@@ -44,7 +45,7 @@ export function acceptedResponse(job: Pick<SendMessageJob, 'message_id' | 'chann
   return { status: 202, body: JSON.stringify(body), location: `/v1/messages/${job.message_id}` };
 }
 
-export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, chatGate, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
+export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, chatGate, messageStored, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
   const jobOptions = defaultJobOptions();
   return {
     async prepare(caller, request, messageId) {
@@ -81,11 +82,13 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
       return job;
     },
 
-    async enqueue(job, takeover) {
+    async enqueue(job) {
       await guard('redis', () => queue.add(JOB_NAMES.sendMessage, job, { ...jobOptions, jobId: job.message_id }));
-      if (!takeover) return acceptedResponse(job);
-      const existing = await guard('redis', () => queue.getJob(job.message_id));
-      return acceptedResponse((existing?.data as SendMessageJob | undefined) ?? job);
+    },
+
+    async wasEnqueued(messageId) {
+      if (await guard('redis', () => queue.getJob(messageId))) return true;
+      return guard('store', () => messageStored(messageId));
     },
   };
 }

@@ -1,13 +1,13 @@
 import { Router, type RequestHandler, type Response } from 'express';
 import { ApiError, ConflictError, UnprocessableError } from '@switchboard/domain';
-import type { Logger } from '@switchboard/logger';
+import type { SendMessageJob } from '@switchboard/queues';
 import type { MessageRequest } from '@switchboard/schemas';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 import { readIdempotencyKey } from '../idempotency/idempotency-key';
-import type { IdempotencyStore, ReservedKey, StoredResponse } from '../idempotency/idempotency.store';
+import type { IdempotencyRecord, IdempotencyStore, Reservation, StoredResponse } from '../idempotency/idempotency.store';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
-import type { MessageAcceptance } from '../messages/message-acceptance';
+import { acceptedResponse, type MessageAcceptance } from '../messages/message-acceptance';
 import { settleRateLimit } from '../rate-limit/rate-limit.middleware';
 
 /** The scope of an Idempotency-Key is (account, route) (contract §3). */
@@ -20,7 +20,6 @@ export interface SendMessageDeps {
   acceptance: MessageAcceptance;
   idempotency: IdempotencyStore;
   guard: DependencyGuard;
-  logger: Logger;
   /** A fresh `msg_` id. */
   newMessageId: () => string;
 }
@@ -33,16 +32,39 @@ function sendAccepted(res: Response, response: StoredResponse, replayed: boolean
   res.end(response.body);
 }
 
-/** 4xx answers are not kept, so the client may fix the request and retry with the same key (contract §3). */
-async function releaseOnClientError(reservation: ReservedKey, error: unknown): Promise<void> {
-  if (error instanceof ApiError && (error.status < 500 || error.status === 503)) await reservation.release().catch(() => undefined);
+const inUse = () => new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.', { 'Retry-After': '1' });
+const reused = () =>
+  new UnprocessableError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.', [
+    { field: 'header:Idempotency-Key', message: 'was used with a different body' },
+  ]);
+
+/** The job a takeover enqueues: this request's, under the id, time and price the stored answer names. */
+function adoptStoredAnswer(job: SendMessageJob, record: IdempotencyRecord): SendMessageJob {
+  const answered = JSON.parse(record.response.body) as { created_at: string; cost_units: number };
+  return { ...job, message_id: record.message_id, created_at: answered.created_at, cost_units: answered.cost_units };
 }
 
 /**
  * `POST /v1/messages` → 202. No database write on this path: the message is accepted once its job is in
- * Redis. With an Idempotency-Key the key is reserved before the job is enqueued; see idempotency.store.
+ * Redis. With an Idempotency-Key, the key is reserved together with the 202 answer (one round trip) and
+ * then the job is enqueued. A request that finds the key taken replays that answer once its job is in the
+ * queue (or already stored); while it is not, the first request is still in flight (409), unless the
+ * reservation is older than the lease: its gateway died before enqueueing, and this request finishes the
+ * job under the same message id, which BullMQ never enqueues twice.
  */
-export function createSendMessageHandler({ validateRequest, idempotencyRoute = IDEMPOTENCY_ROUTE, acceptance, idempotency, guard, logger, newMessageId }: SendMessageDeps): RequestHandler {
+export function createSendMessageHandler({ validateRequest, idempotencyRoute = IDEMPOTENCY_ROUTE, acceptance, idempotency, guard, newMessageId }: SendMessageDeps): RequestHandler {
+  async function answerTakenKey(res: Response, taken: Exclude<Reservation, { outcome: 'reserved' }>, job: SendMessageJob | null, refusal?: unknown): Promise<void> {
+    if (taken.outcome === 'reused') throw reused();
+    if (taken.outcome === 'in_use') throw inUse();
+    const { record } = taken;
+    if (await acceptance.wasEnqueued(record.message_id)) return sendAccepted(res, record.response, true);
+    // The first request never enqueued and this one cannot be sent either: nothing was accepted.
+    if (!job && taken.leaseExpired && refusal) throw refusal;
+    if (!job || !taken.leaseExpired || !(await guard('redis', () => taken.takeOver()))) throw inUse();
+    await acceptance.enqueue(adoptStoredAnswer(job, record));
+    sendAccepted(res, record.response, false);
+  }
+
   return async (req, res) => {
     const caller = callerOf(res);
     await settleRateLimit(res);
@@ -50,41 +72,31 @@ export function createSendMessageHandler({ validateRequest, idempotencyRoute = I
     const request = validateRequest(req.body);
     if (key === null) {
       const job = await acceptance.prepare(caller, request, newMessageId());
-      sendAccepted(res, await acceptance.enqueue(job, false), false);
+      await acceptance.enqueue(job);
+      sendAccepted(res, acceptedResponse(job), false);
       return;
     }
 
     const scope = { accountId: caller.accountId, route: idempotencyRoute, key };
-    const reservation = await guard('redis', () => idempotency(scope, requestFingerprint(req.body), newMessageId()));
-    switch (reservation.outcome) {
-      case 'replay':
-        sendAccepted(res, reservation.response, true);
-        return;
-      case 'in_use':
-        throw new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.', { 'Retry-After': '1' });
-      case 'reused':
-        throw new UnprocessableError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.', [
-          { field: 'header:Idempotency-Key', message: 'was used with a different body' },
-        ]);
-    }
-
-    let job;
+    const fingerprint = requestFingerprint(req.body);
+    let job: SendMessageJob;
     try {
-      job = await acceptance.prepare(caller, request, reservation.messageId);
-    } catch (error) {
-      await releaseOnClientError(reservation, error);
-      throw error;
+      job = await acceptance.prepare(caller, request, newMessageId());
+    } catch (refusal) {
+      // A 4xx is not kept (the client may fix the request and reuse the key), but a key that already
+      // holds an answer, or another body, outranks a refusal this retry alone would get.
+      if (!(refusal instanceof ApiError) || refusal.status >= 500) throw refusal;
+      const taken = await guard('redis', () => idempotency.peek(scope, fingerprint));
+      if (!taken) throw refusal;
+      return answerTakenKey(res, taken, null, refusal);
     }
-    // A failed enqueue keeps the reservation on purpose: the job may have reached Redis before the
-    // connection broke, and only a retry that takes the key over reuses its message id (one key, one job).
-    const response = await acceptance.enqueue(job, reservation.takeover);
-    // The answer is stored after it is sent: the message is already accepted, and the store command
-    // goes out on the same Redis connection as any later request's reservation, so Redis applies it
-    // first and a retry replays it. If it is lost, a retry takes the key over with the same message id.
+    const response = acceptedResponse(job);
+    const reservation = await guard('redis', () => idempotency.reserve(scope, fingerprint, job.message_id, response));
+    if (reservation.outcome !== 'reserved') return answerTakenKey(res, reservation, job);
+    // A failed enqueue leaves the reservation: the job may have reached Redis before the connection
+    // broke, and only a retry after the lease, enqueueing under the same id, can tell the difference.
+    await acceptance.enqueue(job);
     sendAccepted(res, response, false);
-    await reservation.complete(response).catch((error: Error) => {
-      logger.warn('idempotency answer not stored; a retry will take the key over', { message_id: job.message_id, error: error.message });
-    });
   };
 }
 
