@@ -127,7 +127,7 @@ describe('the 24-hour customer service window', () => {
     const res = await world.api('POST', '/v1/messages', { channel: 'auto', recipient: SILENT_CUSTOMER, content: { text: 'via another channel' } });
     expect(res.status).toBe(202);
     const done = await messageUntil(world, res.body.id, (m) => m?.channel_used && m.channel_used !== 'chat' && ['delivered', 'read'].includes(m.status), 'auto without chat');
-    // The skipped channel is recorded as a switch (contract §3), and chat's upstream was never called.
+    // The skipped channel is recorded as a switch (docs/messages.md#auto-fallback), and chat's upstream was never called.
     expect(done.attempts[0]).toMatchObject({ channel: 'chat', status: 'failed', error_code: 'outside_customer_service_window' });
     const fallbacks = await world.api('GET', `/v1/events?resource_id=${res.body.id}&type=message.fallback`);
     expect(fallbacks.body.data.length).toBeGreaterThanOrEqual(1);

@@ -4,7 +4,7 @@ import { reached, SANDBOX_SENDER, startMessagingStack, type MessagingStack } fro
 /**
  * Each channel end to end through real processes: gateway → queue → dispatcher → carrier-sim → upstream
  * receipts (chat and RBM webhooks through the gateway, SMPP deliver_sm on the dispatcher's own bind) →
- * `GET /v1/messages/{id}`. The sim's behaviour is chosen by the recipient's last two digits (contract §8).
+ * `GET /v1/messages/{id}`. The sim's behaviour is chosen by the recipient's last two digits (docs/sandbox.md#sandbox-numbers).
  */
 let m: MessagingStack;
 
@@ -78,10 +78,10 @@ describe('messaging end to end', () => {
     });
     const done = await m.waitForMessage(id, reached('delivered'), 'delivered over sms');
     expect(done.channel_used).toBe('sms');
-    // The window is closed: chat is skipped, and the switch is recorded like any other (contract §3).
+    // The window is closed: chat is skipped, and the switch is recorded like any other (docs/messages.md#auto-fallback).
     expect(attemptSummary(done.attempts)).toEqual(['chat:failed:outside_customer_service_window', 'rcs:failed:recipient_unreachable', 'sms:delivered']);
     expect(await m.simSends({ channel: 'chat', to: '+447911123402' })).toEqual([]);
-    // Interactive content travels to SMS rendered as text: the body, then numbered options (contract §3).
+    // Interactive content travels to SMS rendered as text: the body, then numbered options (docs/messages.md#auto-fallback).
     expect(await m.simSends({ channel: 'sms', to: '+447911123402' })).toEqual([expect.objectContaining({ text: 'Keep the appointment?\n1. Yes\n2. No' })]);
   });
 

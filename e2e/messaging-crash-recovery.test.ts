@@ -2,7 +2,7 @@ import { eventually } from '@switchboard/devstack';
 import { reached, SANDBOX_SENDER, startMessagingStack, type MessagingStack, type SimSend } from './messaging-helpers';
 
 /**
- * At-most-once dispatch across a crash (contract §3): the dispatcher is SIGKILLed while it has sends in
+ * At-most-once dispatch across a crash (docs/architecture.md#exactly-once-dispatch): the dispatcher is SIGKILLed while it has sends in
  * flight, a new one takes over the stalled jobs, and every message still ends delivered or read with
  * exactly one accepted upstream send. Short lock, stall and reconcile times keep the takeover quick.
  */
@@ -24,13 +24,13 @@ afterAll(async () => {
   await m?.stop();
 });
 
-/** Recipients …10 to …99 behave normally in the sim (contract §8). */
+/** Recipients …10 to …99 behave normally in the sim (docs/sandbox.md#sandbox-numbers). */
 const recipientOf = (i: number) => `+4479111234${String(10 + (i % 90)).padStart(2, '0')}`;
 const textOf = (i: number) => `crash-recovery message ${i}`;
 
 it('a dispatcher killed mid-run leaves no message behind and none sent twice', async () => {
   const plan = Array.from({ length: MESSAGES }, (_, i) => ({ i, channel: CHANNELS[i % CHANNELS.length], recipient: recipientOf(i), text: textOf(i) }));
-  // Free-form chat needs the customer to have written first (contract §4).
+  // Free-form chat needs the customer to have written first (docs/chat.md#the-24-hour-customer-service-window).
   const chatRecipients = [...new Set(plan.filter((p) => p.channel === 'chat').map((p) => p.recipient))];
   for (const recipient of chatRecipients) await m.simInbound({ channel: 'chat', from: recipient, to: SANDBOX_SENDER, text: 'hi' });
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The one run command: builds, starts Redis (AOF appendfsync always), embedded PGlite when DATABASE_URL
 // is unset, carrier-sim, the gateway and every worker as separate processes; prints the base URL and a
-// demo test key, and writes .switchboard/local.json for the CLI and scripts (contract §9).
+// demo test key, and writes .switchboard/local.json for the CLI and scripts (docs/running.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

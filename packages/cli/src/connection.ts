@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 /**
  * The CLI reaches the same store as the running local stack: `.switchboard/local.json` written by
- * `npm start`, unless DATABASE_URL and REDIS_URL are set (contract §2).
+ * `npm start`, unless DATABASE_URL and REDIS_URL are set (docs/authentication.md#the-cli).
  */
 export function resolveDatabaseUrl(env: NodeJS.ProcessEnv, cwd: string): string {
   if (env.DATABASE_URL && env.REDIS_URL) return env.DATABASE_URL;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createTestDatabase, REPO_ROOT, type TestDatabase } from '@switchboard/devstack';
 import { createApiKeysRepository, createDb, hashApiKey } from '@switchboard/store';
 
-// The CLI as a user runs it (contract §2): the built binary, JSON on stdout, against the store named
+// The CLI as a user runs it (docs/authentication.md#the-cli): the built binary, JSON on stdout, against the store named
 // by DATABASE_URL and REDIS_URL.
 let database: TestDatabase;
 

@@ -3,7 +3,7 @@ export type ConcreteChannel = (typeof CONCRETE_CHANNELS)[number];
 export type RequestedChannel = ConcreteChannel | 'auto';
 export const REQUESTED_CHANNELS: readonly RequestedChannel[] = [...CONCRETE_CHANNELS, 'auto'];
 
-/** Default `auto` order (contract §3): the richest channel first, SMS as the channel of last resort. */
+/** Default `auto` order (docs/messages.md#auto-fallback): the richest channel first, SMS as the channel of last resort. */
 export const DEFAULT_FALLBACK: readonly ConcreteChannel[] = ['chat', 'rcs', 'sms'];
 
 export function channelPlan(channel: RequestedChannel, fallback?: readonly ConcreteChannel[]): ConcreteChannel[] {

@@ -1,6 +1,6 @@
 /**
  * Message payloads. `content` is either `{ text }` (every channel) or a chat payload exactly as on
- * `POST /v1/messages/chat` without `to` (contract §3); `template` is a spec 2.2 template reference.
+ * `POST /v1/messages/chat` without `to`; `template` names a stored template (docs/messages.md#sending-a-message).
  */
 export interface TextContent {
   text: string;
@@ -66,7 +66,7 @@ function renderInteractive(interactive: InteractivePayload): string {
 
 /**
  * Renders any payload as plain text for channels that cannot carry it (SMS, RCS text): the body text,
- * then numbered options (contract §3). `templateBody` is the stored template body when known.
+ * then numbered options (docs/messages.md#auto-fallback). `templateBody` is the stored template body when known.
  */
 export function renderAsText(content: MessageContent | undefined, template?: TemplateReference, templateBody?: string): string {
   if (template) {

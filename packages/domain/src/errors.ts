@@ -1,5 +1,5 @@
 /**
- * The API's error hierarchy. Each error carries the HTTP status and the stable `code` of contract §1;
+ * The API's error hierarchy. Each error carries the HTTP status and the stable `code` of docs/errors.md;
  * the gateway's error middleware turns them into RFC 9457 problem documents.
  */
 export interface FieldError {

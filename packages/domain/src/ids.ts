@@ -1,6 +1,6 @@
 import { ulid } from 'ulid';
 
-/** Every public identifier is a prefix plus a ULID, so ids sort by creation time (contract §1). */
+/** Every public identifier is a prefix plus a ULID, so ids sort by creation time (docs/conventions.md#identifiers). */
 export const ID_PREFIXES = ['msg', 'call', 'evt', 'inb', 'whk', 'tpl', 'agt', 'key', 'acc', 'num', 'att', 'dlv'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

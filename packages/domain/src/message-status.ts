@@ -1,5 +1,5 @@
 /**
- * Message lifecycle (contract §3): queued → sending → sent → delivered → read, with `failed`
+ * Message lifecycle (docs/messages.md#message-states): queued → sending → sent → delivered → read, with `failed`
  * (never reached the network or handset) and `undelivered` (the network could not deliver it).
  * Status only moves forward: a transition to a lower rank is ignored, though its timestamp may still fill a gap.
  */
@@ -40,7 +40,7 @@ export const STATUS_TIMESTAMP: Record<MessageStatus, string> = {
   undelivered: 'undelivered_at',
 };
 
-/** Which events a status change produces (contract §7): failed and undelivered share message.failed. */
+/** Which events a status change produces (docs/webhooks.md#events): failed and undelivered share message.failed. */
 export function eventTypeForStatus(status: MessageStatus): string | null {
   switch (status) {
     case 'sent':

@@ -2,7 +2,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 const E164_SHAPE = /^\+[1-9]\d{6,14}$/;
 
-/** An E.164 string that is also a valid number by libphonenumber's full metadata (contract §1). */
+/** An E.164 string that is also a valid number by libphonenumber's full metadata (docs/conventions.md#phone-numbers). */
 export function isValidE164(value: unknown): value is string {
   if (typeof value !== 'string' || !E164_SHAPE.test(value)) return false;
   const parsed = parsePhoneNumberFromString(value);

@@ -3,7 +3,7 @@ import { countSmsSegments } from './sms-segments';
 
 export type UnitPrices = Readonly<Record<ConcreteChannel, number>>;
 
-/** cost_units = parts × the channel's unit price (contract §3); only SMS has more than one part. */
+/** cost_units = parts × the channel's unit price (docs/messages.md#cost-and-sms-segments); only SMS has more than one part. */
 export function costUnits(channel: ConcreteChannel, renderedText: string, prices: UnitPrices): number {
   const parts = channel === 'sms' ? countSmsSegments(renderedText) : 1;
   return parts * prices[channel];

@@ -1,4 +1,4 @@
-/** API key scopes (contract §2); `*` grants all of them. */
+/** API key scopes (docs/authentication.md#scopes); `*` grants all of them. */
 export const SCOPES = [
   'messages:write',
   'messages:read',

@@ -1,5 +1,5 @@
 /**
- * SMS segment arithmetic (contract §3): GSM-7 when every character is in the GSM 03.38 default
+ * SMS segment arithmetic (docs/messages.md#cost-and-sms-segments): GSM-7 when every character is in the GSM 03.38 default
  * alphabet or its extension table, UCS-2 otherwise. Extension characters cost two septets (escape + char).
  */
 export const GSM7_BASIC =

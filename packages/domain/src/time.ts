@@ -1,4 +1,4 @@
-/** ISO 8601 UTC with milliseconds, the one timestamp format of the API (contract §1). */
+/** ISO 8601 UTC with milliseconds, the one timestamp format of the API (docs/conventions.md#timestamps). */
 export function isoNow(clock: () => number = Date.now): string {
   return new Date(clock()).toISOString();
 }

@@ -18,7 +18,7 @@ export interface SendMessageJob extends AcceptedMessageFields {
   message_id: string;
   /**
    * Plan channels the gateway already knows cannot carry this message (an `auto` chat send outside the
-   * 24 h window). The dispatcher records each as a failed attempt with `message.fallback` (contract §3)
+   * 24 h window). The dispatcher records each as a failed attempt with `message.fallback` (docs/messages.md#auto-fallback)
    * and moves on without calling that upstream.
    */
   skipped_channels?: Partial<Record<ConcreteChannel, SkipReason>>;

@@ -1,7 +1,7 @@
 import type { KeyMode } from './payloads';
 
 /**
- * Template submission to the chat upstream (contract §5). Renaming this queue needs a migration plan:
+ * Template submission to the chat upstream (docs/chat.md#templates). Renaming this queue needs a migration plan:
  * jobs already waiting in the old name are orphaned by a deploy that only knows the new one.
  */
 export const TEMPLATE_QUEUES = {
@@ -15,6 +15,6 @@ export const TEMPLATE_JOB_NAMES = { submitTemplate: 'submit-template' } as const
 export interface SubmitTemplateJob {
   template_id: string;
   account_id: string;
-  /** Test keys' templates go to the carrier simulator, live keys' to the configured upstream (contract §2). */
+  /** Test keys' templates go to the carrier simulator, live keys' to the configured upstream (docs/sandbox.md). */
   mode: KeyMode;
 }

@@ -3,7 +3,7 @@ import type { MetricsRegistry } from './metrics';
 
 /**
  * `/healthz` (the process lives), `/readyz` (its dependencies answer) and `/metrics` for the workers,
- * which have no API of their own (contract §9).
+ * which have no API of their own (docs/running.md#health-readiness-and-metrics).
  */
 export function startHealthServer(opts: { port: number; host?: string; ready: () => Promise<boolean>; metrics?: MetricsRegistry }): Promise<Server> {
   const server = createServer((req, res) => {

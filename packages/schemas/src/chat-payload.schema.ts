@@ -1,12 +1,12 @@
 import { chatTypeSchemas } from './chat/chat-type.schemas';
 import type { JsonSchema } from './json-schema';
 
-/** Chat payload types (spec 1, contract §4). */
+/** Chat payload types (docs/chat.md#one-example-per-type). */
 export const CHAT_PAYLOAD_TYPES = ['text', 'template', 'interactive', 'image', 'document', 'audio', 'location'] as const;
 export type ChatPayloadType = (typeof CHAT_PAYLOAD_TYPES)[number];
 
 /**
- * The schema of the object named after each chat payload type: the deep rules of contract §4, shared by
+ * The schema of the object named after each chat payload type: the deep rules of docs/chat.md, shared by
  * `content` of `POST /v1/messages`, the body of `POST /v1/messages/chat` and the OpenAPI document.
  * The rules a schema cannot say are in `chat/chat-payload.checks.ts`.
  */
@@ -31,7 +31,7 @@ export const chatPayloadSchema: JsonSchema = {
   })),
 };
 
-/** `content: { text }`, which every channel can carry (contract §3). */
+/** `content: { text }`, which every channel can carry (docs/messages.md#channels). */
 export const textContentSchema: JsonSchema = {
   type: 'object',
   required: ['text'],
@@ -41,7 +41,7 @@ export const textContentSchema: JsonSchema = {
 
 /** `content` is a chat payload when it names a `type`, and `{ text }` otherwise. */
 export const messageContentSchema: JsonSchema = {
-  description: '`{ text }` for every channel, or a chat payload `{ type, <type>: {...} }` (contract §3).',
+  description: '`{ text }` for every channel, or a chat payload `{ type, <type>: {...} }`.',
   if: { type: 'object', required: ['type'] },
   then: chatPayloadSchema,
   else: textContentSchema,

@@ -72,7 +72,7 @@ function describe(error: AjvError): FieldError | null {
 }
 
 /**
- * Turns ajv errors into contract §1 field errors: `field` is a JSON Pointer into the body; a missing or
+ * Turns ajv errors into the field errors of docs/errors.md: `field` is a JSON Pointer into the body; a missing or
  * unknown property is pointed at itself (`/recipient`), not at its parent object. The first error
  * found for a field is the one reported.
  */

@@ -4,13 +4,13 @@
  */
 export type JsonSchema = { [keyword: string]: unknown };
 
-/** Shape of an E.164 number; full validity is checked afterwards with libphonenumber (contract §1). */
+/** Shape of an E.164 number; full validity is checked afterwards with libphonenumber (docs/conventions.md#phone-numbers). */
 export const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
-/** Template names as registered (contract §5): lowercase letters, digits and `_`. */
+/** Template names as registered (docs/chat.md#templates): lowercase letters, digits and `_`. */
 export const TEMPLATE_NAME_PATTERN = '^[a-z0-9_]{1,512}$';
 /** Language codes as the chat upstream writes them: `en`, `en_US`, `pt_BR`, `zh_Hant`. */
 export const TEMPLATE_LANGUAGE_PATTERN = '^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?$';
-/** Callback URLs are web URLs; whether plain http is allowed is a deployment decision (contract §7). */
+/** Callback URLs are web URLs; whether plain http is allowed is a deployment decision (docs/webhooks.md#target-guard-ssrf). */
 export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
 
 /** Readable messages for patterns, keyed by the pattern text, instead of ajv's "must match pattern …". */

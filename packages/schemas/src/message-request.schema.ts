@@ -3,7 +3,7 @@ import { messageContentSchema } from './chat-payload.schema';
 import { HTTP_URL_PATTERN, e164Schema, type JsonSchema } from './json-schema';
 import { templateReferenceSchema } from './template-reference.schema';
 
-/** Limits of the message request (contract §3); exported so that docs and tests quote the same numbers. */
+/** Limits of the message request (docs/api.md); exported so that docs and tests quote the same numbers. */
 export const MESSAGE_LIMITS = {
   callbackUrlMaxLength: 2048,
   metadataMaxKeys: 16,

@@ -31,7 +31,7 @@ function hasFieldError(errors: FieldError[], field: string): boolean {
   return errors.some((e) => e.field === field || e.field.startsWith(`${field}/`));
 }
 
-/** Rules a schema cannot say, answered as 400 field errors beside the schema's own (contract §1). */
+/** Rules a schema cannot say, answered as 400 field errors beside the schema's own (docs/errors.md#validation_failed). */
 function fieldRuleErrors(body: Body, schemaErrors: FieldError[], rules: ChatPayloadRules): FieldError[] {
   const errors: FieldError[] = [];
   if (typeof body.recipient === 'string' && !hasFieldError(schemaErrors, '/recipient') && !isValidNumber(body.recipient)) {
@@ -56,7 +56,7 @@ function fieldRuleErrors(body: Body, schemaErrors: FieldError[], rules: ChatPayl
   return errors;
 }
 
-/** Semantic rules, each with its own 422 code (contract §3, §7). Runs only on a schema-valid body. */
+/** Semantic rules, each with its own 422 code (docs/errors.md#422). Runs only on a schema-valid body. */
 function semanticProblem(request: MessageRequest, rules: MessageRequestRules): UnprocessableError | null {
   if ((request.content === undefined) === (request.template === undefined)) {
     return new UnprocessableError('content_or_template_required', 'Send exactly one of content or template.', [

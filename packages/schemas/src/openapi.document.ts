@@ -61,7 +61,7 @@ const paths: Record<string, Record<string, Operation>> = {
     post: authenticated('messages:write', {
       operationId: 'sendMessage',
       summary: 'Send a message',
-      description: 'Accepts the message for dispatch (contract §3). Nothing is written to the store on this path: the message is accepted once its job is in Redis.',
+      description: 'Accepts the message for dispatch. Nothing is written to the store on this path: the message is accepted once its job is in Redis.',
       parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/MessageRequest' } } } },
       responses: {
@@ -157,7 +157,7 @@ const paths: Record<string, Record<string, Operation>> = {
 
 /**
  * The OpenAPI 3.1 document of the gateway, built from the very schema objects that validate requests,
- * so the two cannot drift apart (contract §9).
+ * so the two cannot drift apart (docs/running.md#openapi).
  */
 export function buildOpenApiDocument(options: { serverUrl?: string } = {}): JsonSchema {
   return {

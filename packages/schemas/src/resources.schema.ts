@@ -6,7 +6,7 @@ const timestamp: JsonSchema = { type: 'string', format: 'date-time' };
 const nullableTimestamp: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
 const messageId: JsonSchema = { type: 'string', pattern: '^msg_[0-9A-HJKMNP-TV-Z]{26}$', examples: ['msg_01JD3Q4W6T9ZK1H8X2C5V7B3NM'] };
 
-/** The 202 answer to `POST /v1/messages`: exactly the spec 4.1 fields. */
+/** The 202 answer to `POST /v1/messages`: exactly the fields of docs/messages.md#sending-a-message. */
 export const messageAcceptedSchema: JsonSchema = {
   type: 'object',
   required: ['id', 'status', 'channel', 'recipient', 'created_at', 'estimated_delivery', 'cost_units'],
@@ -22,7 +22,7 @@ export const messageAcceptedSchema: JsonSchema = {
   },
 };
 
-/** `GET /v1/messages/{id}`: spec 4.2 plus contract §3. */
+/** `GET /v1/messages/{id}` (docs/messages.md#reading-messages). */
 export const messageSchema: JsonSchema = {
   type: 'object',
   required: ['id', 'status', 'channel', 'recipient', 'created_at', 'updated_at', 'cost_units', 'attempts', 'error'],
@@ -87,7 +87,7 @@ export const messageEventsSchema: JsonSchema = {
   properties: { data: { type: 'array', items: { $ref: '#/components/schemas/MessageTransition' } } },
 };
 
-/** RFC 9457 problem document with the contract §1 extensions. */
+/** RFC 9457 problem document with the extensions of docs/errors.md. */
 export const problemSchema: JsonSchema = {
   type: 'object',
   required: ['type', 'title', 'status', 'code', 'request_id'],

@@ -13,7 +13,7 @@ export const templateParameterSchema: JsonSchema = {
 const parameterList: JsonSchema = { type: 'array', maxItems: 100, items: templateParameterSchema };
 
 /**
- * A template reference in either spec 2.2 shape: (a) `parameters`, or (b) `components` of type `body`.
+ * A template reference in either shape (docs/chat.md#sending-a-template): `parameters`, or `components` of type `body`.
  * Giving both is refused by `checkMessageRequest` with a pointer at `/template/components`.
  */
 export const templateReferenceSchema: JsonSchema = {

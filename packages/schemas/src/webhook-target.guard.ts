@@ -1,6 +1,6 @@
 import { checkWebhookUrl, type TargetPolicy } from '@switchboard/webhooks';
 
-/** Where a webhook target may point (contract §7); the one guard lives in `@switchboard/webhooks`. */
+/** Where a webhook target may point (docs/webhooks.md#target-guard-ssrf); the one guard lives in `@switchboard/webhooks`. */
 export type WebhookTargetPolicy = TargetPolicy;
 
 /** Why a `callback_url` or endpoint URL is refused at registration, or null when it may be used. */

@@ -94,7 +94,7 @@ const boundaries: Array<[string, unknown, unknown, string]> = [
   ['longitude min', { to: TO, type: 'location', location: { latitude: 0, longitude: -180 } }, { to: TO, type: 'location', location: { latitude: 0, longitude: -181 } }, '/location/longitude'],
 ];
 
-describe('POST /v1/messages/chat limits (contract §4), at the boundary', () => {
+describe('POST /v1/messages/chat limits (docs/chat.md), at the boundary', () => {
   it.each(boundaries)('%s: at the limit accepted, one over rejected', (_name, atLimit, overLimit, field) => {
     expect(fieldsOf(atLimit)).toEqual([]);
     expect(fieldsOf(overLimit)).toEqual([field]);

@@ -30,7 +30,7 @@ describe('placeholder counting', () => {
   });
 });
 
-describe('POST /v1/templates validation (contract §5)', () => {
+describe('POST /v1/templates validation (docs/chat.md#templates)', () => {
   it('accepts a full definition and counts its body placeholders', () => {
     const result = validate({
       ...base,
@@ -74,7 +74,7 @@ describe('POST /v1/templates validation (contract §5)', () => {
   });
 });
 
-describe('template send checks (contract §5)', () => {
+describe('template send checks (docs/chat.md#sending-a-template)', () => {
   const approved = { status: 'approved' as const, placeholder_count: 2 };
   const params = [{ type: 'text' as const, text: 'Ada' }, { type: 'text' as const, text: '42' }];
 

@@ -1,8 +1,8 @@
--- Accounts, keys and numbers (contract §2).
+-- Accounts, keys and numbers (docs/authentication.md).
 CREATE TABLE accounts (
   id               text PRIMARY KEY,
   name             text NOT NULL UNIQUE,
-  -- Signs per-message callback_url deliveries (contract §7); shown by GET /v1/account/webhook-secret.
+  -- Signs per-message callback_url deliveries (docs/webhooks.md#events); shown by GET /v1/account/webhook-secret.
   callback_secret  text NOT NULL,
   created_at       timestamptz NOT NULL DEFAULT now()
 );
@@ -31,7 +31,7 @@ CREATE TABLE numbers (
 );
 CREATE INDEX numbers_by_e164 ON numbers (e164);
 
--- Messages (contract §3). A row appears when the dispatcher takes the job; until then GET reads the job.
+-- Messages (docs/messages.md). A row appears when the dispatcher takes the job; until then GET reads the job.
 CREATE TABLE messages (
   id                        text PRIMARY KEY,
   account_id                text NOT NULL REFERENCES accounts(id),
@@ -98,7 +98,7 @@ CREATE TABLE message_transitions (
   PRIMARY KEY (message_id, sequence)
 );
 
--- Events (contract §7), written in the same transaction as the change they describe.
+-- Events (docs/webhooks.md#events), written in the same transaction as the change they describe.
 -- published_at is the outbox mark: null until webhook fan-out has taken the event.
 CREATE TABLE events (
   id             text PRIMARY KEY,

@@ -1,5 +1,5 @@
--- Message templates (contract §5). One row per (account, name, language): that pair is how a send names it.
--- `mode` records which upstream reviewed it: test keys submit to the carrier simulator (contract §2).
+-- Message templates (docs/chat.md#templates). One row per (account, name, language): that pair is how a send names it.
+-- `mode` records which upstream reviewed it: test keys submit to the carrier simulator (docs/authentication.md#test-and-live-keys).
 CREATE TABLE templates (
   id                    text PRIMARY KEY,
   account_id            text NOT NULL REFERENCES accounts(id),
@@ -43,7 +43,7 @@ CREATE TABLE inbound_messages (
 );
 CREATE INDEX inbound_messages_by_account ON inbound_messages (account_id, id DESC);
 
--- The 24-hour customer service window (contract §4), the durable record. The gateway reads a Redis key
+-- The 24-hour customer service window (docs/chat.md), the durable record. The gateway reads a Redis key
 -- with the same expiry, written by the dispatcher from this row, so the hot path runs no query.
 CREATE TABLE customer_windows (
   account_id       text NOT NULL REFERENCES accounts(id),

@@ -1,4 +1,4 @@
--- Webhook endpoints, deliveries and attempts (contract §7).
+-- Webhook endpoints, deliveries and attempts (docs/webhooks.md).
 CREATE TABLE webhook_endpoints (
   id                          text PRIMARY KEY,
   account_id                  text NOT NULL REFERENCES accounts(id),

@@ -37,7 +37,7 @@ export async function lockMessage(tx: Queryable, id: string): Promise<MessageRow
 /**
  * Applies one change to a locked message row: status only moves forward, a missing timestamp is filled
  * even by a late receipt, and every effective change gets the next `sequence`, a history row and,
- * where contract §7 names one, an event in the same transaction.
+ * where docs/webhooks.md#events lists one, an event in the same transaction.
  */
 export async function applyMessageChange(tx: Queryable, row: MessageRow, change: MessageChange): Promise<ChangeResult> {
   const advances = change.status !== undefined && canAdvance(row.status as MessageStatus, change.status);

@@ -46,7 +46,7 @@ export interface AttemptRow {
   updated_at: Date;
 }
 
-/** The message as `GET /v1/messages/{id}` shows it (spec 4.2 plus contract §3). */
+/** The message as `GET /v1/messages/{id}` shows it (docs/messages.md#reading-messages). */
 export interface MessageResource {
   id: string;
   status: string;

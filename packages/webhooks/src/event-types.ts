@@ -1,4 +1,4 @@
-/** Event types of contract §7; subscriptions may name these or `*`. */
+/** Event types (docs/webhooks.md#events); subscriptions may name these or `*`. */
 export const EVENT_TYPES = [
   'message.sent',
   'message.delivered',
@@ -20,7 +20,7 @@ export function isSubscribableEventType(value: unknown): value is EventType | ty
   return value === ALL_EVENTS || (EVENT_TYPES as readonly unknown[]).includes(value);
 }
 
-/** The envelope every delivery carries (contract §7). */
+/** The envelope every delivery carries (docs/webhooks.md#envelope-and-headers). */
 export interface EventEnvelope {
   id: string;
   type: string;

@@ -1,5 +1,5 @@
 /**
- * Delivery retry timing (contract §7): an explicit schedule, jitter, and `Retry-After` clamped so that
+ * Delivery retry timing (docs/webhooks.md): an explicit schedule, jitter, and `Retry-After` clamped so that
  * a receiver cannot park a delivery for longer than twice what the schedule would wait.
  */
 

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /**
- * Standard Webhooks v1 signing (https://www.standardwebhooks.com/, contract §7). The HMAC key is the
+ * Standard Webhooks v1 signing (https://www.standardwebhooks.com/, docs/webhooks.md#envelope-and-headers). The HMAC key is the
  * base64-decoded part after `whsec_`; the signed content is `{id}.{timestamp}.{body}`.
  */
 export const SECRET_PREFIX = 'whsec_';

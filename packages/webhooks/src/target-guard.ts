@@ -2,7 +2,7 @@ import { classifyParsed, type AddressClass } from './address-classes';
 import { parseIpLiteral } from './ip-address';
 
 /**
- * Where deliveries may connect (contract §7). The defaults refuse everything that is not public
+ * Where deliveries may connect (docs/webhooks.md#target-guard-ssrf). The defaults refuse everything that is not public
  * HTTPS; the switches exist for local runs and tests only.
  */
 export interface TargetPolicy {

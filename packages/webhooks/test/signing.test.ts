@@ -34,7 +34,7 @@ describe('Standard Webhooks signing', () => {
   });
 
   it('matches the Standard Webhooks reference vector', () => {
-    // From the spec's reference libraries: secret, id, timestamp and payload give this signature.
+    // From the Standard Webhooks reference libraries: secret, id, timestamp and payload give this signature.
     const headers = signedHeaders({
       id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
       timestampSeconds: 1614265330,

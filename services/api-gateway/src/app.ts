@@ -80,7 +80,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   const messageReads = createMessageReadsRepository(db);
   const reads = createMessageReadHandlers({ reads: messageReads, queue: messageQueue, guard });
   const templates = createTemplatesRepository(db);
-  // Template sends read the definition; a short cache keeps a burst of sends off the store (contract §5).
+  // Template sends read the definition; a short cache keeps a burst of sends off the store (docs/chat.md#sending-a-template).
   const templateFacts = createLoadingCache({
     load: (key) => {
       const [accountId, name, language] = key.split('\n');

@@ -15,7 +15,7 @@ export interface GatewayConfig extends CommonConfig {
   chatVerifyToken: string;
   rbmClientToken: string;
   webhookTargets: WebhookTargetPolicy;
-  /** Chat media links must be https (contract §4); local stacks serve test media over http. */
+  /** Chat media links must be https (docs/chat.md#image-document-audio); local stacks serve test media over http. */
   chatMediaAllowHttp: boolean;
   /** Templates are read on every template send; a short cache keeps that off the store. */
   templateCacheTtlMs: number;

@@ -20,7 +20,7 @@ async function expectUnauthorized(res: Response): Promise<void> {
   expect(problem.contentType).toMatch(/^application\/problem\+json/);
 }
 
-describe('authentication (contract §2)', () => {
+describe('authentication (docs/authentication.md)', () => {
   it('answers 401 with WWW-Authenticate for a missing, malformed or unknown key', async () => {
     await expectUnauthorized(await h.request('/v1/messages', { json: textMessage() }));
     for (const authorization of ['sk_test_abcdefghijklmnopqrstuvwxyz', 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer sk_prod_abcdefghijklmnop', 'Bearer sk_test_short']) {
@@ -59,7 +59,7 @@ describe('authentication (contract §2)', () => {
   });
 });
 
-describe('rate limits (contract §1)', () => {
+describe('rate limits (docs/conventions.md#rate-limits)', () => {
   it('sends the RateLimit headers on every authenticated answer', async () => {
     const { key } = await h.key({ mode: 'test', rateLimitPerSecond: 50 });
     for (const res of [await h.request('/v1/messages', { key, json: textMessage() }), await h.request('/v1/messages', { key }), await h.request('/v1/messages/nope', { key })]) {

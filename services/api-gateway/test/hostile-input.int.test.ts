@@ -127,7 +127,7 @@ const scenario: fc.Arbitrary<Scenario> = fc.oneof(
   },
 );
 
-describe('hostile input (contract §1: no input produces a 5xx)', () => {
+describe('hostile input (docs/conventions.md#status-codes: no input produces a 5xx)', () => {
   it('never answers 5xx, and every 4xx is a problem document', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ method, url, headers: hdrs, body: payload }) => {

@@ -19,7 +19,7 @@ function send(idempotencyKey: string, body: unknown, apiKey = key): Promise<Resp
   return h.request('/v1/messages', { key: apiKey, headers: { 'idempotency-key': idempotencyKey }, json: body });
 }
 
-describe('Idempotency-Key (contract §3)', () => {
+describe('Idempotency-Key (docs/api.md#idempotency-key)', () => {
   it('replays the first answer byte for byte with Idempotent-Replayed, and enqueues once', async () => {
     const idem = randomUUID();
     const first = await send(idem, textMessage());

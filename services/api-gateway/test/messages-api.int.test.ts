@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe('POST /v1/messages: acceptance', () => {
-  it('answers 202 with exactly the spec fields, a Location, and the job in the queue', async () => {
+  it('answers 202 with exactly the documented fields, a Location, and the job in the queue', async () => {
     const res = await h.request('/v1/messages', { key: testKey, json: textMessage({ metadata: { order: '42' } }) });
     expect(res.status).toBe(202);
     const body = (await res.json()) as Record<string, unknown>;

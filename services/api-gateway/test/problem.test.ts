@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, UnprocessableError, ValidationError } from '@switchboard/domain';
 import { problemDocument } from '../src/http/problem';
 
-describe('problem documents (RFC 9457, contract §1)', () => {
+describe('problem documents (RFC 9457, docs/errors.md)', () => {
   it('carries type, title, status, detail, code, request_id and the field errors', () => {
     const error = new ValidationError([{ field: '/recipient', message: 'is required' }]);
     expect(problemDocument(error, 'req-1')).toEqual({

@@ -47,7 +47,7 @@ function postChat(body: string, signature: string | undefined): Promise<Response
 const sign = (body: string, secret = APP_SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 const sha256 = (data: string) => createHash('sha256').update(data).digest('hex');
 
-describe('chat webhook (contract §7 inbound from upstreams)', () => {
+describe('chat webhook (docs/api.md#upstream-callbacks)', () => {
   it('answers the hub.challenge handshake only with the verify token', async () => {
     const ok = await h.request(`/v1/providers/chat/webhook?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=1158201444`);
     expect(ok.status).toBe(200);

@@ -1,6 +1,6 @@
 import { rateLimitHeader, rateLimitPolicyHeader, resetSeconds } from '../src/rate-limit/rate-limit-headers';
 
-describe('RateLimit headers (IETF draft as contract §1 spells them)', () => {
+describe('RateLimit headers (IETF draft as docs/conventions.md#rate-limits spells them)', () => {
   it('formats the policy', () => {
     expect(rateLimitPolicyHeader(1000, 1)).toBe('"default";q=1000;w=1');
   });

@@ -32,7 +32,7 @@ async function countJobs(url: string): Promise<number> {
   }
 }
 
-describe('Redis unavailable (contract §1: 503, nothing accepted)', () => {
+describe('Redis unavailable (docs/errors.md#unavailable: 503, nothing accepted)', () => {
   it('answers 503 at once instead of hanging, accepts nothing, and recovers when Redis is back', async () => {
     const { key } = await h.key({ mode: 'test' });
     expect((await h.request('/v1/messages', { key, json: textMessage() })).status).toBe(202);

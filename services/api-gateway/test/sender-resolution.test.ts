@@ -17,7 +17,7 @@ function codeOf(input: SenderResolutionInput): string {
   return 'none';
 }
 
-describe('sender resolution (contract §3 from rules)', () => {
+describe('sender resolution (docs/messages.md#senders)', () => {
   const numbers = [number('+14155550111', ['sms']), number('+14155550122', ['chat', 'sms']), number('+14155550133', ['rcs'])];
 
   it('uses the first number provisioned for the channel', () => {

@@ -37,7 +37,7 @@ export interface DispatcherConfig extends CommonConfig {
   /** Runs of a callback job whose receipt matches no attempt yet, before it is logged and dropped. */
   receiptMatchAttempts: number;
   receiptRetryBackoffMs: number;
-  /** Chat media links must be https (contract §4); local stacks serve test media over http. */
+  /** Chat media links must be https (docs/chat.md#image-document-audio); local stacks serve test media over http. */
   chatMediaAllowHttp: boolean;
   /**
    * Media links may point at loopback and private networks (local stacks and tests, where the carrier
@@ -48,7 +48,7 @@ export interface DispatcherConfig extends CommonConfig {
   sandboxSender: string;
   /** How long the HEAD of a media link may take before the message fails as `media_unreachable`. */
   mediaCheckTimeoutMs: number;
-  /** Upstreams for `sk_test_` keys: always the carrier simulator (contract §2). */
+  /** Upstreams for `sk_test_` keys: always the carrier simulator (docs/authentication.md#test-and-live-keys). */
   sandbox: UpstreamSet;
   /** Upstreams for live keys; each one defaults to its sandbox counterpart. */
   live: UpstreamSet;

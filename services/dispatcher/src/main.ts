@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     handlers: {
       inbound: createInboundHandler({
         inbound: createInboundMessagesRepository(db),
-        // The gateway checks the 24 h window on this key (contract §4); the row in PostgreSQL is the record.
+        // The gateway checks the 24 h window on this key (docs/chat.md); the row in PostgreSQL is the record.
         windows: createCustomerWindowCache({ redis: producerConnection, prefix: config.queuePrefix }),
         logger,
         clock,

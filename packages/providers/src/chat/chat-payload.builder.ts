@@ -18,7 +18,7 @@ export function digitsOf(e164: string): string {
 
 /**
  * The Cloud API wants `language: { code }` and always `components`; our API also accepts
- * `language` as a plain string and the flat `parameters` list (spec 2.2 shape a), which is
+ * `language` as a plain string and the flat `parameters` list (docs/chat.md#sending-a-template), which is
  * the body component's parameters.
  */
 export function normalizeTemplatePayload(payload: Record<string, unknown>): Record<string, unknown> {

@@ -1,5 +1,5 @@
 /**
- * The WhatsApp Cloud API limits that contract §4 adopts. Exported so that docs and tests quote the
+ * The WhatsApp Cloud API limits the chat channel adopts (docs/chat.md). Exported so that docs and tests quote the
  * same numbers as the validation.
  * https://developers.facebook.com/docs/whatsapp/cloud-api/reference/messages
  */

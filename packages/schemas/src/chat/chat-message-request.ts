@@ -7,7 +7,7 @@ import { webhookUrlRefusal, type WebhookTargetPolicy } from '../webhook-target.g
 import { chatPayloadRuleErrors, pointAtFirstExcessItem, type ChatPayloadRules } from './chat-payload.checks';
 import { chatTypeSchemas } from './chat-type.schemas';
 
-/** The body of `POST /v1/messages/chat` (contract §4). */
+/** The body of `POST /v1/messages/chat` (docs/chat.md). */
 export interface ChatMessageRequest {
   to: string;
   type: ChatPayloadType;

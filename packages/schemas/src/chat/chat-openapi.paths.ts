@@ -41,7 +41,7 @@ export const templateSchema: JsonSchema = {
   },
 };
 
-/** `GET /v1/inbound/{id}`: the `message.inbound` event data (contract §7), plus location and media. */
+/** `GET /v1/inbound/{id}`: the `message.inbound` event data (docs/webhooks.md#envelope-and-headers), plus location and media. */
 export const inboundSchema: JsonSchema = {
   type: 'object',
   required: ['id', 'channel', 'from', 'to', 'type', 'received_at'],
@@ -70,13 +70,13 @@ export const chatOpenApiSchemas: Record<string, JsonSchema> = {
   InboundList: list('Inbound'),
 };
 
-/** The chat channel's operations (contract §4, §5; issue 3), merged into the OpenAPI document's paths. */
+/** The chat channel's operations (docs/chat.md; issue 3), merged into the OpenAPI document's paths. */
 export const chatOpenApiPaths: Record<string, Record<string, JsonSchema>> = {
   '/v1/messages/chat': {
     post: secured('messages:write', {
       operationId: 'sendChatMessage',
       summary: 'Send a chat message by type',
-      description: 'Spec 4.4 with the contract §4 limits. Free-form types need an open 24 h customer service window; templates do not.',
+      description: 'Chat payloads within the Cloud API limits. Free-form types need an open 24 h customer service window; templates do not.',
       parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
       requestBody: { required: true, content: { 'application/json': { schema: ref('ChatMessageRequest') } } },
       responses: {

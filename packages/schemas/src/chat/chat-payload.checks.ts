@@ -4,7 +4,7 @@ import { CHAT_LIMITS, CHAT_MEDIA_TYPES } from './chat-limits';
 
 export interface ChatPayloadRules {
   /**
-   * Media links must be https (contract §4); local stacks serve test media over plain http.
+   * Media links must be https (docs/chat.md#image-document-audio); local stacks serve test media over plain http.
    * @defaultValue false
    */
   allowHttpMediaLinks?: boolean;
@@ -62,7 +62,7 @@ function mediaLinkErrors(media: Obj, at: string, rules: ChatPayloadRules): Field
 }
 
 /**
- * Rules of contract §4 that JSON Schema cannot express, for a chat payload `{ type, <type>: {...} }`
+ * Rules of docs/chat.md that JSON Schema cannot express, for a chat payload `{ type, <type>: {...} }`
  * found at `base` in the body (`''` on `/v1/messages/chat`, `/content` on `/v1/messages`): unique
  * button ids and titles, at most 10 list rows in total, section titles once there are several
  * sections, unique row ids, https media links, and a template in one shape only.
@@ -85,7 +85,7 @@ export function chatPayloadRuleErrors(payload: unknown, base: string, rules: Cha
 }
 
 /**
- * ajv reports `maxItems` at the array itself; contract §4 wants the pointer of the offending item
+ * ajv reports `maxItems` at the array itself; docs/chat.md#validation-errors promises the pointer of the offending item
  * (`/interactive/action/buttons/3`), which is the first one past the limit. The message is the one
  * `toFieldErrors` writes for `maxItems`.
  */

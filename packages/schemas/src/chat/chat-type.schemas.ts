@@ -82,7 +82,7 @@ export const chatLocationSchema: JsonSchema = object(['latitude', 'longitude'], 
 });
 
 /**
- * The deep schema of each chat type's object (contract §4), keyed like `CHAT_PAYLOAD_TYPES`. Both
+ * The deep schema of each chat type's object (docs/chat.md#one-example-per-type), keyed like `CHAT_PAYLOAD_TYPES`. Both
  * `POST /v1/messages/chat` and `content` of `POST /v1/messages` use it, and so does the OpenAPI document.
  */
 export const chatTypeSchemas = {

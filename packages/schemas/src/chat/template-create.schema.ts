@@ -33,7 +33,7 @@ const templateButtonSchema: JsonSchema = {
   ],
 };
 
-/** `POST /v1/templates` (contract §5). */
+/** `POST /v1/templates` (docs/chat.md#templates). */
 export const templateCreateSchema: JsonSchema = {
   type: 'object',
   required: ['name', 'language', 'category', 'components'],

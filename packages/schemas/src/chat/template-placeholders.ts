@@ -25,7 +25,7 @@ export function countPlaceholders(text: string): number {
   return scanPlaceholders(text).numbers.length;
 }
 
-/** True when the placeholders are exactly `{{1}}…{{n}}`, as the upstream requires (contract §5). */
+/** True when the placeholders are exactly `{{1}}…{{n}}`, as the upstream requires (docs/chat.md#templates). */
 export function placeholdersAreContiguous(numbers: readonly number[]): boolean {
   return numbers.every((n, i) => n === i + 1);
 }

@@ -7,7 +7,7 @@ export interface StoredTemplateFacts {
 }
 
 /**
- * The contract §5 checks of a template send, in order: it exists under that name and language, it is
+ * The checks of a template send (docs/chat.md#sending-a-template), in order: it exists under that name and language, it is
  * approved, and the parameters fill its placeholders exactly. `at` is the template reference's pointer
  * (`/template`, or `/content/template` for a chat payload on `POST /v1/messages`).
  */

@@ -9,14 +9,14 @@ export interface Account {
   created_at: Date;
 }
 
-/** Standard Webhooks secret: `whsec_` + base64 of 32 random bytes (contract §7). */
+/** Standard Webhooks secret: `whsec_` + base64 of 32 random bytes (docs/webhooks.md#envelope-and-headers). */
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
 export function createAccountsRepository(db: Queryable) {
   return {
-    /** Finds the account by name or creates it; the CLI's `--account <name>` semantics (contract §2). */
+    /** Finds the account by name or creates it; the CLI's `--account <name>` semantics (docs/authentication.md#the-cli). */
     async ensure(name: string): Promise<Account> {
       await db.query('INSERT INTO accounts (id, name, callback_secret) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING', [
         newId('acc'),

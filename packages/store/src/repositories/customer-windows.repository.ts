@@ -5,7 +5,7 @@ export const CUSTOMER_SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Stands in for the account in the window of the shared sandbox sender: test keys without a chat number
- * of their own send from it (contract §2), so a reply to it has no owning account, yet opens the window.
+ * of their own send from it (docs/chat.md), so a reply to it has no owning account, yet opens the window.
  */
 export const SANDBOX_WINDOW_ACCOUNT = 'sandbox';
 

@@ -34,7 +34,7 @@ export interface FanOutPlan {
   endpoints: Array<{ id: string; url: string }>;
 }
 
-/** The body every delivery posts (contract §7). Serialised once per attempt, so key order is stable. */
+/** The body every delivery posts (docs/webhooks.md#envelope-and-headers). Serialised once per attempt, so key order is stable. */
 export function toEnvelope(row: Pick<EventRow, 'id' | 'type' | 'created_at' | 'data'>): { id: string; type: string; created_at: string; data: Record<string, unknown> } {
   return { id: row.id, type: row.type, created_at: toIso(row.created_at) as string, data: row.data };
 }

@@ -24,7 +24,7 @@ export interface InboundRow {
   created_at: Date;
 }
 
-/** The `message.inbound` event data of contract §7, which `GET /v1/inbound/{id}` also returns (plus location/media). */
+/** The `message.inbound` event data, which `GET /v1/inbound/{id}` also returns plus location/media (docs/webhooks.md). */
 export interface InboundResource {
   id: string;
   channel: string;
@@ -62,7 +62,7 @@ export function toInboundResource(row: InboundRow): InboundResource {
   };
 }
 
-/** The event data is exactly contract §7's fields; location and media stay on the resource. */
+/** The event data has exactly the documented fields (docs/webhooks.md#envelope-and-headers); location and media stay on the resource. */
 function eventData(row: InboundRow): InboundResource {
   const { location: _location, media: _media, ...data } = toInboundResource(row);
   return data;
@@ -133,7 +133,7 @@ export function createInboundMessagesRepository(db: Db) {
            VALUES ($1, $2, 'message.inbound', 'inbound', $3, NULL, $4, $5)`,
           [eventId, owner.accountId, row.id, JSON.stringify(eventData(row)), now],
         );
-        // Inbound replies have no per-resource sequence (contract §7 gives them none); 0 stands for "none".
+        // Inbound replies have no per-resource sequence (docs/webhooks.md#envelope-and-headers); 0 stands for "none".
         const events: StoredEvent[] = [{ id: eventId, account_id: owner.accountId, type: 'message.inbound', resource_id: row.id, sequence: 0 }];
         return { outcome: 'stored', row, windowLastInboundAt, events };
       });

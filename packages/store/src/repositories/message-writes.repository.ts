@@ -76,7 +76,7 @@ export function createMessageWritesRepository(db: Db) {
           [row.id],
         );
         const previous = last[0];
-        // One attempt row per channel tried (contract §3): a retry on the same channel after a known
+        // One attempt row per channel tried (docs/messages.md#reading-messages): a retry on the same channel after a known
         // non-acceptance (throttled, transient) or an abandoned unknown outcome reuses the row.
         const reusable = previous && previous.channel === input.channel && (previous.status === 'pending' || previous.status === 'unknown');
         const { rows } = reusable

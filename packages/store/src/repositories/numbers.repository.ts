@@ -22,7 +22,7 @@ export function createNumbersRepository(db: Queryable) {
       );
       return rows[0];
     },
-    /** Oldest first: the default sender for a channel is the first number provisioned for it (contract §3). */
+    /** Oldest first: the default sender for a channel is the first number provisioned for it (docs/messages.md#senders). */
     async listForAccount(accountId: string): Promise<NumberRecord[]> {
       const { rows } = await db.query<NumberRecord>('SELECT * FROM numbers WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
       return rows;

@@ -20,7 +20,7 @@ export interface TemplateRow {
   updated_at: Date;
 }
 
-/** `GET /v1/templates/{id}` (contract §5). */
+/** `GET /v1/templates/{id}` (docs/chat.md#templates). */
 export interface TemplateResource {
   id: string;
   name: string;

@@ -4,13 +4,13 @@ import type { DependencyGuard } from '../http/dependency-guard';
 import type { Caller } from '../http/request-context';
 import { createLoadingCache } from '../support/loading-cache';
 
-/** `Bearer sk_live_…` / `Bearer sk_test_…` (contract §2); anything else is refused without a lookup. */
+/** `Bearer sk_live_…` / `Bearer sk_test_…` (docs/authentication.md#api-keys); anything else is refused without a lookup. */
 const BEARER = /^Bearer +(sk_(?:live|test)_[A-Za-z0-9]{16,128}) *$/i;
 
 export interface ApiKeyAuthenticatorDeps {
   findByHash: (keyHash: string) => Promise<ApiKeyRecord | null>;
   guard: DependencyGuard;
-  /** Hits and misses are both cached this long; revocation takes effect within it (contract §2). */
+  /** Hits and misses are both cached this long; revocation takes effect within it (docs/authentication.md#api-keys). */
   ttlMs: number;
   clock?: () => number;
 }

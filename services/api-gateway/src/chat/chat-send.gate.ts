@@ -7,12 +7,12 @@ import type { SenderPlan } from '../messages/sender-resolution';
 export interface ChatSendGateDeps {
   /** The account's template by name and language; cached briefly by the caller (a read, never a write). */
   findTemplate: (accountId: string, name: string, language: string) => Promise<StoredTemplateFacts | null>;
-  /** Whether the customer service window is open; a Redis key the dispatcher keeps (contract §4). */
+  /** Whether the customer service window is open; a Redis key the dispatcher keeps (docs/chat.md). */
   windowIsOpen: (window: CustomerWindowKey) => Promise<boolean>;
   guard: DependencyGuard;
 }
 
-/** Where the request names a template: `template` (spec 2.2), or a chat payload of type template in `content`. */
+/** Where the request names a template: `template`, or a chat payload of type template in `content`. */
 function templateReference(request: MessageRequest): { reference: TemplateReference; at: string } | null {
   if (request.template) return { reference: request.template, at: '/template' };
   const content = request.content;
@@ -31,7 +31,7 @@ function outsideWindow(): UnprocessableError {
 }
 
 /**
- * The chat rules of contract §4/§5 that need stored state, checked before anything is queued:
+ * The chat rules that need stored state (docs/chat.md), checked before anything is queued:
  * a named template must exist, be approved and get as many parameters as it has placeholders; and
  * free-form chat content needs an open 24 h window. A closed window is a 422 on `channel: "chat"`;
  * with `auto` it marks chat as skipped: the dispatcher records that switch and moves on.

@@ -2,7 +2,7 @@ import { ApiError, UnavailableError } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
 
 /**
- * Runs a call to Redis or the store; any failure becomes 503 `unavailable` (contract §1: nothing was
+ * Runs a call to Redis or the store; any failure becomes 503 `unavailable` (docs/errors.md#unavailable: nothing was
  * accepted), with the cause logged. Input never reaches these calls unvalidated, so a failure here is
  * about the dependency, not the request.
  */

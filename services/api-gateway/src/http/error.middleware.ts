@@ -8,7 +8,7 @@ import { requestIdOf } from './request-context';
 
 /** Client errors raised by express itself or node (they carry a 4xx `status`), as problems of ours. */
 function frameworkClientError(error: unknown): ApiError | null {
-  // A path segment that does not even percent-decode cannot name one of our resources (contract §1: 404).
+  // A path segment that does not even percent-decode cannot name one of our resources (docs/conventions.md#identifiers: 404).
   if (error instanceof URIError) return new NotFoundError();
   const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -17,7 +17,7 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 /**
- * Reads a JSON request's raw bytes, at most `limitBytes` (contract §1: 415 for anything but
+ * Reads a JSON request's raw bytes, at most `limitBytes` (docs/conventions.md#requests-and-bodies: 415 for anything but
  * uncompressed application/json, 413 beyond the limit). The raw bytes are kept for signature checks.
  */
 export function readJsonRequestBody(limitBytes: number): RequestHandler {

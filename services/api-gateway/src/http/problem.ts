@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import { ApiError, type FieldError } from '@switchboard/domain';
 
-/** RFC 9457 problem document with the contract §1 extensions. */
+/** RFC 9457 problem document with the extensions of docs/errors.md. */
 export interface ProblemDocument {
   type: string;
   title: string;

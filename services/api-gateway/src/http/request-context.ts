@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { KeyMode } from '@switchboard/queues';
 
-/** The caller, as established by the API key (contract §2). */
+/** The caller, as established by the API key (docs/authentication.md#api-keys). */
 export interface Caller {
   keyId: string;
   accountId: string;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { setRequestId } from './request-context';
 
-/** Short and safe to echo into logs and headers (contract §1); anything else is replaced. */
+/** Short and safe to echo into logs and headers (docs/conventions.md#request-ids); anything else is replaced. */
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 export function requestIdMiddleware(): RequestHandler {

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 
-/** The first answer to a key, replayed byte for byte (contract §3). */
+/** The first answer to a key, replayed byte for byte (docs/api.md#idempotency-key). */
 export interface StoredResponse {
   status: number;
   body: string;
@@ -87,7 +87,7 @@ function parseRecord(raw: string): IdempotencyRecord | null {
 }
 
 /**
- * Idempotency-Key bookkeeping in Redis (contract §3). The reservation carries the message id, which is
+ * Idempotency-Key bookkeeping in Redis (docs/architecture.md#exactly-once-dispatch). The reservation carries the message id, which is
  * also the BullMQ job id: a request that finds a reservation orphaned by a crash enqueues with the same
  * id, and BullMQ ignores a second add of it. One key, one job, even across a gateway crash.
  */

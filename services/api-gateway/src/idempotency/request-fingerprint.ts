@@ -14,7 +14,7 @@ export function canonicalJson(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`;
 }
 
-/** sha256 of the canonical body: what "the same body" means for an Idempotency-Key (contract §3). */
+/** sha256 of the canonical body: what "the same body" means for an Idempotency-Key (docs/api.md#idempotency-key). */
 export function requestFingerprint(body: unknown): string {
   return createHash('sha256').update(canonicalJson(body)).digest('hex');
 }

@@ -15,7 +15,7 @@ export interface MessageAcceptanceDeps {
   guard: DependencyGuard;
   prices: UnitPrices;
   sandboxSender: string;
-  /** Template and 24 h window rules (contract §4, §5); may take chat out of an `auto` plan. */
+  /** Template and 24 h window rules (docs/chat.md); may take chat out of an `auto` plan. */
   chatGate?: (accountId: string, request: MessageRequest, senders: SenderPlan) => Promise<SenderPlan>;
   /** Whether the dispatcher already persisted the message (its job may be gone from the queue by then). */
   messageStored: (messageId: string) => Promise<boolean>;
@@ -31,7 +31,7 @@ export interface MessageAcceptance {
   wasEnqueued(messageId: string): Promise<boolean>;
 }
 
-/** Exactly the spec 4.1 fields, in the spec's order. */
+/** Exactly the documented 202 fields, in their documented order (docs/messages.md#sending-a-message). */
 export function acceptedResponse(job: Pick<SendMessageJob, 'message_id' | 'channel' | 'recipient' | 'created_at' | 'cost_units'>): StoredResponse {
   const body = {
     id: job.message_id,

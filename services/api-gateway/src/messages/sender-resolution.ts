@@ -27,7 +27,7 @@ function sender(e164: string, channel: ConcreteChannel, chatPhoneNumberId: strin
 function senderFor(channel: ConcreteChannel, input: SenderResolutionInput): ResolvedSender | null {
   const provisioned = input.numbers.find((n) => n.channels.includes(channel) && (input.from === undefined || n.e164 === input.from));
   if (provisioned) return sender(provisioned.e164, channel, provisioned.chat_phone_number_id);
-  // Test keys never reach a real upstream (contract §2), so the simulator's sandbox sender stands in.
+  // Test keys never reach a real upstream (docs/authentication.md#test-and-live-keys), so the simulator's sandbox sender stands in.
   if (input.mode === 'test' && (input.from === undefined || input.from === input.sandboxSender)) {
     return sender(input.sandboxSender, channel, null);
   }
@@ -35,7 +35,7 @@ function senderFor(channel: ConcreteChannel, input: SenderResolutionInput): Reso
 }
 
 /**
- * Contract §3 `from` rules for each channel of the plan. A concrete channel without a sender is a 422;
+ * The `from` rules (docs/messages.md#senders) for each channel of the plan. A concrete channel without a sender is a 422;
  * `auto` drops such channels and is a 422 only when none is left.
  */
 export function resolveSenders(input: SenderResolutionInput): SenderPlan {

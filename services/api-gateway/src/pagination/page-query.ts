@@ -8,7 +8,7 @@ export interface PageQuery {
   beforeId?: string;
 }
 
-/** The cursor is opaque to clients; it is the base64url of the last id of the page (contract §1). */
+/** The cursor is opaque to clients; it is the base64url of the last id of the page (docs/conventions.md#pagination). */
 export function encodeCursor(lastId: string): string {
   return Buffer.from(lastId, 'utf8').toString('base64url');
 }
@@ -41,7 +41,7 @@ export function readPageParams(params: { limit?: unknown; cursor?: unknown }, pr
   return page;
 }
 
-/** `limit` and `cursor` of a collection whose ids carry `prefix` (contract §1); a problem is a 400. */
+/** `limit` and `cursor` of a collection whose ids carry `prefix` (docs/conventions.md#pagination); a problem is a 400. */
 export function parsePageQuery(query: Record<string, unknown>, prefix: IdPrefix): PageQuery {
   const errors: FieldError[] = [];
   const page = readPageParams(query, prefix, errors);

@@ -1,5 +1,5 @@
 /**
- * Header values of the IETF RateLimit fields draft as contract §1 spells them:
+ * Header values of the IETF RateLimit fields draft as docs/conventions.md#rate-limits spells them:
  * `RateLimit-Policy: "default";q=<quota>;w=<window>` and `RateLimit: "default";r=<remaining>;t=<reset>`.
  */
 export function rateLimitPolicyHeader(quota: number, windowSeconds: number): string {

@@ -12,7 +12,7 @@ export interface AccountRouteDeps {
 
 /**
  * `GET /v1/account/webhook-secret`: the secret that signs per-message `callback_url` deliveries
- * (contract §7). Any key of the account may read it: a key that sends messages with a callback_url
+ * (docs/webhooks.md#managing-endpoints). Any key of the account may read it: a key that sends messages with a callback_url
  * must be able to verify what arrives there.
  */
 export function createAccountRouter(deps: AccountRouteDeps): Router {

@@ -23,7 +23,7 @@ export function createInboundReadHandlers({ inbound, guard }: InboundReadDeps) {
   const getInbound: RequestHandler = async (req, res) => {
     const { accountId } = callerOf(res);
     const id = req.params.id;
-    // Malformed ids are answered like unknown ones (contract §1).
+    // Malformed ids are answered like unknown ones (docs/conventions.md#identifiers).
     if (!isId('inb', id)) throw new NotFoundError();
     const row = await guard('store', () => inbound.findForAccount(accountId, id));
     if (!row) throw new NotFoundError();

@@ -15,7 +15,7 @@ export interface MessageReadsDeps {
 
 /**
  * Reads scoped to the caller's account. Until the dispatcher persists an accepted message, its job (job
- * id = message id) is the message, so an accepted message is never a 404 (contract §3).
+ * id = message id) is the message, so an accepted message is never a 404 (docs/messages.md#reading-messages).
  */
 export function createMessageReadHandlers({ reads, queue, guard }: MessageReadsDeps) {
   async function queuedJob(accountId: string, id: string): Promise<SendMessageJob | null> {
@@ -25,7 +25,7 @@ export function createMessageReadHandlers({ reads, queue, guard }: MessageReadsD
   }
 
   function idParam(value: unknown): string {
-    // Malformed ids are answered like unknown ones, so a response never tells whether an id exists (contract §1).
+    // Malformed ids are answered like unknown ones, so a response never tells whether an id exists (docs/conventions.md#identifiers).
     if (!isId('msg', value)) throw new NotFoundError();
     return value;
   }

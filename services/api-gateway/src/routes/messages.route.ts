@@ -10,12 +10,12 @@ import { requestFingerprint } from '../idempotency/request-fingerprint';
 import { acceptedResponse, type MessageAcceptance } from '../messages/message-acceptance';
 import { settleRateLimit } from '../rate-limit/rate-limit.middleware';
 
-/** The scope of an Idempotency-Key is (account, route) (contract §3). */
+/** The scope of an Idempotency-Key is (account, route) (docs/api.md#idempotency-key). */
 const IDEMPOTENCY_ROUTE = 'post-messages';
 
 export interface SendMessageDeps {
   validateRequest: (body: unknown) => MessageRequest;
-  /** Keys are scoped to (account, route) (contract §3). @defaultValue `post-messages` */
+  /** Keys are scoped to (account, route) (docs/api.md#idempotency-key). @defaultValue `post-messages` */
   idempotencyRoute?: string;
   acceptance: MessageAcceptance;
   idempotency: IdempotencyStore;

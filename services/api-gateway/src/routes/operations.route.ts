@@ -20,7 +20,7 @@ function withTimeout(check: () => Promise<unknown>, timeoutMs: number): Promise<
   });
 }
 
-/** `/healthz` (the process lives), `/readyz` (Redis and the store answer), `/metrics` (contract §9). */
+/** `/healthz` (the process lives), `/readyz` (Redis and the store answer), `/metrics` (docs/running.md#health-readiness-and-metrics). */
 export function operationsRouter({ checks, metrics, checkTimeoutMs }: OperationsDeps): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {

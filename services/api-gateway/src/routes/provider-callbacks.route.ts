@@ -27,7 +27,7 @@ function sha256(data: Buffer | string): string {
 }
 
 /**
- * Upstream callbacks (contract §7 "Inbound from upstreams"): verified with the upstream's own scheme,
+ * Upstream callbacks (docs/api.md#upstream-callbacks): verified with the upstream's own scheme,
  * parsed into our normalised shapes, enqueued and acknowledged at once. The job id is a digest of what
  * the upstream signed, so a redelivery of the same callback is ignored by BullMQ.
  */

@@ -18,7 +18,7 @@ export interface TemplateHandlersDeps {
   clock?: () => number;
 }
 
-/** `POST/GET/DELETE /v1/templates` (contract §5). */
+/** `POST/GET/DELETE /v1/templates` (docs/chat.md#templates). */
 export function createTemplateHandlers({ templates, submitQueue, validate, guard, logger, clock = Date.now }: TemplateHandlersDeps) {
   const jobOptions = defaultJobOptions();
 
@@ -79,7 +79,7 @@ export function createTemplateHandlers({ templates, submitQueue, validate, guard
 }
 
 export interface TemplatesRouterDeps {
-  /** Authentication, rate limit and `templates:write`: the scope contract §2 names for templates. */
+  /** Authentication, rate limit and `templates:write`: the scope docs/authentication.md#scopes names for templates. */
   authenticate: RequestHandler[];
   body: RequestHandler[];
   handlers: ReturnType<typeof createTemplateHandlers>;

@@ -14,7 +14,7 @@ export interface WebhookRouteDeps {
   auth: RequestHandler[];
   /** Body reading and parsing for JSON routes: readJsonRequestBody(limit), parseJsonBody(). */
   jsonBody: RequestHandler[];
-  /** The gateway's WEBHOOK_ALLOW_HTTP / _PRIVATE_NETWORKS / _ALLOWED_HOSTS (contract §7). */
+  /** The gateway's WEBHOOK_ALLOW_HTTP / _PRIVATE_NETWORKS / _ALLOWED_HOSTS (docs/webhooks.md#target-guard-ssrf). */
   policy: TargetPolicy;
   /** How long the old secret keeps signing after a rotation. @defaultValue 24 h */
   rotationOverlapMs?: number;
@@ -37,7 +37,7 @@ function endpointView(e: WebhookEndpointRow) {
   };
 }
 
-/** A URL that is not one at all is a 400; a well-formed URL the guard refuses is a 422 (contract §7). */
+/** A URL that is not one at all is a 400; a well-formed URL the guard refuses is a 422 (docs/errors.md#webhook_url_not_allowed). */
 function isMalformed(url: string): boolean {
   const verdict = checkWebhookUrl(url, { allowHttp: true, allowPrivateNetworks: true, allowedHosts: [] });
   return !verdict.allowed && !verdict.reason.startsWith('address_refused');
@@ -68,7 +68,7 @@ function validateCreate(body: unknown, policy: TargetPolicy): { url: string; eve
 }
 
 /**
- * `/v1/webhooks` (contract §7): endpoints of the caller's account. The secret appears only in the
+ * `/v1/webhooks` (docs/webhooks.md#managing-endpoints): endpoints of the caller's account. The secret appears only in the
  * answers that create it (creation, rotation). Writes need `webhooks:write`; reads any key of the account.
  */
 export function createWebhooksRouter(deps: WebhookRouteDeps): Router {

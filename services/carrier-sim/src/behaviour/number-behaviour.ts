@@ -1,5 +1,5 @@
 /**
- * The sandbox number table (contract §8): a recipient's last two digits choose what every
+ * The sandbox number table (docs/sandbox.md#sandbox-numbers): a recipient's last two digits choose what every
  * simulated upstream does with it. Pure functions only, so each route and the SMSC share one
  * reading of the table.
  */

@@ -16,7 +16,7 @@ export function currentChannel(plan: readonly ConcreteChannel[], attempts: reado
 }
 
 /**
- * The channel `auto` falls back to after `channel`. Only `auto` falls back (contract §3); a message sent
+ * The channel `auto` falls back to after `channel`. Only `auto` falls back (docs/messages.md#auto-fallback); a message sent
  * on a named channel has a one-channel plan, so this is null for it anyway.
  */
 export function fallbackChannel(

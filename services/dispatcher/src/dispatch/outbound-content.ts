@@ -16,7 +16,7 @@ export interface MessagePayload {
 type Obj = Record<string, unknown>;
 
 /**
- * The Cloud API template object for a spec 2.2 template reference, whichever shape it uses:
+ * The Cloud API template object for a template reference (docs/chat.md#sending-a-template), whichever shape it uses:
  * `language` becomes `{ code }` and the parameters a `body` component (shape a) or keep their
  * components (shape b).
  * https://developers.facebook.com/docs/whatsapp/cloud-api/reference/messages#template-object
@@ -32,7 +32,7 @@ export function cloudApiTemplate(template: TemplateReference | Obj): Obj {
 
 /**
  * What the adapter of `channel` sends. Chat keeps chat payloads as they are; SMS and RCS text carry
- * the payload rendered as text (contract §3). Null when there is nothing to send: a text-only channel
+ * the payload rendered as text (docs/messages.md#auto-fallback). Null when there is nothing to send: a text-only channel
  * and a payload that renders to no text, such as a template with no parameters and no stored body.
  */
 export function buildOutboundContent(channel: ConcreteChannel, payload: MessagePayload, templateBody?: string): OutboundContent | null {

@@ -3,7 +3,7 @@ import { isProviderError, type ProviderFailureKind } from '@switchboard/provider
 import { MEDIA_ERROR_CODES } from '../media/media-check';
 
 export type SendFailureAction =
-  /** `auto` moves on to the next channel in the same run (contract §3). */
+  /** `auto` moves on to the next channel in the same run (docs/messages.md#auto-fallback). */
   | { action: 'fallback'; nextChannel: ConcreteChannel; errorCode: string; errorMessage: string; upstreamCode?: string }
   /** The message ends `failed`; the job completes, since deciding was its work. */
   | { action: 'fail'; errorCode: string; errorMessage: string; upstreamCode?: string }
@@ -16,7 +16,7 @@ export type SendFailureAction =
   /** Throttled: delay the job without using up an attempt. */
   | { action: 'throttle'; delayMs: number; errorCode: string; errorMessage: string };
 
-/** The message error codes of contract §3/§4 for refusals that end a channel. */
+/** The message error codes (docs/messages.md#message-error-codes) for refusals that end a channel. */
 const CHANNEL_ENDING_CODES: Partial<Record<ProviderFailureKind, string>> = {
   unreachable: 'recipient_unreachable',
   window_closed: 'outside_customer_service_window',

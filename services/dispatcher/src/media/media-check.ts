@@ -2,7 +2,7 @@ import { ProviderError, type OutboundContent } from '@switchboard/providers';
 import { checkWebhookUrl, TargetRefusedError, type Resolver, type TargetPolicy } from '@switchboard/webhooks';
 import { createGuardedHead, type MediaHead } from './guarded-head';
 
-/** What may be sent behind a media link, by chat type (contract §4; the Cloud API's supported media). */
+/** What may be sent behind a media link, by chat type (docs/chat.md#image-document-audio; the Cloud API's supported media). */
 export const MEDIA_RULES: Readonly<Record<'image' | 'document' | 'audio', { mimeTypes: readonly string[]; maxBytes: number }>> = {
   image: { mimeTypes: ['image/jpeg', 'image/png'], maxBytes: 5 * 1024 * 1024 },
   document: {
@@ -25,7 +25,7 @@ export const MEDIA_ERROR_CODES = ['media_link_not_allowed', 'media_unreachable',
 
 export interface MediaCheckOptions {
   /**
-   * Plain http links are refused (contract §4) unless this is set, for local stacks and tests.
+   * Plain http links are refused (docs/chat.md#image-document-audio) unless this is set, for local stacks and tests.
    * @defaultValue false
    */
   allowHttp?: boolean;

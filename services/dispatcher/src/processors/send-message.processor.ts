@@ -17,7 +17,7 @@ export type SendMessageStore = Pick<
   'persistAccepted' | 'startAttempt' | 'attemptAccepted' | 'attemptFailed' | 'attemptRetryable' | 'abandonAttempt' | 'failMessage' | 'attempts' | 'findRow'
 >;
 
-/** Finds the stored body of an approved template, to render it as text on SMS and RCS (contract §3). */
+/** Finds the stored body of an approved template, to render it as text on SMS and RCS (docs/messages.md#auto-fallback). */
 export type TemplateBodyLookup = (accountId: string, template: TemplateReference) => Promise<string | undefined>;
 
 export interface SendMessageDeps {

@@ -10,7 +10,7 @@ export interface TemplateUpdateHandlerDeps {
 }
 
 /**
- * Applies `message_template_status_update` reviews (contract §5): pending becomes approved or
+ * Applies `message_template_status_update` reviews (docs/chat.md#templates): pending becomes approved or
  * rejected. Idempotent, as the callback job may run again. A review of a template we do not hold
  * (deleted meanwhile, or made outside Switchboard on the same business account) is only logged.
  */

@@ -18,7 +18,7 @@ export interface AdapterSets {
 }
 
 /**
- * Test keys always use the sandbox set, live keys the live one (contract §2). Where a live setting
+ * Test keys always use the sandbox set, live keys the live one (docs/authentication.md#test-and-live-keys). Where a live setting
  * equals its sandbox counterpart (the default) the adapter is shared: in particular the SMSC gets
  * one bind, since a second bind with the same system_id would split its receipts between two sessions.
  */

@@ -16,7 +16,7 @@ export interface SendOutcome {
 
 export interface WebhookSenderOptions {
   policy: TargetPolicy;
-  /** Success means a 2xx answered in full within this time (contract §7). @defaultValue 15000 */
+  /** Success means a 2xx answered in full within this time (docs/webhooks.md#delivery-retries-and-dead-letters). @defaultValue 15000 */
   timeoutMs: number;
   /** Bytes of the response read before the rest is dropped; the stored size is capped here. */
   responseLimitBytes: number;
