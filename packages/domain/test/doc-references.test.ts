@@ -19,7 +19,7 @@ const MARKDOWN_LINK = /\]\(([^)\s]*)\)/g;
 /** Citations of documents kept outside the repository. */
 const OUTSIDE = [
   { pattern: /contract\s*\u00a7/, what: 'cites the external contract; cite a docs/ page instead' },
-  { pattern: /\.\.\/shared\//, what: 'points outside the repository (../shared)' },
+  { pattern: /\.\.\/shared\//, what: 'points at a folder outside the repository' },
 ];
 
 function sourceFiles(dir: string, found: string[] = []): string[] {
