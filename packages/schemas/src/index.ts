@@ -10,3 +10,4 @@ export * from './resources.schema';
 export * from './webhook-target.guard';
 export * from './openapi.document';
 export * from './chat';
+export * from './jobs';
