@@ -20,12 +20,16 @@ export function idPattern(prefix: IdPrefix): string {
   return `^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`;
 }
 
+/** The resources events are about: messages, calls and inbound replies. */
+export const EVENT_RESOURCE_ID_PATTERN = '^(msg|call|inb)_[0-9A-HJKMNP-TV-Z]{26}$';
+
 /** Readable messages for patterns, keyed by the pattern text, instead of ajv's "must match pattern …". */
 export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [E164_PATTERN]: 'must be an E.164 phone number such as +14155550123',
   [TEMPLATE_NAME_PATTERN]: 'must be 1 to 512 lowercase letters, digits or underscores',
   [TEMPLATE_LANGUAGE_PATTERN]: 'must be a language code such as en or en_US',
   [HTTP_URL_PATTERN]: 'must be an http or https URL',
+  [EVENT_RESOURCE_ID_PATTERN]: 'must be a msg_, call_ or inb_ id',
   ...Object.fromEntries(ID_PREFIXES.map((prefix) => [idPattern(prefix), `must be a ${prefix}_ id`])),
 };
 
