@@ -37,6 +37,6 @@ export function e164Schema(description: string): JsonSchema {
   return { type: 'string', pattern: E164_PATTERN, description };
 }
 
-export function idSchema(prefix: IdPrefix, description?: string): JsonSchema {
-  return { type: 'string', pattern: idPattern(prefix), ...(description ? { description } : {}) };
+export function idSchema(prefix: IdPrefix): JsonSchema {
+  return { type: 'string', pattern: idPattern(prefix) };
 }
