@@ -34,6 +34,9 @@ function describe(error: AjvError): FieldError | null {
     case 'if':
     case 'propertyNames':
       return null;
+    // `properties: { x: false }`: a property that may not appear beside another one.
+    case 'false schema':
+      return { field: at, message: 'is not allowed here' };
     case 'required':
       return { field: childPointer(at, String(params.missingProperty)), message: 'is required' };
     case 'additionalProperties':

@@ -1,6 +1,7 @@
 export * from './json-schema';
 export * from './field-errors';
 export * from './validator';
+export * from './query-schema';
 export * from './nesting-depth';
 export * from './chat-payload.schema';
 export * from './template-reference.schema';
@@ -10,3 +11,5 @@ export * from './resources.schema';
 export * from './webhook-target.guard';
 export * from './openapi.document';
 export * from './chat';
+export * from './jobs';
+export * from './webhooks';

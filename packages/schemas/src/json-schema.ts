@@ -1,3 +1,5 @@
+import { ID_PREFIXES, type IdPrefix } from '@switchboard/domain';
+
 /**
  * A JSON Schema (draft 2020-12) as a plain object. The same objects are compiled by ajv for request
  * validation and embedded unchanged in the OpenAPI 3.1 document, whose dialect is 2020-12.
@@ -13,14 +15,28 @@ export const TEMPLATE_LANGUAGE_PATTERN = '^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})?$
 /** Callback URLs are web URLs; whether plain http is allowed is a deployment decision (docs/webhooks.md#target-guard-ssrf). */
 export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
 
+/** A public id of one kind: the prefix and a ULID, as `isId` of `@switchboard/domain` checks it. */
+export function idPattern(prefix: IdPrefix): string {
+  return `^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`;
+}
+
+/** The resources events are about: messages, calls and inbound replies. */
+export const EVENT_RESOURCE_ID_PATTERN = '^(msg|call|inb)_[0-9A-HJKMNP-TV-Z]{26}$';
+
 /** Readable messages for patterns, keyed by the pattern text, instead of ajv's "must match pattern …". */
 export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [E164_PATTERN]: 'must be an E.164 phone number such as +14155550123',
   [TEMPLATE_NAME_PATTERN]: 'must be 1 to 512 lowercase letters, digits or underscores',
   [TEMPLATE_LANGUAGE_PATTERN]: 'must be a language code such as en or en_US',
   [HTTP_URL_PATTERN]: 'must be an http or https URL',
+  [EVENT_RESOURCE_ID_PATTERN]: 'must be a msg_, call_ or inb_ id',
+  ...Object.fromEntries(ID_PREFIXES.map((prefix) => [idPattern(prefix), `must be a ${prefix}_ id`])),
 };
 
 export function e164Schema(description: string): JsonSchema {
   return { type: 'string', pattern: E164_PATTERN, description };
+}
+
+export function idSchema(prefix: IdPrefix): JsonSchema {
+  return { type: 'string', pattern: idPattern(prefix) };
 }

@@ -1,6 +1,7 @@
 import { CONCRETE_CHANNELS, MESSAGE_STATUSES, REQUESTED_CHANNELS } from '@switchboard/domain';
 import { chatOpenApiPaths, chatOpenApiSchemas } from './chat/chat-openapi.paths';
 import type { JsonSchema } from './json-schema';
+import { webhooksOpenApiPaths, webhooksOpenApiSchemas } from './webhooks/webhooks-openapi.paths';
 import { messageRequestSchema } from './message-request.schema';
 import {
   messageAcceptedSchema,
@@ -169,7 +170,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
       description: 'Unified messaging over chat, RCS and SMS. Errors are RFC 9457 problem documents; see docs/errors.md.',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
-    paths: { ...paths, ...chatOpenApiPaths },
+    paths: { ...paths, ...chatOpenApiPaths, ...webhooksOpenApiPaths },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: '`sk_live_…` or `sk_test_…` (sandbox).' } },
       parameters: {
@@ -201,6 +202,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
         MessageEvents: messageEventsSchema,
         Problem: problemSchema,
         ...chatOpenApiSchemas,
+        ...webhooksOpenApiSchemas,
         Channel: { enum: [...CONCRETE_CHANNELS] },
       },
     },

@@ -1,9 +1,9 @@
-import { buildOpenApiDocument, compileSchema, messageRequestSchema } from '@switchboard/schemas';
+import { buildOpenApiDocument, compileSchema, eventListQuerySchema, messageRequestSchema, webhookEndpointRequestSchema } from '@switchboard/schemas';
 
 describe('buildOpenApiDocument', () => {
   const doc = buildOpenApiDocument() as {
     openapi: string;
-    paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown; parameters?: Array<{ name: string; schema: unknown }> }>>;
     components: { schemas: Record<string, unknown>; responses: Record<string, unknown> };
   };
 
@@ -24,12 +24,56 @@ describe('buildOpenApiDocument', () => {
         'GET /metrics',
         'GET /v1/openapi.json',
         'GET /docs',
+        'POST /v1/webhooks',
+        'GET /v1/webhooks',
+        'GET /v1/webhooks/{id}',
+        'DELETE /v1/webhooks/{id}',
+        'POST /v1/webhooks/{id}/rotate-secret',
+        'GET /v1/webhooks/{id}/deliveries',
+        'GET /v1/events',
+        'GET /v1/events/{id}',
+        'POST /v1/events/{id}/redeliver',
+        'GET /v1/account/webhook-secret',
       ]),
     );
   });
 
-  it('embeds the very schema object that validates requests', () => {
+  it('covers webhooks, events and the account secret, with the scope each needs', () => {
+    const security = Object.fromEntries(
+      Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([m, op]) => [`${m.toUpperCase()} ${path}`, op.security])),
+    );
+    const anyKey = [{ bearerAuth: [] }];
+    const write = [{ bearerAuth: ['webhooks:write'] }];
+    expect(security).toMatchObject({
+      'POST /v1/webhooks': write,
+      'GET /v1/webhooks': anyKey,
+      'GET /v1/webhooks/{id}': anyKey,
+      'DELETE /v1/webhooks/{id}': write,
+      'POST /v1/webhooks/{id}/rotate-secret': write,
+      'GET /v1/webhooks/{id}/deliveries': anyKey,
+      'GET /v1/events': anyKey,
+      'GET /v1/events/{id}': anyKey,
+      'POST /v1/events/{id}/redeliver': anyKey,
+      'GET /v1/account/webhook-secret': anyKey,
+    });
+  });
+
+  it('answers every error of every operation with the problem schema', () => {
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (Number(status) < 400 || path === '/readyz') continue;
+          expect({ at: `${method} ${path} ${status}`, response }).toEqual({ at: `${method} ${path} ${status}`, response: { $ref: `#/components/responses/Problem${status}` } });
+        }
+      }
+    }
+  });
+
+  it('embeds the very schema objects that validate requests', () => {
     expect(doc.components.schemas.MessageRequest).toBe(messageRequestSchema);
+    expect(doc.components.schemas.WebhookEndpointRequest).toBe(webhookEndpointRequestSchema);
+    const filters = doc.paths['/v1/events'].get.parameters ?? [];
+    expect(filters.find((p) => p.name === 'type')?.schema).toBe((eventListQuerySchema.properties as Record<string, unknown>).type);
   });
 
   it('resolves every local $ref', () => {
@@ -55,7 +99,8 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('keeps the component schemas compilable JSON Schema 2020-12', () => {
-    for (const name of ['MessageRequest', 'MessageAccepted', 'Problem', 'MessageTransition']) {
+    const webhookSchemas = ['WebhookEndpointRequest', 'WebhookEndpoint', 'WebhookEndpointCreated', 'WebhookSecretRotation', 'WebhookAttempt', 'Event', 'EventDetail', 'EventRedelivery', 'AccountWebhookSecret'];
+    for (const name of ['MessageRequest', 'MessageAccepted', 'Problem', 'MessageTransition', ...webhookSchemas]) {
       expect(() => compileSchema(doc.components.schemas[name] as Record<string, unknown>)).not.toThrow();
     }
   });

@@ -1,4 +1,4 @@
-import type { Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import { ProviderError, type ChatAdapter } from '@switchboard/providers';
 import type { InboundPayload, ProviderCallbackJob, SubmitTemplateJob } from '@switchboard/queues';
 import type { InboundRecordResult, InboundRow, TemplateRow } from '@switchboard/store';
@@ -82,8 +82,10 @@ describe('template update handler', () => {
 });
 
 describe('template submission', () => {
+  // A well-formed id: the processor checks its job payload before anything else.
+  const TEMPLATE_ID = 'tpl_01JD3Q4W6T9ZK1H8X2C5V7B3NM';
   const template = {
-    id: 'tpl_1',
+    id: TEMPLATE_ID,
     name: 'order_ready',
     language: 'en',
     category: 'utility',
@@ -91,7 +93,7 @@ describe('template submission', () => {
     upstream_template_id: null,
     components: [{ type: 'header', text: 'Hi' }, { type: 'body', text: 'Hi {{1}}' }, { type: 'buttons', buttons: [{ type: 'quick_reply', text: 'OK' }] }],
   } as unknown as TemplateRow;
-  const submitJob = { id: 'tpl_1', data: { template_id: 'tpl_1', account_id: 'acc_1', mode: 'test' } } as Job<SubmitTemplateJob>;
+  const submitJob = { id: TEMPLATE_ID, data: { template_id: TEMPLATE_ID, account_id: 'acc_1', mode: 'test' } } as Job<SubmitTemplateJob>;
 
   function setup(createTemplate: ChatAdapter['createTemplate'], row: TemplateRow | null = template) {
     const marks: unknown[] = [];
@@ -117,13 +119,20 @@ describe('template submission', () => {
     ]);
   });
 
+  it('refuses a malformed payload for good, naming the field, before reading the store', async () => {
+    const { processor, marks } = setup(async () => ({ upstreamTemplateId: '1', status: 'pending' }));
+    const malformed = { id: 'j', data: { template_id: 'tpl_1', account_id: 'acc_1', mode: 'test' } } as Job<SubmitTemplateJob>;
+    await expect(processor(malformed)).rejects.toThrow(new UnrecoverableError('invalid submit-template job: /template_id must be a tpl_ id'));
+    expect(marks).toEqual([]);
+  });
+
   it('records the upstream id', async () => {
     const { processor, marks } = setup(async (draft) => {
       expect(draft).toMatchObject({ name: 'order_ready', language: 'en', category: 'utility' });
       return { upstreamTemplateId: '123', status: 'pending' };
     });
     await processor(submitJob);
-    expect(marks).toEqual([['submitted', 'tpl_1', '123', 'pending', new Date(NOW)]]);
+    expect(marks).toEqual([['submitted', TEMPLATE_ID, '123', 'pending', new Date(NOW)]]);
   });
 
   it('rejects on a permanent refusal, retries on a transient one, skips what needs no submission', async () => {
@@ -131,7 +140,7 @@ describe('template submission', () => {
       throw new ProviderError('permanent', '100', 'already exists');
     });
     await refused.processor(submitJob);
-    expect(refused.marks).toEqual([['rejected', 'tpl_1', '100: already exists', new Date(NOW)]]);
+    expect(refused.marks).toEqual([['rejected', TEMPLATE_ID, '100: already exists', new Date(NOW)]]);
     const flaky = setup(async () => {
       throw new ProviderError('transient', 'ECONNRESET', 'reset');
     });

@@ -101,5 +101,6 @@ describe('provider-callback processor', () => {
   it('rejects a malformed payload as unrecoverable', async () => {
     const { process } = setup();
     await expect(process(callbackJob({ receipts: [{ status: 'delivered' } as ReceiptPayload] }))).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(process(callbackJob({ receipts: [{ status: 'delivered' } as ReceiptPayload] }))).rejects.toThrow(/^invalid provider-callback job: \/receipts\/0\/channel is required/);
   });
 });

@@ -193,6 +193,7 @@ describe('send-message processor', () => {
     const { process } = setup({});
     const data = { ...sendJob(), plan: [] } as SendMessageJob;
     await expect(process(fakeJob(data))).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(process(fakeJob(data))).rejects.toThrow('invalid send-message job: /plan must be ["sms"]');
     expect(await store.findRow(data.message_id)).toBeNull();
   });
 

@@ -1,10 +1,10 @@
 import { Router, type RequestHandler } from 'express';
 import { isId, newId, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
+import { compileQuerySchema, eventListQuerySchema, type EventListQuery } from '@switchboard/schemas';
 import { createEventsRepository, createWebhookDeliveriesRepository, FAN_OUT_EVENT_JOB, FAN_OUT_RETRY, type EventFanoutQueueLike, type Queryable } from '@switchboard/store';
-import { EVENT_TYPES } from '@switchboard/webhooks';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
-import { pageOf, parsePageQuery } from '../pagination/page-query';
+import { pageOf, readPageParams } from '../pagination/page-query';
 
 export interface EventRouteDeps {
   db: Queryable;
@@ -16,8 +16,6 @@ export interface EventRouteDeps {
   clock?: () => Date;
 }
 
-const RESOURCE_ID = /^(msg|call|inb)_[0-9A-HJKMNP-TV-Z]{26}$/;
-
 /**
  * `/v1/events`: the account's events with where their deliveries stand (`delivery_status: failed` is a
  * dead letter), and redelivery, which sends the event again to every target under a new generation.
@@ -27,6 +25,7 @@ export function createEventsRouter(deps: EventRouteDeps): Router {
   const events = createEventsRepository(deps.db);
   const deliveries = createWebhookDeliveriesRepository(deps.db);
   const clock = deps.clock ?? (() => new Date());
+  const filterErrors = compileQuerySchema(eventListQuerySchema);
   const idParam = (value: unknown): string => {
     if (!isId('evt', value)) throw new NotFoundError();
     return value;
@@ -34,18 +33,13 @@ export function createEventsRouter(deps: EventRouteDeps): Router {
 
   router.get('/v1/events', ...deps.auth, async (req, res) => {
     const query = req.query as Record<string, unknown>;
-    const page = parsePageQuery(query, 'evt');
-    const errors: FieldError[] = [];
-    const { type, resource_id: resourceId } = query;
-    if (type !== undefined && !(typeof type === 'string' && (EVENT_TYPES as readonly string[]).includes(type))) {
-      errors.push({ field: 'query:type', message: `must be one of: ${EVENT_TYPES.join(', ')}` });
-    }
-    if (resourceId !== undefined && !(typeof resourceId === 'string' && RESOURCE_ID.test(resourceId))) {
-      errors.push({ field: 'query:resource_id', message: 'must be a msg_, call_ or inb_ id' });
-    }
+    // Every problem of the query string in one 400: the filters' schema, then limit and cursor.
+    const errors: FieldError[] = filterErrors(query);
+    const page = readPageParams(query, 'evt', errors);
     if (errors.length > 0) throw new ValidationError(errors, 'The query string is invalid.');
+    const { type, resource_id: resourceId } = query as EventListQuery;
     const rows = await deps.guard('store', () =>
-      events.list(callerOf(res).accountId, { ...page, type: type as string | undefined, resourceId: resourceId as string | undefined, limit: page.limit + 1 }),
+      events.list(callerOf(res).accountId, { ...page, type, resourceId, limit: page.limit + 1 }),
     );
     res.json(pageOf(rows, page.limit));
   });

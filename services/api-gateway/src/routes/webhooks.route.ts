@@ -1,7 +1,8 @@
 import { Router, type RequestHandler } from 'express';
-import { isId, NotFoundError, toIso, UnprocessableError, ValidationError, type FieldError } from '@switchboard/domain';
+import { isId, NotFoundError, toIso } from '@switchboard/domain';
+import { createWebhookEndpointRequestValidator } from '@switchboard/schemas';
 import { createWebhookDeliveriesRepository, createWebhookEndpointsRepository, type Queryable, type WebhookEndpointRow } from '@switchboard/store';
-import { checkWebhookUrl, EVENT_TYPES, isSubscribableEventType, type TargetPolicy } from '@switchboard/webhooks';
+import type { TargetPolicy } from '@switchboard/webhooks';
 import { requireScope } from '../auth/authenticate.middleware';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
@@ -21,9 +22,6 @@ export interface WebhookRouteDeps {
   clock?: () => Date;
 }
 
-const URL_MAX = 2048;
-const DESCRIPTION_MAX = 256;
-
 function endpointView(e: WebhookEndpointRow) {
   return {
     id: e.id,
@@ -37,36 +35,6 @@ function endpointView(e: WebhookEndpointRow) {
   };
 }
 
-/** A URL that is not one at all is a 400; a well-formed URL the guard refuses is a 422 (docs/errors.md#webhook_url_not_allowed). */
-function isMalformed(url: string): boolean {
-  const verdict = checkWebhookUrl(url, { allowHttp: true, allowPrivateNetworks: true, allowedHosts: [] });
-  return !verdict.allowed && !verdict.reason.startsWith('address_refused');
-}
-
-function validateCreate(body: unknown, policy: TargetPolicy): { url: string; events: string[]; description?: string } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError([{ field: '', message: 'must be an object' }]);
-  const { url, events, description, ...rest } = body as Record<string, unknown>;
-  const errors: FieldError[] = Object.keys(rest).map((k) => ({ field: `/${k}`, message: 'is not a known property' }));
-  if (typeof url !== 'string' || url.length === 0 || url.length > URL_MAX) errors.push({ field: '/url', message: `must be a URL of at most ${URL_MAX} characters` });
-  else if (isMalformed(url)) {
-    errors.push({ field: '/url', message: 'must be an absolute http(s) URL without credentials' });
-  }
-  if (!Array.isArray(events) || events.length === 0) errors.push({ field: '/events', message: 'must be a non-empty array of event types or ["*"]' });
-  else {
-    events.forEach((t, i) => {
-      if (!isSubscribableEventType(t)) errors.push({ field: `/events/${i}`, message: `must be one of: ${EVENT_TYPES.join(', ')}, or *` });
-      else if (events.indexOf(t) !== i) errors.push({ field: `/events/${i}`, message: 'is listed twice' });
-    });
-  }
-  if (description !== undefined && (typeof description !== 'string' || description.length > DESCRIPTION_MAX)) {
-    errors.push({ field: '/description', message: `must be a string of at most ${DESCRIPTION_MAX} characters` });
-  }
-  if (errors.length > 0) throw new ValidationError(errors);
-  const verdict = checkWebhookUrl(url as string, policy);
-  if (!verdict.allowed) throw new UnprocessableError('webhook_url_not_allowed', verdict.reason, [{ field: '/url', message: verdict.reason }]);
-  return { url: url as string, events: events as string[], description: description as string | undefined };
-}
-
 /**
  * `/v1/webhooks` (docs/webhooks.md#managing-endpoints): endpoints of the caller's account. The secret appears only in the
  * answers that create it (creation, rotation). Writes need `webhooks:write`; reads any key of the account.
@@ -78,6 +46,7 @@ export function createWebhooksRouter(deps: WebhookRouteDeps): Router {
   const clock = deps.clock ?? (() => new Date());
   const overlapMs = deps.rotationOverlapMs ?? 24 * 3_600_000;
   const write = [...deps.auth, requireScope('webhooks:write')];
+  const validateEndpointRequest = createWebhookEndpointRequestValidator(deps.policy);
   const idParam = (value: unknown): string => {
     if (!isId('whk', value)) throw new NotFoundError();
     return value;
@@ -85,7 +54,7 @@ export function createWebhooksRouter(deps: WebhookRouteDeps): Router {
 
   router.post('/v1/webhooks', ...write, ...deps.jsonBody, async (req, res) => {
     const { accountId } = callerOf(res);
-    const input = validateCreate(req.body, deps.policy);
+    const input = validateEndpointRequest(req.body);
     const created = await deps.guard('store', () => endpoints.create({ accountId, ...input, at: clock() }));
     res
       .status(201)

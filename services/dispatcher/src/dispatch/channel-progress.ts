@@ -34,3 +34,8 @@ function remainingChannels(plan: readonly ConcreteChannel[], attempts: readonly 
   const done = new Set(attempts.filter((a) => a.status === 'failed').map((a) => a.channel));
   return plan.filter((channel) => !done.has(channel));
 }
+
+/** Plan channels the gateway resolved no sender for; such a message cannot be sent on them. */
+export function channelsWithoutSender(plan: readonly ConcreteChannel[], senders: Partial<Record<ConcreteChannel, unknown>>): ConcreteChannel[] {
+  return plan.filter((channel) => !senders[channel]);
+}

@@ -1,6 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from '@switchboard/providers';
 import type { InboundPayload, ProviderCallbackJob, ReceiptPayload, TemplateUpdatePayload } from '@switchboard/queues';
+import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import type { MessageWritesRepository } from '@switchboard/store';
 import { publishNothing, type PublishEvents } from '../events';
 import type { DispatcherMetrics } from '../metrics';
@@ -40,31 +41,6 @@ export interface ProviderCallbackDeps {
   metrics?: DispatcherMetrics;
 }
 
-const RECEIPT_STATUSES = new Set(['sent', 'delivered', 'read', 'failed', 'undelivered']);
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-function isReceipt(value: unknown): value is ReceiptPayload {
-  return (
-    isObj(value) &&
-    typeof value.channel === 'string' &&
-    typeof value.upstreamMessageId === 'string' &&
-    typeof value.status === 'string' &&
-    RECEIPT_STATUSES.has(value.status) &&
-    typeof value.carrierStatusCode === 'string' &&
-    typeof value.occurredAt === 'string' &&
-    !Number.isNaN(Date.parse(value.occurredAt))
-  );
-}
-
-export function callbackJobProblems(data: unknown): string[] {
-  if (!isObj(data)) return ['payload is not an object'];
-  const problems: string[] = [];
-  if (!Array.isArray(data.receipts) || !data.receipts.every(isReceipt)) problems.push('receipts must be an array of receipts');
-  if (!Array.isArray(data.inbound)) problems.push('inbound must be an array');
-  if (!Array.isArray(data.template_updates)) problems.push('template_updates must be an array');
-  return problems;
-}
-
 /**
  * Applies verified upstream callbacks. Receipts go to the store, which keeps status monotonic and
  * ignores duplicates. A receipt can overtake the send's own write of its attempt (chat and RBM answer
@@ -76,8 +52,8 @@ export function createProviderCallbackProcessor(deps: ProviderCallbackDeps) {
   const publishEvents = deps.publishEvents ?? publishNothing;
 
   return async function processProviderCallback(job: Job<ProviderCallbackJob>): Promise<void> {
-    const problems = callbackJobProblems(job.data);
-    if (problems.length > 0) throw new UnrecoverableError(`malformed provider-callback job: ${problems.join('; ')}`);
+    const invalid = JOB_PAYLOAD_CHECKS.providerCallback(job.data);
+    if (invalid) throw new UnrecoverableError(invalid);
     const { receipts, inbound, template_updates: templateUpdates } = job.data;
     const runsAllowed = Math.min(config.receiptMatchAttempts, job.opts.attempts ?? 1);
     const lastRun = job.attemptsMade + 1 >= runsAllowed;

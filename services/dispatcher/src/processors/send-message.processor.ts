@@ -3,11 +3,11 @@ import { randomInt } from 'node:crypto';
 import { statusRank, type ConcreteChannel, type MessageStatus, type TemplateReference } from '@switchboard/domain';
 import { ProviderError, type Logger, type OutboundContent, type SendAccepted } from '@switchboard/providers';
 import type { SendMessageJob } from '@switchboard/queues';
+import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import type { AttemptRow, MessageRow, MessageWritesRepository, StoredEvent } from '@switchboard/store';
-import { currentChannel, fallbackChannel } from '../dispatch/channel-progress';
+import { channelsWithoutSender, currentChannel, fallbackChannel } from '../dispatch/channel-progress';
 import { buildOutboundContent, templateOf } from '../dispatch/outbound-content';
 import { classifySendFailure } from '../dispatch/send-failure.policy';
-import { channelsWithoutSender, sendJobProblems } from '../dispatch/send-job.validator';
 import { publishNothing, type PublishEvents } from '../events';
 import type { DispatcherMetrics } from '../metrics';
 import type { AdaptersByMode } from '../upstreams/adapter-sets';
@@ -234,8 +234,8 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
   }
 
   return async function processSendMessage(job: Job<SendMessageJob>, token?: string): Promise<void> {
-    const problems = sendJobProblems(job.data);
-    if (problems.length > 0) throw new UnrecoverableError(`malformed send-message job: ${problems.join('; ')}`);
+    const invalid = JOB_PAYLOAD_CHECKS.sendMessage(job.data);
+    if (invalid) throw new UnrecoverableError(invalid);
     const data = job.data;
     const ctx: RunContext = {
       job,
@@ -245,7 +245,7 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     };
     const { message_id: id, ...accepted } = data;
     await store.persistAccepted({ id, ...accepted });
-    const unsendable = channelsWithoutSender(data);
+    const unsendable = channelsWithoutSender(data.plan, data.senders);
     if (unsendable.length > 0) {
       await endMessage(ctx, 'failed', 'no_sender_for_channel', `no sender was resolved for ${unsendable.join(', ')}`);
       return;

@@ -1,6 +1,7 @@
-import type { Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import { isProviderError, type Logger, type TemplateDraft } from '@switchboard/providers';
 import type { SubmitTemplateJob } from '@switchboard/queues';
+import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import type { TemplateRow, TemplatesRepository } from '@switchboard/store';
 import type { AdaptersByMode } from '../upstreams/adapter-sets';
 
@@ -39,6 +40,8 @@ function draftOf(row: TemplateRow): TemplateDraft {
  */
 export function createTemplateSubmitProcessor({ templates, providers, logger, clock }: TemplateSubmitDeps) {
   return async (job: Job<SubmitTemplateJob>): Promise<void> => {
+    const invalid = JOB_PAYLOAD_CHECKS.submitTemplate(job.data);
+    if (invalid) throw new UnrecoverableError(invalid);
     const { template_id: id, mode } = job.data;
     const row = await templates.findById(id);
     const fields = { job_id: job.id, template_id: id };

@@ -1,6 +1,6 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { isId } from '@switchboard/domain';
 import type { DeliverWebhookJob } from '@switchboard/queues';
+import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import { signingSecrets, toEnvelope, type AttemptRecord, type DeliveryForAttempt, type WebhookDeliveriesRepository, type WebhookEndpointsRepository } from '@switchboard/store';
 import { nextRetryDelay, signedHeaders } from '@switchboard/webhooks';
 import type { EndpointSlots } from '../endpoint-slots';
@@ -51,8 +51,9 @@ function resolveTarget(delivery: DeliveryForAttempt, now: Date): Target {
 export function createDeliverWebhookProcessor(deps: DeliverDeps) {
   const loadDelivery = deps.loadDelivery ?? (async (id: string) => (await deps.deliveries.findForAttempt([id])).get(id) ?? null);
   return async (job: Job<DeliverWebhookJob>, token?: string): Promise<string> => {
-    const { delivery_id: deliveryId, generation } = job.data ?? ({} as DeliverWebhookJob);
-    if (!isId('dlv', deliveryId) || !Number.isInteger(generation)) throw new UnrecoverableError(`invalid delivery payload: ${JSON.stringify(job.data)}`);
+    const invalid = JOB_PAYLOAD_CHECKS.deliverWebhook(job.data);
+    if (invalid) throw new UnrecoverableError(invalid);
+    const { delivery_id: deliveryId, generation } = job.data;
     const delivery = await loadDelivery(deliveryId);
     // A redelivery bumped the generation, or the delivery already ended: this job has nothing to do.
     if (!delivery || delivery.status !== 'pending' || delivery.generation !== generation) return 'stale';

@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job, type JobsOptions } from 'bullmq';
-import { isId } from '@switchboard/domain';
 import { deliveryJobId, WEBHOOK_JOB_NAMES, type DeliverWebhookJob, type FanOutEventJob } from '@switchboard/queues';
+import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import { CALLBACK_TARGET, type DeliveryTarget, type EventsRepository, type FanOutPlan, type PendingDelivery, type WebhookDeliveriesRepository } from '@switchboard/store';
 
 export interface DeliveryQueueLike {
@@ -29,7 +29,8 @@ export function createFanOutEventProcessor(deps: FanOutDeps) {
   const loadPlan = deps.loadPlan ?? (async (id: string) => (await deps.events.fanOutPlans([id])).get(id) ?? null);
   const createDeliveries = deps.createDeliveries ?? ((i: { event: FanOutPlan['event']; targets: DeliveryTarget[]; at: Date }) => deps.deliveries.createForEvent(i.event, i.targets, i.at));
   return async (job: Job<FanOutEventJob>): Promise<{ deliveries: number }> => {
-    if (!isId('evt', job.data?.event_id)) throw new UnrecoverableError(`invalid fan-out payload: ${JSON.stringify(job.data)}`);
+    const invalid = JOB_PAYLOAD_CHECKS.fanOutEvent(job.data);
+    if (invalid) throw new UnrecoverableError(invalid);
     // At most two store round trips per event (plan, then insert-and-list): round trips bound throughput.
     const plan = await loadPlan(job.data.event_id);
     if (!plan) throw new UnrecoverableError(`event ${job.data.event_id} does not exist`);
