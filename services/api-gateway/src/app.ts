@@ -52,11 +52,13 @@ export interface GatewayDeps {
   templateQueue: Queue;
   eventFanoutQueue: Queue;
   metrics: MetricsRegistry;
+  /** True once shutdown began; `/readyz` then answers 503. */
+  isDraining?: () => boolean;
   clock?: () => number;
 }
 
 /** Builds the express application from its dependencies; `main.ts` owns their lifecycle. */
-export function createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, clock = Date.now }: GatewayDeps): Express {
+export function createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, isDraining, clock = Date.now }: GatewayDeps): Express {
   const guard = createDependencyGuard(logger);
   const newMessageId = createPooledIdGenerator();
   const authenticator = createApiKeyAuthenticator({
@@ -162,6 +164,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
       checks: { redis: () => redis.ping(), store: () => db.ping() },
       metrics,
       checkTimeoutMs: config.redisCommandTimeoutMs,
+      isDraining,
     }),
   );
   app.use(apiDocsRouter());
