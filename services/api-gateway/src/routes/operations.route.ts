@@ -32,6 +32,8 @@ export function operationsRouter({ checks, metrics, checkTimeoutMs, isDraining =
     if (isDraining()) throw new UnavailableError('Not ready: shutting down.');
     const names = Object.keys(checks);
     const results = await Promise.all(names.map((name) => withTimeout(checks[name], checkTimeoutMs)));
+    // Checked again after the checks: no answer written after the signal says ready.
+    if (isDraining()) throw new UnavailableError('Not ready: shutting down.');
     const failing = names.filter((_, i) => !results[i]);
     if (failing.length > 0) throw new UnavailableError(`Not ready: ${failing.join(', ')} did not answer.`);
     res.json({ status: 'ready' });
