@@ -18,6 +18,7 @@ import {
 import { createApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { authenticate, requireScope } from './auth/authenticate.middleware';
 import type { GatewayConfig } from './config';
+import { createAllowedMethods } from './http/allowed-methods';
 import { createDependencyGuard } from './http/dependency-guard';
 import { errorMiddleware, notFoundHandler } from './http/error.middleware';
 import { httpMetricsMiddleware } from './http/http-metrics.middleware';
@@ -185,7 +186,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(createWebhooksRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), policy: config.webhookTargets }));
   app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue }));
   app.use(createAccountRouter({ db, guard, auth: authOnly }));
-  app.use(notFoundHandler());
+  app.use(notFoundHandler(createAllowedMethods(app)));
   app.use(errorMiddleware(logger));
   return app;
 }
