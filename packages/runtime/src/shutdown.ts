@@ -5,11 +5,20 @@ export interface ShutdownStep {
   run: () => Promise<unknown> | unknown;
 }
 
+export interface ShutdownOptions {
+  /**
+   * A shutdown still running after this long exits 1. Kept under Kubernetes' default 30 s grace period
+   * so that the process ends on its own terms rather than by SIGKILL. @defaultValue 20000
+   */
+  timeoutMs?: number;
+}
+
 /**
  * Graceful shutdown in the STYLE order: the caller lists steps (stop HTTP, close workers so active
  * jobs finish, close queues/Redis/database); each is logged, a failing step does not block the rest.
+ * SIGTERM and SIGINT end with exit code 0 once every step has run (see docs/architecture.md, shutdown).
  */
-export function installShutdown(logger: Logger, steps: ShutdownStep[], { timeoutMs = 15_000 } = {}): () => Promise<void> {
+export function installShutdown(logger: Logger, steps: ShutdownStep[], { timeoutMs = 20_000 }: ShutdownOptions = {}): () => Promise<void> {
   let shuttingDown: Promise<void> | null = null;
   const shutdown = (reason: string): Promise<void> => {
     if (shuttingDown) return shuttingDown;

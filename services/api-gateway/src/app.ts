@@ -18,6 +18,7 @@ import {
 import { createApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { authenticate, requireScope } from './auth/authenticate.middleware';
 import type { GatewayConfig } from './config';
+import { createAllowedMethods } from './http/allowed-methods';
 import { createDependencyGuard } from './http/dependency-guard';
 import { errorMiddleware, notFoundHandler } from './http/error.middleware';
 import { httpMetricsMiddleware } from './http/http-metrics.middleware';
@@ -52,11 +53,13 @@ export interface GatewayDeps {
   templateQueue: Queue;
   eventFanoutQueue: Queue;
   metrics: MetricsRegistry;
+  /** True once shutdown began; `/readyz` then answers 503. */
+  isDraining?: () => boolean;
   clock?: () => number;
 }
 
 /** Builds the express application from its dependencies; `main.ts` owns their lifecycle. */
-export function createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, clock = Date.now }: GatewayDeps): Express {
+export function createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, isDraining, clock = Date.now }: GatewayDeps): Express {
   const guard = createDependencyGuard(logger);
   const newMessageId = createPooledIdGenerator();
   const authenticator = createApiKeyAuthenticator({
@@ -162,6 +165,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
       checks: { redis: () => redis.ping(), store: () => db.ping() },
       metrics,
       checkTimeoutMs: config.redisCommandTimeoutMs,
+      isDraining,
     }),
   );
   app.use(apiDocsRouter());
@@ -182,7 +186,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(createWebhooksRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), policy: config.webhookTargets }));
   app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue }));
   app.use(createAccountRouter({ db, guard, auth: authOnly }));
-  app.use(notFoundHandler());
+  app.use(notFoundHandler(createAllowedMethods(app)));
   app.use(errorMiddleware(logger));
   return app;
 }

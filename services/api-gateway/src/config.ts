@@ -29,6 +29,10 @@ export interface GatewayConfig extends CommonConfig {
   redisCommandTimeoutMs: number;
   /** How long start-up waits for Redis before giving up. */
   startupTimeoutMs: number;
+  /** On SIGTERM, a keep-alive connection that answered less than this long ago may carry one more request. */
+  drainIdleGraceMs: number;
+  /** On SIGTERM, connections still open after this long are cut (see docs/architecture.md, shutdown). */
+  drainDeadlineMs: number;
 }
 
 export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
@@ -61,6 +65,8 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     numbersCacheTtlMs: 1_000,
     redisCommandTimeoutMs: 2_000,
     startupTimeoutMs: 30_000,
+    drainIdleGraceMs: 1_000,
+    drainDeadlineMs: 10_000,
   };
   if (!/^\+[1-9]\d{6,14}$/.test(config.sandboxSender)) {
     r.problems.push(`SANDBOX_SENDER must be an E.164 number, got "${config.sandboxSender}"`);

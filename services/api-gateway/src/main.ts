@@ -1,13 +1,14 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { getLogger, type Logger } from '@switchboard/logger';
 import { createProducerConnection, QUEUES, TEMPLATE_QUEUES } from '@switchboard/queues';
-import { installShutdown, MetricsRegistry } from '@switchboard/runtime';
+import { createHttpDrain, installShutdown, MetricsRegistry } from '@switchboard/runtime';
 import { createDb, migrate } from '@switchboard/store';
 import { createApp } from './app';
 import { describeConfig, loadConfig } from './config';
+import { answerClientError } from './http/client-error.handler';
 
 function untilReady(redis: Redis, timeoutMs: number): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
@@ -30,14 +31,6 @@ function watchRedis(redis: Redis, logger: Logger): void {
   redis.on('ready', () => {
     if (down) logger.info('redis available again');
     down = false;
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    // Idle keep-alive sockets would hold close() open; requests in progress still finish.
-    server.closeIdleConnections();
   });
 }
 
@@ -65,13 +58,15 @@ async function main(): Promise<void> {
   }
 
   const metrics = new MetricsRegistry();
-  const app = createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics });
+  const app = createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, isDraining: () => http.isDraining() });
   const server = createServer(app);
+  const http = createHttpDrain(server, { idleGraceMs: config.drainIdleGraceMs, deadlineMs: config.drainDeadlineMs });
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;
 
   installShutdown(logger, [
-    { name: 'http', run: () => closeServer(server) },
+    { name: 'http', run: () => http.drain() },
     { name: 'queues', run: () => Promise.all([messageQueue.close(), callbackQueue.close(), templateQueue.close(), eventFanoutQueue.close()]) },
     { name: 'redis', run: () => redis.quit().catch(() => redis.disconnect()) },
     { name: 'store', run: () => db.close() },

@@ -35,6 +35,7 @@ async function countJobs(url: string): Promise<number> {
 describe('Redis unavailable (docs/errors.md#unavailable: 503, nothing accepted)', () => {
   it('answers 503 at once instead of hanging, accepts nothing, and recovers when Redis is back', async () => {
     const { key } = await h.key({ mode: 'test' });
+    const unseen = await h.key({ mode: 'test' });
     expect((await h.request('/v1/messages', { key, json: textMessage() })).status).toBe(202);
 
     await redis.kill();
@@ -44,6 +45,16 @@ describe('Redis unavailable (docs/errors.md#unavailable: 503, nothing accepted)'
       expect(problem).toMatchObject({ status: 503, body: { code: 'unavailable', type: '/errors/unavailable' } });
     }
     expect((await problemOf(await h.request('/v1/messages', { key }))).status).toBe(503);
+    // Authenticated requests on every route, for a key checked before or never: the rate limit cannot
+    // be counted, so they fail closed with 503, never 401.
+    for (const path of ['/v1/webhooks', '/v1/account/webhook-secret', '/v1/events', '/v1/templates']) {
+      for (const caller of [key, unseen.key]) {
+        const problem = await problemOf(await h.request(path, { key: caller }));
+        expect({ path, ...problem }).toMatchObject({ path, status: 503, body: { code: 'unavailable' } });
+      }
+    }
+    // The store still answers for keys: one it never held is refused as before.
+    expect((await h.request('/v1/messages', { key: 'sk_test_0123456789abcdefghijABCDEFGHIJ' })).status).toBe(401);
     expect((await h.request('/readyz')).status).toBe(503);
     expect((await h.request('/healthz')).status).toBe(200);
 

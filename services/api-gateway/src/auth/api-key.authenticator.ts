@@ -18,7 +18,9 @@ export interface ApiKeyAuthenticatorDeps {
 export type ApiKeyAuthenticator = (authorization: string | undefined) => Promise<Caller>;
 
 export function createApiKeyAuthenticator({ findByHash, guard, ttlMs, clock }: ApiKeyAuthenticatorDeps): ApiKeyAuthenticator {
-  // Keyed by the hash, so that no plaintext key is kept in memory beyond its request.
+  // Keyed by the hash, so that no plaintext key is kept in memory beyond its request. Only answers
+  // are cached: a failed lookup is 503 for its requests and is tried again by the next one, so an
+  // outage never turns into a remembered "no such key" (see docs/errors.md, 503).
   const lookup = createLoadingCache({ load: (keyHash) => guard('store', () => findByHash(keyHash)), ttlMs, clock });
   return async (authorization) => {
     const match = typeof authorization === 'string' ? BEARER.exec(authorization) : null;

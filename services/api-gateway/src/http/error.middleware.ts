@@ -17,8 +17,16 @@ function frameworkClientError(error: unknown): ApiError | null {
   return null;
 }
 
-export function notFoundHandler(): RequestHandler {
-  return (_req, _res, next) => next(new NotFoundError('No route matches this method and path.'));
+/**
+ * After every router: a path that some route answers with other methods gets 405 and `Allow`
+ * (see docs/errors.md); any other path, 404.
+ */
+export function notFoundHandler(allowedMethods: (path: string) => string[] = () => []): RequestHandler {
+  return (req, _res, next) => {
+    const allowed = allowedMethods(req.path);
+    if (allowed.length === 0) return next(new NotFoundError('No route matches this path.'));
+    next(gatewayErrors.methodNotAllowed(req.method, allowed));
+  };
 }
 
 /**

@@ -45,4 +45,6 @@ export const gatewayErrors = {
   invalidSignature: () => new ApiError(401, 'unauthorized', 'Unauthorized', 'The request signature does not verify.'),
   forbidden: (detail: string) => new ApiError(403, 'forbidden', 'Forbidden', detail),
   badRequest: (detail: string) => new ApiError(400, 'bad_request', 'Bad request', detail),
+  methodNotAllowed: (method: string, allowed: string[]) =>
+    new ApiError(405, 'method_not_allowed', 'Method not allowed', `${method} is not supported on this path; Allow lists what is.`, [], { Allow: allowed.join(', ') }),
 };

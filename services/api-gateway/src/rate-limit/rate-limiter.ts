@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { resetSeconds } from './rate-limit-headers';
 
@@ -7,81 +8,76 @@ export interface RateLimitDecision {
   allowed: boolean;
   quota: number;
   remaining: number;
+  /** Seconds until the oldest admission leaves the window, i.e. until a refused request could pass. */
   resetSeconds: number;
 }
 
 export type RateLimiter = (keyId: string, quota: number) => Promise<RateLimitDecision>;
 
-export interface RateLimiterOptions {
-  /** How often counts are added to the shared window in Redis. @defaultValue 20 */
-  flushIntervalMs?: number;
-  clock?: () => number;
+/**
+ * A sliding-window log: one sorted set per key holds the Redis-clock time (µs) of each request admitted
+ * within the last window. The script drops the entries that left the window, admits the request if
+ * fewer than `quota` remain, and answers the count and the oldest entry. Redis' own clock decides, so
+ * gateways with skewed clocks still share one window; the set never holds more than `quota` members.
+ * KEYS[1] the key's set; ARGV: window µs, quota, a member unique to this request.
+ */
+const SLIDING_WINDOW_SCRIPT = `
+local now = redis.call('TIME')
+local now_us = tonumber(now[1]) * 1000000 + tonumber(now[2])
+local window_us = tonumber(ARGV[1])
+local quota = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now_us - window_us)
+local count = redis.call('ZCARD', KEYS[1])
+local allowed = 0
+if count < quota then
+  redis.call('ZADD', KEYS[1], now_us, ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], math.ceil(window_us / 1000) + 1)
+  count = count + 1
+  allowed = 1
+end
+local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+local oldest_us = now_us
+if oldest[2] then oldest_us = tonumber(oldest[2]) end
+return { allowed, count, now_us - oldest_us }
+`;
+
+type SlidingWindowReply = [allowed: number, count: number, oldestAgeUs: number];
+
+interface RedisWithSlidingWindow extends Redis {
+  rateLimitSlidingWindow(key: string, windowUs: number, quota: number, member: string): Promise<SlidingWindowReply>;
 }
 
-interface WindowCount {
-  window: number;
-  /** The key's total in Redis for this window as of the last flush, every gateway's requests included. */
-  shared: number;
-  /** Requests this process admitted and has not added to Redis yet. */
-  pending: number;
+function withSlidingWindowCommand(redis: Redis): RedisWithSlidingWindow {
+  const extended = redis as RedisWithSlidingWindow;
+  // ioredis sends it as EVALSHA and loads the script again only after NOSCRIPT (a Redis restart).
+  if (typeof extended.rateLimitSlidingWindow !== 'function') {
+    redis.defineCommand('rateLimitSlidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW_SCRIPT });
+  }
+  return extended;
 }
 
 /**
- * Fixed, wall-clock-aligned one-second windows per key, counted in Redis so that every gateway shares
- * them. Each process decides from the shared total it last saw plus its own unflushed requests, and
- * adds its counts to Redis in one pipeline every `flushIntervalMs` instead of one round trip per
- * request: with one gateway the limit is exact; with several, a key can exceed its quota by what the
- * other gateways admitted since their last flush (at most one flush interval of their traffic).
- * Fails closed: while Redis is unreachable the limiter throws and the caller answers 503.
+ * Per-key limit of `quota` requests in ANY window of one second (see docs/architecture.md, rate
+ * limits): a burst of the whole quota passes at once, and no sliding second ever admits more. One
+ * script call per request, shared by every gateway through Redis. Fails closed: while Redis is
+ * unreachable the call rejects and the caller answers 503.
  */
-export function createRateLimiter(redis: Redis, keyPrefix: string, { flushIntervalMs = 20, clock = Date.now }: RateLimiterOptions = {}): RateLimiter {
+export function createRateLimiter(redis: Redis, keyPrefix: string): RateLimiter {
+  const limiter = withSlidingWindowCommand(redis);
   const windowMs = RATE_LIMIT_WINDOW_SECONDS * 1000;
-  const counts = new Map<string, WindowCount>();
-  let flushTimer: NodeJS.Timeout | null = null;
-  const redisKey = (keyId: string, window: number) => `${keyPrefix}:gateway:rate:${keyId}:${window}`;
-
-  async function flush(): Promise<void> {
-    flushTimer = null;
-    const current = Math.floor(clock() / windowMs);
-    const batch: Array<{ count: WindowCount; added: number; key: string }> = [];
-    for (const [keyId, count] of counts) {
-      // A past window's unflushed requests can no longer change any decision.
-      if (count.window !== current) counts.delete(keyId);
-      else if (count.pending > 0) batch.push({ count, added: count.pending, key: redisKey(keyId, count.window) });
-    }
-    if (batch.length === 0) return;
-    const pipeline = redis.pipeline();
-    for (const { key, added } of batch) pipeline.incrby(key, added).pexpire(key, windowMs * 2);
-    const results = await pipeline.exec().catch(() => null);
-    batch.forEach(({ count, added }, i) => {
-      const [error, total] = results?.[i * 2] ?? [new Error('no reply'), null];
-      if (error) return; // stays pending and is added by the next flush
-      count.pending -= added;
-      count.shared = Math.max(count.shared, Number(total));
-    });
-    if (batch.some(({ count }) => count.pending > 0)) scheduleFlush();
-  }
-
-  function scheduleFlush(): void {
-    if (flushTimer) return;
-    flushTimer = setTimeout(() => void flush(), flushIntervalMs);
-    flushTimer.unref();
-  }
-
+  // Members only need to be unique within one key's window; a process tag and a counter are.
+  const processTag = randomBytes(6).toString('base64url');
+  let sequence = 0;
   return async (keyId, quota) => {
     if (redis.status !== 'ready') throw new Error('redis is not connected');
-    const now = clock();
-    const window = Math.floor(now / windowMs);
-    let count = counts.get(keyId);
-    if (!count || count.window !== window) {
-      count = { window, shared: 0, pending: 0 };
-      counts.set(keyId, count);
-    }
-    const used = count.shared + count.pending;
-    const reset = resetSeconds((window + 1) * windowMs - now);
-    if (used >= quota) return { allowed: false, quota, remaining: 0, resetSeconds: reset };
-    count.pending += 1;
-    scheduleFlush();
-    return { allowed: true, quota, remaining: quota - used - 1, resetSeconds: reset };
+    sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER;
+    const [allowed, count, oldestAgeUs] = await limiter.rateLimitSlidingWindow(
+      `${keyPrefix}:gateway:rate:${keyId}`,
+      windowMs * 1000,
+      quota,
+      `${processTag}:${sequence}`,
+    );
+    const reset = resetSeconds(windowMs - Number(oldestAgeUs) / 1000);
+    return { allowed: allowed === 1, quota, remaining: quota - Number(count), resetSeconds: reset };
   };
 }

@@ -8,6 +8,8 @@ export interface OperationsDeps {
   metrics: MetricsRegistry;
   /** A check slower than this counts as failed, so /readyz itself never hangs. */
   checkTimeoutMs: number;
+  /** True once shutdown began: the instance is leaving, so it is not ready whatever its dependencies say. */
+  isDraining?: () => boolean;
 }
 
 function withTimeout(check: () => Promise<unknown>, timeoutMs: number): Promise<boolean> {
@@ -21,14 +23,17 @@ function withTimeout(check: () => Promise<unknown>, timeoutMs: number): Promise<
 }
 
 /** `/healthz` (the process lives), `/readyz` (Redis and the store answer), `/metrics` (docs/running.md#health-readiness-and-metrics). */
-export function operationsRouter({ checks, metrics, checkTimeoutMs }: OperationsDeps): Router {
+export function operationsRouter({ checks, metrics, checkTimeoutMs, isDraining = () => false }: OperationsDeps): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   router.get('/readyz', async (_req, res) => {
+    if (isDraining()) throw new UnavailableError('Not ready: shutting down.');
     const names = Object.keys(checks);
     const results = await Promise.all(names.map((name) => withTimeout(checks[name], checkTimeoutMs)));
+    // Checked again after the checks: no answer written after the signal says ready.
+    if (isDraining()) throw new UnavailableError('Not ready: shutting down.');
     const failing = names.filter((_, i) => !results[i]);
     if (failing.length > 0) throw new UnavailableError(`Not ready: ${failing.join(', ')} did not answer.`);
     res.json({ status: 'ready' });

@@ -20,17 +20,26 @@ export interface GatewayHarness {
   close(): Promise<void>;
 }
 
+export interface GatewayHarnessOptions {
+  /** The URL the gateway is given for its database, e.g. through a proxy; the test itself uses the direct one. */
+  gatewayDatabaseUrl?: (url: string) => string;
+}
+
 /**
  * One gateway process per test file, with its own database and its own Redis key prefix, all removed
  * again by `close()`.
  */
-export async function startGatewayHarness(env: Record<string, string> = {}, redisUrl = TEST_REDIS_URL): Promise<GatewayHarness> {
+export async function startGatewayHarness(
+  env: Record<string, string> = {},
+  redisUrl = TEST_REDIS_URL,
+  { gatewayDatabaseUrl = (url) => url }: GatewayHarnessOptions = {},
+): Promise<GatewayHarness> {
   const prefix = `gwtest-${randomBytes(4).toString('hex')}`;
   const database = await createTestDatabase();
   let gateway: ServiceProcess;
   try {
     gateway = await startService('api-gateway', {
-      DATABASE_URL: database.url,
+      DATABASE_URL: gatewayDatabaseUrl(database.url),
       REDIS_URL: redisUrl,
       QUEUE_PREFIX: prefix,
       LOG_LEVEL: 'warn',
