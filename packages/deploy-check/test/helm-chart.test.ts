@@ -111,6 +111,9 @@ describe('each Deployment', () => {
   });
 
   it('has a PodDisruptionBudget and a ServiceMonitor scraping /metrics on its probe port', () => {
+    // A worker may run one replica: a minAvailable budget would block every node drain.
+    expect(byComponent(full, 'PodDisruptionBudget', 'api-gateway').spec).toMatchObject({ minAvailable: 1 });
+    for (const worker of ['dispatcher', 'webhook-delivery']) expect(byComponent(full, 'PodDisruptionBudget', worker).spec).toMatchObject({ maxUnavailable: 1 });
     for (const name of SERVICES) {
       const selector = byComponent(full, 'Deployment', name).spec.selector.matchLabels;
       expect(byComponent(full, 'PodDisruptionBudget', name).spec.selector.matchLabels).toEqual(selector);
