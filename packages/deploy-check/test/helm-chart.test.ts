@@ -103,7 +103,7 @@ describe('each Deployment', () => {
       const dispatcher = loadDispatcherConfig(envOf('dispatcher'));
       expect(dispatcher).toMatchObject({ healthHost: '0.0.0.0', healthPort: portOf('dispatcher'), concurrency: 32 });
       expect(dispatcher.sandbox.chat.baseUrl).toBe('http://sb-switchboard-carrier-sim:8090');
-      expect(loadWebhookDeliveryConfig(envOf('webhook-delivery')).healthPort).toBe(portOf('webhook-delivery'));
+      expect(loadWebhookDeliveryConfig(envOf('webhook-delivery'))).toMatchObject({ healthHost: '0.0.0.0', healthPort: portOf('webhook-delivery') });
       for (const name of SERVICES) expect(envOf(name).MIGRATE_ON_START).toBe('false');
     } finally {
       exit.mockRestore();
