@@ -29,5 +29,6 @@ function helmBinary() {
   return binary;
 }
 
-const result = spawnSync(helmBinary(), process.argv.slice(2), { stdio: 'inherit' });
+// `npm run helm -w ...` runs in the workspace folder; paths given on the command line are the caller's.
+const result = spawnSync(helmBinary(), process.argv.slice(2), { stdio: 'inherit', cwd: process.env.INIT_CWD ?? process.cwd() });
 process.exit(result.status ?? 1);
