@@ -1,4 +1,5 @@
 # One recipe, one image per service: docker build --build-arg SERVICE=dispatcher -t switchboard/dispatcher .
+# Every image also holds the standalone migration: node packages/store/dist/migrate.main.js (deploy/README.md).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json tsconfig.build.json ./
@@ -10,6 +11,8 @@ FROM node:20-bookworm-slim
 ARG SERVICE
 ENV NODE_ENV=production SERVICE=${SERVICE}
 WORKDIR /app
-COPY --from=build /app /app
-USER node
+COPY --from=build --chown=root:root /app /app
+# Numeric, so Kubernetes can check runAsNonRoot; 1000 is the base image's `node` user. The code stays
+# owned by root and the services write nothing but /tmp, so the root filesystem can be read-only.
+USER 1000:1000
 CMD ["sh", "-c", "exec node services/${SERVICE}/dist/main.js"]

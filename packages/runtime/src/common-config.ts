@@ -8,6 +8,12 @@ export interface CommonConfig {
   queuePrefix: string;
   logLevel: string;
   dbPoolSize: number;
+  /**
+   * Whether a service applies migrations at start-up. Deployments that run the standalone migration first
+   * (`node packages/store/dist/migrate.main.js`, deploy/README.md) set `MIGRATE_ON_START=false`.
+   * @defaultValue true
+   */
+  migrateOnStart: boolean;
 }
 
 /** Reads the shared variables of docs/configuration.md ("Shared") with their one set of defaults. */
@@ -18,5 +24,6 @@ export function readCommonConfig(r: EnvReader): CommonConfig {
     queuePrefix: r.string('QUEUE_PREFIX', 'sb'),
     logLevel: r.string('LOG_LEVEL', 'info'),
     dbPoolSize: r.int('DB_POOL_SIZE', 10, { min: 1, max: 1_000 }),
+    migrateOnStart: r.bool('MIGRATE_ON_START', true),
   };
 }

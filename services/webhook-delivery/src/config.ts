@@ -3,6 +3,8 @@ import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule, type TargetPolicy } from
 
 export interface WebhookDeliveryConfig extends CommonConfig {
   healthPort: number;
+  /** Where `/healthz`, `/readyz` and `/metrics` listen; containers set 0.0.0.0 so probes and Prometheus reach them. */
+  healthHost: string;
   /** Delivery attempts in flight per process. */
   concurrency: number;
   fanoutConcurrency: number;
@@ -34,6 +36,7 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
   const config: WebhookDeliveryConfig = {
     ...readCommonConfig(r),
     healthPort: r.int('HEALTH_PORT', 8083, { min: 0, max: 65535 }),
+    healthHost: r.string('HEALTH_HOST', '127.0.0.1'),
     concurrency: r.int('WEBHOOK_CONCURRENCY', 64, { min: 1 }),
     fanoutConcurrency: r.int('WEBHOOK_FANOUT_CONCURRENCY', 16, { min: 1 }),
     endpointConcurrency: r.int('WEBHOOK_ENDPOINT_CONCURRENCY', 8, { min: 1 }),

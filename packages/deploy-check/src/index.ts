@@ -1,0 +1,2 @@
+export * from './render-chart';
+export * from './worker-queues';

@@ -1,0 +1,30 @@
+import type { KubeObject } from '../src';
+
+/** Small readers over rendered objects, shared by the chart tests. */
+export type Loose = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+export function ofKind(objects: KubeObject[], kind: string): Loose[] {
+  return objects.filter((o) => o.kind === kind) as Loose[];
+}
+
+export function component(object: Loose): string {
+  return object.metadata.labels['app.kubernetes.io/component'];
+}
+
+export function byComponent(objects: KubeObject[], kind: string, name: string): Loose {
+  const found = ofKind(objects, kind).find((o) => component(o) === name);
+  if (!found) throw new Error(`no ${kind} for ${name}`);
+  return found;
+}
+
+/** The environment a Deployment's container sees: its ConfigMap and Secret, then its own `env`. */
+export function environmentOf(objects: KubeObject[], deployment: Loose): Record<string, string> {
+  const container = deployment.spec.template.spec.containers[0];
+  const env: Record<string, string> = {};
+  for (const source of container.envFrom ?? []) {
+    if (source.configMapRef) Object.assign(env, ofKind(objects, 'ConfigMap').find((c) => c.metadata.name === source.configMapRef.name)?.data);
+    if (source.secretRef) Object.assign(env, ofKind(objects, 'Secret').find((s) => s.metadata.name === source.secretRef.name)?.stringData);
+  }
+  for (const { name, value } of container.env ?? []) env[name] = value;
+  return env;
+}
