@@ -1,6 +1,7 @@
 import type { UnitPrices } from '@switchboard/domain';
 import { EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
 import type { WebhookTargetPolicy } from '@switchboard/schemas';
+import { SecretKeyring, SECRETS_KEYS_FORMAT } from '@switchboard/store';
 
 /** The gateway's one validated, frozen configuration (docs/configuration.md names every variable). */
 export interface GatewayConfig extends CommonConfig {
@@ -29,6 +30,8 @@ export interface GatewayConfig extends CommonConfig {
   redisCommandTimeoutMs: number;
   /** How long start-up waits for Redis before giving up. */
   startupTimeoutMs: number;
+  /** Seals webhook signing secrets at rest (docs/webhooks.md, "Secrets at rest"). */
+  secretsKeys: SecretKeyring;
 }
 
 export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
@@ -61,6 +64,7 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     numbersCacheTtlMs: 1_000,
     redisCommandTimeoutMs: 2_000,
     startupTimeoutMs: 30_000,
+    secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', SecretKeyring.parse, SECRETS_KEYS_FORMAT),
   };
   if (!/^\+[1-9]\d{6,14}$/.test(config.sandboxSender)) {
     r.problems.push(`SANDBOX_SENDER must be an E.164 number, got "${config.sandboxSender}"`);
@@ -75,5 +79,6 @@ export function describeConfig(config: Readonly<GatewayConfig>): Record<string, 
   const withoutPassword = (url: string) => url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
   const described: Record<string, unknown> = { ...config, databaseUrl: withoutPassword(config.databaseUrl), redisUrl: withoutPassword(config.redisUrl) };
   for (const name of SECRETS) delete described[name];
+  described.secretsKeys = config.secretsKeys.toJSON();
   return described;
 }

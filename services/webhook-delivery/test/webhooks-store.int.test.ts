@@ -1,5 +1,5 @@
 import type { Job, JobsOptions } from 'bullmq';
-import { createTestDatabase, type TestDatabase } from '@switchboard/devstack';
+import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
 import type { DeliverWebhookJob } from '@switchboard/queues';
 import {
   createAccountsRepository,
@@ -22,7 +22,7 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     db = createDb({ url: database.url, poolSize: 4 });
-    accountId = (await createAccountsRepository(db).ensure('webhooks-int')).id;
+    accountId = (await createAccountsRepository(db, testSecretCipher(database.url)).ensure('webhooks-int')).id;
   });
   afterAll(async () => {
     await db.close();
@@ -30,7 +30,7 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
   });
 
   it('stores endpoints, finds subscribers by type or *, and keeps the old secret signing after a rotation', async () => {
-    const endpoints = createWebhookEndpointsRepository(db);
+    const endpoints = createWebhookEndpointsRepository(db, testSecretCipher(database.url));
     const all = await endpoints.create({ accountId, url: 'https://a.example.com/h', events: ['*'], at: new Date() });
     const failedOnly = await endpoints.create({ accountId, url: 'https://b.example.com/h', events: ['message.failed'], at: new Date() });
     expect(all.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -66,8 +66,8 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
   });
 
   it('fans an event out to its callback_url and subscribed endpoints idempotently, and redelivery bumps the generation', async () => {
-    const endpoints = createWebhookEndpointsRepository(db);
-    const deliveries = createWebhookDeliveriesRepository(db);
+    const endpoints = createWebhookEndpointsRepository(db, testSecretCipher(database.url));
+    const deliveries = createWebhookDeliveriesRepository(db, testSecretCipher(database.url));
     const events = createEventsRepository(db);
     const endpoint = await endpoints.create({ accountId, url: 'https://c.example.com/h', events: ['message.delivered'], at: new Date() });
     const { messageId, events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/status');
@@ -98,7 +98,7 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
   });
 
   it('records attempts and only ends a pending delivery of the same generation', async () => {
-    const deliveries = createWebhookDeliveriesRepository(db);
+    const deliveries = createWebhookDeliveriesRepository(db, testSecretCipher(database.url));
     const { events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/x');
     await deliveries.createForEvent({ id: produced[0].id, account_id: accountId }, [{ targetKey: 'callback', endpointId: null, url: 'https://cb.example.com/x' }], new Date());
     const [row] = await deliveries.forEvent(produced[0].id);
@@ -113,9 +113,9 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
   });
 
   it('reads a delivery with its event and current secrets, and stores each attempt with its effects in one statement', async () => {
-    const endpoints = createWebhookEndpointsRepository(db);
-    const deliveries = createWebhookDeliveriesRepository(db);
-    const account = await createAccountsRepository(db).findById(accountId);
+    const endpoints = createWebhookEndpointsRepository(db, testSecretCipher(database.url));
+    const deliveries = createWebhookDeliveriesRepository(db, testSecretCipher(database.url));
+    const account = await createAccountsRepository(db, testSecretCipher(database.url)).findById(accountId);
     const endpoint = await endpoints.create({ accountId, url: 'https://d.example.com/h', events: ['message.sent'], at: new Date() });
     const { events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/y');
     const sent = produced.find((e) => e.type === 'message.sent')!;

@@ -1,6 +1,8 @@
 import { newId, toIso } from '@switchboard/domain';
 import type { Queryable } from '../db';
-import type { WebhookEndpointRow } from './webhook-endpoints.repository';
+import type { SecretCipher } from '../secret-cipher';
+import { callbackSecretLocation } from './accounts.repository';
+import { openEndpointSecrets, type WebhookEndpointRow } from './webhook-endpoints.repository';
 
 export interface WebhookDeliveryRow {
   id: string;
@@ -124,7 +126,7 @@ type AttemptRow = Omit<DeliveryForAttempt, 'event' | 'endpoint'> &
     event_data: Record<string, unknown>;
   };
 
-export function createWebhookDeliveriesRepository(db: Queryable) {
+export function createWebhookDeliveriesRepository(db: Queryable, secrets: SecretCipher) {
   /** Stores one attempt and applies its effects; `failingSince` is the endpoint's run start after a failure. */
   async function storeAttempt(a: AttemptRecord, effects: AttemptEffects = {}): Promise<{ attemptNo: number; failingSince: Date | null }> {
     const { settle } = effects;
@@ -213,7 +215,11 @@ export function createWebhookDeliveriesRepository(db: Queryable) {
         found.set(r.id, {
           ...delivery,
           event: { id: event_id, type: event_type, created_at: event_created_at, data: event_data },
-          endpoint: secret === null ? null : { enabled: enabled === true, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at },
+          endpoint:
+            secret === null || r.endpoint_id === null
+              ? null
+              : openEndpointSecrets(secrets, r.endpoint_id, { enabled: enabled === true, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at }),
+          callback_secret: r.callback_secret === null ? null : secrets.open(r.callback_secret, callbackSecretLocation(r.account_id)),
         });
       }
       return found;

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { isId, newId, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
-import { createEventsRepository, createWebhookDeliveriesRepository, FAN_OUT_EVENT_JOB, FAN_OUT_RETRY, type EventFanoutQueueLike, type Queryable } from '@switchboard/store';
+import { createEventsRepository, createWebhookDeliveriesRepository, FAN_OUT_EVENT_JOB, FAN_OUT_RETRY, type EventFanoutQueueLike, type Queryable, type SecretCipher } from '@switchboard/store';
 import { EVENT_TYPES } from '@switchboard/webhooks';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
@@ -13,6 +13,8 @@ export interface EventRouteDeps {
   auth: RequestHandler[];
   /** The event-fanout queue (QUEUES.eventFanout); a redelivery is a new fan-out of the event. */
   eventFanoutQueue: EventFanoutQueueLike;
+  /** The deliveries repository opens signing secrets; these routes never show them. */
+  secrets: SecretCipher;
   clock?: () => Date;
 }
 
@@ -25,7 +27,7 @@ const RESOURCE_ID = /^(msg|call|inb)_[0-9A-HJKMNP-TV-Z]{26}$/;
 export function createEventsRouter(deps: EventRouteDeps): Router {
   const router = Router();
   const events = createEventsRepository(deps.db);
-  const deliveries = createWebhookDeliveriesRepository(deps.db);
+  const deliveries = createWebhookDeliveriesRepository(deps.db, deps.secrets);
   const clock = deps.clock ?? (() => new Date());
   const idParam = (value: unknown): string => {
     if (!isId('evt', value)) throw new NotFoundError();

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { isId, NotFoundError, toIso, UnprocessableError, ValidationError, type FieldError } from '@switchboard/domain';
-import { createWebhookDeliveriesRepository, createWebhookEndpointsRepository, type Queryable, type WebhookEndpointRow } from '@switchboard/store';
+import { createWebhookDeliveriesRepository, createWebhookEndpointsRepository, type Queryable, type SecretCipher, type WebhookEndpointRow } from '@switchboard/store';
 import { checkWebhookUrl, EVENT_TYPES, isSubscribableEventType, type TargetPolicy } from '@switchboard/webhooks';
 import { requireScope } from '../auth/authenticate.middleware';
 import type { DependencyGuard } from '../http/dependency-guard';
@@ -16,6 +16,8 @@ export interface WebhookRouteDeps {
   jsonBody: RequestHandler[];
   /** The gateway's WEBHOOK_ALLOW_HTTP / _PRIVATE_NETWORKS / _ALLOWED_HOSTS (contract §7). */
   policy: TargetPolicy;
+  /** Seals the signing secrets at rest and opens them for the answers that show them (docs/webhooks.md). */
+  secrets: SecretCipher;
   /** How long the old secret keeps signing after a rotation. @defaultValue 24 h */
   rotationOverlapMs?: number;
   clock?: () => Date;
@@ -73,8 +75,8 @@ function validateCreate(body: unknown, policy: TargetPolicy): { url: string; eve
  */
 export function createWebhooksRouter(deps: WebhookRouteDeps): Router {
   const router = Router();
-  const endpoints = createWebhookEndpointsRepository(deps.db);
-  const deliveries = createWebhookDeliveriesRepository(deps.db);
+  const endpoints = createWebhookEndpointsRepository(deps.db, deps.secrets);
+  const deliveries = createWebhookDeliveriesRepository(deps.db, deps.secrets);
   const clock = deps.clock ?? (() => new Date());
   const overlapMs = deps.rotationOverlapMs ?? 24 * 3_600_000;
   const write = [...deps.auth, requireScope('webhooks:write')];
