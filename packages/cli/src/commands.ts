@@ -19,6 +19,8 @@ function list(value: string | true | undefined, fallback: string[]): string[] {
 export async function runCommand(db: Db, args: ParsedArgs, secrets: SecretCipher): Promise<unknown> {
   const [group, action, ...rest] = args.positionals;
   await migrate(db);
+  // As the services do at start-up: every stored secret is sealed under the active key before one is read.
+  const sealing = await resealSecrets(db, secrets);
   if (group === 'keys' && action === 'create') {
     const account = await createAccountsRepository(db, secrets).ensure(requiredOption(args, 'account'));
     const scopes = list(args.options.scopes, ['*']);
@@ -55,8 +57,8 @@ export async function runCommand(db: Db, args: ParsedArgs, secrets: SecretCipher
     return { id: number.id, account_id: account.id, e164: number.e164, channels: number.channels };
   }
   if (group === 'secrets' && action === 'reencrypt') {
-    // Seals plaintext left from before encryption and re-seals values under older keys (docs/webhooks.md).
-    return { active_kid: secrets.activeKid, ...(await resealSecrets(db, secrets)) };
+    // Reports the re-sealing above: plaintext from before encryption, values under older keys (docs/webhooks.md).
+    return { active_kid: secrets.activeKid, ...sealing };
   }
   throw new UsageError(
     'usage: switchboard keys create --account <name> [--scopes a,b] [--test] [--rate-limit <rps>] | keys revoke <key_id> | numbers add --account <name> <E.164> [--channels chat,sms,rcs,voice] | secrets reencrypt',

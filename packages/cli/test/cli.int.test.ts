@@ -107,7 +107,7 @@ describe('npx switchboard', () => {
     }
   });
 
-  it('needs the secrets key, and re-seals every stored secret on request', () => {
+  it('needs the secrets key, and re-seals every stored secret on request', async () => {
     const withoutKey = spawnSync(process.execPath, [BIN, 'keys', 'create', '--account', 'cli-nokey'], {
       env: cliEnv({ SECRETS_ENCRYPTION_KEYS: '' }),
       cwd: mkdtempSync(join(tmpdir(), 'sb-cli-')),
@@ -115,7 +115,18 @@ describe('npx switchboard', () => {
     });
     expect(withoutKey.status).toBe(2);
     expect(lastJsonLine(withoutKey.stderr).error).toMatch(/^SECRETS_ENCRYPTION_KEYS is required/);
-    const reencrypt = cli('secrets', 'reencrypt');
-    expect(reencrypt).toMatchObject({ status: 0, json: { active_kid: 'test1', unreadable: [], resealed: { 'accounts.callback_secret': 0 } } });
+
+    // A callback secret stored in clear by a version from before encryption.
+    const db = createDb({ url: database.url, poolSize: 1 });
+    try {
+      await db.query(`INSERT INTO accounts (id, name, callback_secret) VALUES ('acc_cli_legacy', 'cli-legacy', 'whsec_bGVnYWN5LXNlY3JldA==')`);
+      const reencrypt = cli('secrets', 'reencrypt');
+      expect(reencrypt).toMatchObject({ status: 0, json: { active_kid: 'test1', unreadable: [], resealed: { 'accounts.callback_secret': 1 } } });
+      const { rows } = await db.query(`SELECT callback_secret FROM accounts WHERE id = 'acc_cli_legacy'`);
+      expect(rows[0].callback_secret).toMatch(/^v1\.test1\./);
+      expect(cli('secrets', 'reencrypt').json.resealed).toMatchObject({ 'accounts.callback_secret': 0 });
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -22,6 +22,13 @@ export interface WebhookEndpointRow {
   deleted_at: Date | null;
 }
 
+/** An endpoint as the API lists it: what it reads never touches the secrets. */
+export type WebhookEndpoint = Omit<WebhookEndpointRow, 'secret' | 'previous_secret'>;
+
+// Every column but the sealed secrets, for the reads that show no secret.
+const ENDPOINT_COLUMNS = `id, account_id, url, description, events, previous_secret_expires_at, enabled, disabled_reason, disabled_at,
+  failing_since, created_at, updated_at, deleted_at`;
+
 /** The secrets that sign a delivery now: the current one, plus the previous one while its overlap lasts. */
 export function signingSecrets(endpoint: Pick<WebhookEndpointRow, 'secret' | 'previous_secret' | 'previous_secret_expires_at'>, now: Date): string[] {
   const previousValid = endpoint.previous_secret && endpoint.previous_secret_expires_at && endpoint.previous_secret_expires_at > now;
@@ -56,12 +63,12 @@ export function createWebhookEndpointsRepository(db: Queryable, secrets: SecretC
     },
 
     /** Scoped to the account; deleted endpoints are gone for the API. */
-    async findForAccount(accountId: string, id: string): Promise<WebhookEndpointRow | null> {
-      const { rows } = await db.query<WebhookEndpointRow>(
-        'SELECT * FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
+    async findForAccount(accountId: string, id: string): Promise<WebhookEndpoint | null> {
+      const { rows } = await db.query<WebhookEndpoint>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL`,
         [id, accountId],
       );
-      return rows[0] ? opened(rows[0]) : null;
+      return rows[0] ?? null;
     },
 
     async findById(id: string): Promise<WebhookEndpointRow | null> {
@@ -69,13 +76,13 @@ export function createWebhookEndpointsRepository(db: Queryable, secrets: SecretC
       return rows[0] ? opened(rows[0]) : null;
     },
 
-    async list(accountId: string, page: { beforeId?: string; limit: number }): Promise<WebhookEndpointRow[]> {
-      const { rows } = await db.query<WebhookEndpointRow>(
-        `SELECT * FROM webhook_endpoints WHERE account_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR id < $2)
+    async list(accountId: string, page: { beforeId?: string; limit: number }): Promise<WebhookEndpoint[]> {
+      const { rows } = await db.query<WebhookEndpoint>(
+        `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE account_id = $1 AND deleted_at IS NULL AND ($2::text IS NULL OR id < $2)
          ORDER BY id DESC LIMIT $3`,
         [accountId, page.beforeId ?? null, page.limit],
       );
-      return rows.map(opened);
+      return rows;
     },
 
     /** Soft delete: delivery and attempt rows keep pointing at it. */

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { isId, NotFoundError, toIso, UnprocessableError, ValidationError, type FieldError } from '@switchboard/domain';
-import { createWebhookDeliveriesRepository, createWebhookEndpointsRepository, type Queryable, type SecretCipher, type WebhookEndpointRow } from '@switchboard/store';
+import { createWebhookDeliveriesRepository, createWebhookEndpointsRepository, type Queryable, type SecretCipher, type WebhookEndpoint } from '@switchboard/store';
 import { checkWebhookUrl, EVENT_TYPES, isSubscribableEventType, type TargetPolicy } from '@switchboard/webhooks';
 import { requireScope } from '../auth/authenticate.middleware';
 import type { DependencyGuard } from '../http/dependency-guard';
@@ -26,7 +26,7 @@ export interface WebhookRouteDeps {
 const URL_MAX = 2048;
 const DESCRIPTION_MAX = 256;
 
-function endpointView(e: WebhookEndpointRow) {
+function endpointView(e: WebhookEndpoint) {
   return {
     id: e.id,
     url: e.url,
