@@ -2,8 +2,7 @@ import { ApiError } from '@switchboard/domain';
 import { createDb, createSecretCipher, type SecretCipher } from '@switchboard/store';
 import { parseArgs } from './args';
 import { runCommand, UsageError } from './commands';
-import { resolveDatabaseUrl } from './connection';
-import { resolveSecretsKeys } from './secrets-keys';
+import { loadCliConfig } from './config';
 
 /** One JSON line on stderr; refusals of the domain (a 4xx in the API) carry their stable `code` too. */
 function reportError(error: unknown): void {
@@ -16,8 +15,9 @@ async function main(): Promise<number> {
   let url: string;
   let secrets: SecretCipher;
   try {
-    url = resolveDatabaseUrl(process.env, process.cwd());
-    secrets = createSecretCipher(resolveSecretsKeys(process.env, process.cwd()));
+    const config = loadCliConfig();
+    url = config.databaseUrl;
+    secrets = createSecretCipher(config.secretsKeys);
   } catch (error) {
     reportError(error);
     return 2;
