@@ -131,6 +131,20 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     const rotated = await endpoints.rotateSecret(accountId, endpoint.id, new Date(), 60_000);
     expect((await deliveries.findForAttempt([toEndpoint.id])).get(toEndpoint.id)?.endpoint?.secret).toBe(rotated?.secret);
 
+    // A secret that does not open (here: another row's sealed value) fails its own delivery only.
+    const other = await endpoints.create({ accountId, url: 'https://d.example.com/other', events: ['message.sent'], at: new Date() });
+    const [forSent] = await deliveries.createForEvents(
+      [{ event: { id: sent.id, account_id: accountId }, targets: [{ targetKey: other.id, endpointId: other.id, url: other.url }] }],
+      new Date(),
+    );
+    const toOther = forSent.find((d) => d.id !== toEndpoint.id && d.id !== toCallback.id)!;
+    await db.query('UPDATE webhook_endpoints SET secret = (SELECT secret FROM webhook_endpoints WHERE id = $1) WHERE id = $2', [endpoint.id, other.id]);
+    const mixed = await deliveries.findForAttempt([toEndpoint.id, toOther.id, toCallback.id]);
+    expect(mixed.get(toOther.id)).toMatchObject({ secrets_error: expect.stringContaining('does not authenticate'), callback_secret: null, endpoint: { secret: '' } });
+    expect(mixed.get(toEndpoint.id)).toMatchObject({ endpoint: { secret: rotated?.secret } });
+    expect(mixed.get(toEndpoint.id)?.secrets_error).toBeUndefined();
+    expect(mixed.get(toCallback.id)?.callback_secret).toBe(account?.callback_secret);
+
     const at = new Date();
     const attempt = { deliveryId: toEndpoint.id, endpointId: endpoint.id, url: endpoint.url, latencyMs: 5, responseSize: null, responseExcerpt: null, at };
     const retryAt = new Date(at.getTime() + 5_000);

@@ -77,6 +77,11 @@ export interface DeliveryForAttempt {
   endpoint: Pick<WebhookEndpointRow, 'enabled' | 'deleted_at' | 'disabled_reason' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'> | null;
   /** The account's callback secret; read only for a callback_url delivery. */
   callback_secret: string | null;
+  /**
+   * Set when a sealed secret of this delivery does not open (its key is gone, or the value was moved or
+   * tampered with); the secrets are then absent. Only this delivery fails: the others read with it do not.
+   */
+  secrets_error?: string;
 }
 
 /** What an attempt does besides being stored, applied in the same statement. */
@@ -212,15 +217,18 @@ export function createWebhookDeliveriesRepository(db: Queryable, secrets: Secret
       const found = new Map<string, DeliveryForAttempt>();
       for (const r of rows) {
         const { event_id, event_type, event_created_at, event_data, enabled, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at, ...delivery } = r;
-        found.set(r.id, {
-          ...delivery,
-          event: { id: event_id, type: event_type, created_at: event_created_at, data: event_data },
-          endpoint:
-            secret === null || r.endpoint_id === null
-              ? null
-              : openEndpointSecrets(secrets, r.endpoint_id, { enabled: enabled === true, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at }),
-          callback_secret: r.callback_secret === null ? null : secrets.open(r.callback_secret, callbackSecretLocation(r.account_id)),
-        });
+        const endpoint = secret === null ? null : { enabled: enabled === true, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at };
+        const base = { ...delivery, event: { id: event_id, type: event_type, created_at: event_created_at, data: event_data } };
+        try {
+          found.set(r.id, {
+            ...base,
+            endpoint: endpoint === null || r.endpoint_id === null ? null : openEndpointSecrets(secrets, r.endpoint_id, endpoint),
+            callback_secret: r.callback_secret === null ? null : secrets.open(r.callback_secret, callbackSecretLocation(r.account_id)),
+          });
+        } catch (error) {
+          const withoutSecrets = endpoint === null ? null : { ...endpoint, secret: '', previous_secret: null };
+          found.set(r.id, { ...base, endpoint: withoutSecrets, callback_secret: null, secrets_error: (error as Error).message });
+        }
       }
       return found;
     },
