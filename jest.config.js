@@ -8,6 +8,9 @@ const shared = {
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
 };
 module.exports = {
+  // Jest reads testTimeout from the global config only; the projects' own values below are not applied.
+  // The longest tier's value therefore goes here, or a stack started in a beforeAll fails after 5 s.
+  testTimeout: 120_000,
   projects: [
     {
       ...shared,

@@ -17,6 +17,7 @@ const gateway = await devstack.startService('api-gateway', {
   QUEUE_PREFIX: 'bench',
   LOG_LEVEL: 'warn',
   PORT: String(gatewayPort),
+  SECRETS_ENCRYPTION_KEYS: devstack.testSecretsKeys(database.url),
 });
 const { key } = await devstack.createAccountKey(database.url, { account: 'bench', mode: 'test', rateLimitPerSecond: 10_000_000 });
 const barePort = await devstack.freePort();

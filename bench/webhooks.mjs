@@ -31,8 +31,9 @@ const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
 const queue = new Queue(QUEUES.eventFanout, { connection, prefix });
 
 try {
-  const account = await store.createAccountsRepository(db).ensure('bench-webhooks');
-  await store.createWebhookEndpointsRepository(db).create({ accountId: account.id, url: receiverUrl, events: ['*'], at: new Date() });
+  const secrets = devstack.testSecretCipher(database.url);
+  const account = await store.createAccountsRepository(db, secrets).ensure('bench-webhooks');
+  await store.createWebhookEndpointsRepository(db, secrets).create({ accountId: account.id, url: receiverUrl, events: ['*'], at: new Date() });
   // Events of a realistic size: a message resource as GET returns it.
   const data = { id: 'msg_bench', status: 'delivered', channel: 'sms', channel_used: 'sms', recipient: '+447911123400', carrier_status_code: 'DELIVRD',
     sent_at: new Date().toISOString(), delivered_at: new Date().toISOString(), read_at: null, created_at: new Date().toISOString(),
@@ -45,7 +46,7 @@ try {
   const baselineRate = total / ((Date.now() - baselineStart) / 1000);
 
   worker = await devstack.startService('webhook-delivery', {
-    DATABASE_URL: database.url, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn',
+    DATABASE_URL: database.url, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn', SECRETS_ENCRYPTION_KEYS: devstack.testSecretsKeys(database.url),
     WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency), OUTBOX_SWEEP_AGE_MS: '600000',
   });

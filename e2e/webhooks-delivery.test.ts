@@ -1,39 +1,33 @@
 import { randomBytes } from 'node:crypto';
-import { createTestDatabase, eventually, type ServiceProcess, type TestDatabase } from '@switchboard/devstack';
-import { createAccountsRepository, createDb, createWebhookDeliveriesRepository, createWebhookEndpointsRepository, type Db } from '@switchboard/store';
+import { eventually, type ServiceProcess } from '@switchboard/devstack';
+import { createAccountsRepository, createWebhookDeliveriesRepository, createWebhookEndpointsRepository, type Db } from '@switchboard/store';
 import { sentAndDeliveredMessage } from '../services/webhook-delivery/test/support/message-events';
-import { createTestPublisher, ReceiverProcess, startWebhookDelivery, verify, webhookDeliveryEnv } from './webhooks-harness';
+import { ReceiverProcess, startWebhookStack, verify, type WebhookStack } from './webhooks-harness';
 
-// Deliveries, crash recovery and the outbox, with real processes: webhook-delivery and a receiver.
+// Deliveries, crash recovery and the outbox, with real processes: the stack (webhook-delivery among them) and a receiver.
 describe('webhook delivery (real processes)', () => {
   const prefix = `sbwh${randomBytes(4).toString('hex')}`;
-  let database: TestDatabase;
+  let h: WebhookStack;
   let db: Db;
   let worker: ServiceProcess;
-  let env: Record<string, string>;
   const receiver = new ReceiverProcess();
-  let publish: ReturnType<typeof createTestPublisher>;
+  let publish: WebhookStack['publish'];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = createDb({ url: database.url, poolSize: 4 });
     await receiver.start();
     // A longer schedule than the default test one, so a receiver that is down for a while is waited for.
-    env = webhookDeliveryEnv(database.url, prefix, { WEBHOOK_RETRY_SCHEDULE_MS: '0,300,600,1000,1500,2000,3000,3000' });
-    worker = await startWebhookDelivery(env);
-    publish = createTestPublisher(db, prefix);
+    h = await startWebhookStack({ prefix, env: { WEBHOOK_RETRY_SCHEDULE_MS: '0,300,600,1000,1500,2000,3000,3000' } });
+    ({ db, publish } = h);
+    worker = h.stack.services['webhook-delivery'] as ServiceProcess;
   });
   afterAll(async () => {
-    await worker?.stop();
+    await h?.stop();
     await receiver.kill();
-    await publish?.close();
-    await db?.close();
-    await database?.drop();
   });
 
   async function accountWithEndpoint(name: string, path: string, events: string[] = ['*']) {
-    const account = await createAccountsRepository(db).ensure(`${name}-${prefix}`);
-    const endpoint = await createWebhookEndpointsRepository(db).create({ accountId: account.id, url: receiver.url(path), events, at: new Date() });
+    const account = await createAccountsRepository(db, h.secrets).ensure(`${name}-${prefix}`);
+    const endpoint = await createWebhookEndpointsRepository(db, h.secrets).create({ accountId: account.id, url: receiver.url(path), events, at: new Date() });
     return { account, endpoint };
   }
 
@@ -60,7 +54,7 @@ describe('webhook delivery (real processes)', () => {
 
   it('gets every event to a receiver that was down and came back, with one webhook-id per event and nothing delivered before a 2xx', async () => {
     const { account, endpoint } = await accountWithEndpoint('down', '/down');
-    const deliveries = createWebhookDeliveriesRepository(db);
+    const deliveries = createWebhookDeliveriesRepository(db, h.secrets);
     await receiver.kill();
     const produced = [];
     for (let i = 0; i < 5; i++) produced.push(...(await sentAndDeliveredMessage(db, account.id)).events);
@@ -100,7 +94,7 @@ describe('webhook delivery (real processes)', () => {
 
     // Committed while no webhook-delivery runs, and the producer "crashed" before publishing them.
     const unpublished = (await sentAndDeliveredMessage(db, account.id)).events;
-    worker = await startWebhookDelivery(env);
+    worker = await h.stack.startService('webhook-delivery');
 
     const expected = [...produced, ...unpublished].map((e) => e.id);
     await eventually(

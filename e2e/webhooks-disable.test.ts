@@ -1,40 +1,35 @@
 import { randomBytes } from 'node:crypto';
-import { createAccountKey, createTestDatabase, eventually, type ServiceProcess, type TestDatabase } from '@switchboard/devstack';
-import { createDb, type Db } from '@switchboard/store';
+import { eventually } from '@switchboard/devstack';
+import type { Db } from '@switchboard/store';
 import { sentAndDeliveredMessage } from '../services/webhook-delivery/test/support/message-events';
-import { createTestPublisher, ReceiverProcess, startWebhookApi, startWebhookDelivery, webhookDeliveryEnv } from './webhooks-harness';
+import { ReceiverProcess, startWebhookStack, type WebhookStack } from './webhooks-harness';
 
 // Contract §7: an endpoint that has failed for WEBHOOK_DISABLE_AFTER_MS (5 days by default; 1.5 s here) is disabled.
 describe('disabling an endpoint that keeps failing (real processes)', () => {
   const prefix = `sbwd${randomBytes(4).toString('hex')}`;
-  let database: TestDatabase;
+  let h: WebhookStack;
   let db: Db;
-  let worker: ServiceProcess;
-  let api: Awaited<ReturnType<typeof startWebhookApi>>;
-  let publish: ReturnType<typeof createTestPublisher>;
+  let api: Pick<WebhookStack, 'request'>;
+  let publish: WebhookStack['publish'];
   const receiver = new ReceiverProcess();
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = createDb({ url: database.url, poolSize: 4 });
     await receiver.start();
-    worker = await startWebhookDelivery(
-      webhookDeliveryEnv(database.url, prefix, { WEBHOOK_RETRY_SCHEDULE_MS: '0,1000,1000,1000,1000', WEBHOOK_DISABLE_AFTER_MS: '1500' }),
-    );
-    api = await startWebhookApi({ db, prefix, policy: { allowHttp: true, allowPrivateNetworks: false, allowedHosts: ['127.0.0.1'] } });
-    publish = createTestPublisher(db, prefix);
+    h = await startWebhookStack({
+      prefix,
+      env: { WEBHOOK_RETRY_SCHEDULE_MS: '0,1000,1000,1000,1000', WEBHOOK_DISABLE_AFTER_MS: '1500' },
+      gatewayEnv: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
+    });
+    ({ db, publish } = h);
+    api = h;
   });
   afterAll(async () => {
-    await worker?.stop();
+    await h?.stop();
     await receiver.kill();
-    await api?.close();
-    await publish?.close();
-    await db?.close();
-    await database?.drop();
   });
 
   it('disables the endpoint once it has failed for longer than the limit, and says why', async () => {
-    const { key, accountId } = await createAccountKey(database.url, { account: `failing-${prefix}`, scopes: ['*'] });
+    const { key, accountId } = await h.keyFor(`failing-${prefix}`);
     const registered = await api.request(key, 'POST', '/v1/webhooks', { url: receiver.url('/always-500'), events: ['*'] });
     expect(registered.status).toBe(201);
     const endpointId = (registered.body as { id: string }).id;

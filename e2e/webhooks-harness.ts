@@ -5,22 +5,9 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
-import { startService, type ServiceProcess } from '@switchboard/devstack';
+import { createAccountKey, createTestDatabase, startStack, testSecretCipher, type ServiceName, type Stack, type TestDatabase } from '@switchboard/devstack';
 import { QUEUES } from '@switchboard/queues';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import express from 'express';
-import { getLogger } from '@switchboard/logger';
-import { createApiKeysRepository, createEventPublisher, type Db } from '@switchboard/store';
-import { createApiKeyAuthenticator } from '../services/api-gateway/src/auth/api-key.authenticator';
-import { authenticate } from '../services/api-gateway/src/auth/authenticate.middleware';
-import { createDependencyGuard } from '../services/api-gateway/src/http/dependency-guard';
-import { errorMiddleware, notFoundHandler } from '../services/api-gateway/src/http/error.middleware';
-import { jsonBody } from '../services/api-gateway/src/http/json-body.middleware';
-import { requestIdMiddleware } from '../services/api-gateway/src/http/request-id.middleware';
-import { createAccountRouter } from '../services/api-gateway/src/routes/account.route';
-import { createEventsRouter } from '../services/api-gateway/src/routes/events.route';
-import { createWebhooksRouter } from '../services/api-gateway/src/routes/webhooks.route';
+import { createDb, createEventPublisher, type Db, type SecretCipher } from '@switchboard/store';
 
 /** One delivery as the receiver process saw it. */
 export interface ReceivedDelivery {
@@ -88,27 +75,6 @@ export function verify(secret: string, d: ReceivedDelivery): { id: string; type:
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-export function webhookDeliveryEnv(databaseUrl: string, prefix: string, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: TEST_REDIS_URL,
-    QUEUE_PREFIX: prefix,
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-    WEBHOOK_ALLOW_HTTP: 'true',
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
-    STALLED_INTERVAL_MS: '1000',
-    LOCK_DURATION_MS: '2000',
-    OUTBOX_SWEEP_INTERVAL_MS: '200',
-    OUTBOX_SWEEP_AGE_MS: '2000',
-    ...extra,
-  };
-}
-
-export async function startWebhookDelivery(env: Record<string, string>): Promise<ServiceProcess> {
-  return startService('webhook-delivery', env);
-}
-
 /** The producer side of the outbox: what the dispatcher does after each commit. */
 export function createTestPublisher(db: Db, prefix: string) {
   const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
@@ -122,31 +88,73 @@ export function createTestPublisher(db: Db, prefix: string) {
   };
 }
 
+export interface WebhookStackOptions {
+  /** BullMQ prefix of this test file's stack. */
+  prefix: string;
+  /** Environment of every service, over the fast test schedule below. */
+  env?: Record<string, string>;
+  /** The gateway's own environment, e.g. a stricter target policy than the workers'. */
+  gatewayEnv?: Record<string, string>;
+  /** @defaultValue ['webhook-delivery']: the tests produce events themselves, through the store. */
+  workers?: ServiceName[];
+}
+
+export interface WebhookStack {
+  stack: Stack;
+  database: TestDatabase;
+  /** The test's own connection to the stack's database. */
+  db: Db;
+  /** Seals and opens secrets with the stack's key, as its services do. */
+  secrets: SecretCipher;
+  publish: ReturnType<typeof createTestPublisher>;
+  /** A key of a new (or existing) account of this stack. */
+  keyFor(account: string, scopes?: string[]): ReturnType<typeof createAccountKey>;
+  /** One API call to the stack's gateway. */
+  request(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
+  stop(): Promise<void>;
+}
+
 /**
- * The webhook routes mounted the way the gateway mounts its routes (its authenticator, body parsing
- * and error middleware), in-process, so the API is exercised while the gateway's wiring is pending.
+ * The stack through devstack's startStack, like every e2e test: carrier-sim, the gateway and the
+ * workers as real processes on a fresh database, with retry timings short enough for tests.
  */
-export async function startWebhookApi(opts: { db: Db; prefix: string; policy: { allowHttp: boolean; allowPrivateNetworks: boolean; allowedHosts: string[] } }) {
-  const logger = getLogger({ service: 'webhook-api-test', level: 'error' });
-  const guard = createDependencyGuard(logger);
-  const auth = [authenticate(createApiKeyAuthenticator({ findByHash: createApiKeysRepository(opts.db).findByHash, guard, ttlMs: 1000 }))];
-  const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-  const eventFanoutQueue = new Queue(QUEUES.eventFanout, { connection, prefix: opts.prefix });
-  const app = express();
-  app.use(requestIdMiddleware());
-  app.use(createWebhooksRouter({ db: opts.db, guard, auth, jsonBody: jsonBody(256 * 1024), policy: opts.policy }));
-  app.use(createEventsRouter({ db: opts.db, guard, auth, eventFanoutQueue }));
-  app.use(createAccountRouter({ db: opts.db, guard, auth }));
-  app.use(notFoundHandler());
-  app.use(errorMiddleware(logger));
-  const server = await new Promise<Server>((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+export async function startWebhookStack(opts: WebhookStackOptions): Promise<WebhookStack> {
+  const database = await createTestDatabase();
+  let stack: Stack;
+  try {
+    stack = await startStack({
+      databaseUrl: database.url,
+      redisUrl: TEST_REDIS_URL,
+      prefix: opts.prefix,
+      workers: opts.workers ?? ['webhook-delivery'],
+      env: {
+        WEBHOOK_ALLOW_HTTP: 'true',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
+        STALLED_INTERVAL_MS: '1000',
+        LOCK_DURATION_MS: '2000',
+        OUTBOX_SWEEP_INTERVAL_MS: '200',
+        OUTBOX_SWEEP_AGE_MS: '2000',
+        ...opts.env,
+      },
+      gatewayEnv: opts.gatewayEnv,
+    });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  const started = stack;
+  const db = createDb({ url: database.url, poolSize: 4 });
+  const publish = createTestPublisher(db, opts.prefix);
   return {
-    baseUrl,
-    request: async (key: string, method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${baseUrl}${path}`, {
+    stack: started,
+    database,
+    db,
+    secrets: testSecretCipher(database.url, started.secretsKeys),
+    publish,
+    keyFor: (account, scopes = ['*']) => createAccountKey(database.url, { account, scopes, secretsKeys: started.secretsKeys }),
+    request: async (key, method, path, body) => {
+      const res = await fetch(`${started.baseUrl}${path}`, {
         method,
         headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -154,10 +162,11 @@ export async function startWebhookApi(opts: { db: Db; prefix: string; policy: { 
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : null };
     },
-    close: async () => {
-      await new Promise((r) => server.close(r));
-      await eventFanoutQueue.close();
-      connection.disconnect();
+    stop: async () => {
+      await started.stop();
+      await publish.close();
+      await db.close();
+      await database.drop();
     },
   };
 }

@@ -1,39 +1,37 @@
 import { randomBytes } from 'node:crypto';
-import { createAccountKey, createTestDatabase, eventually, type ServiceProcess, type TestDatabase } from '@switchboard/devstack';
-import { createDb, type Db, type StoredEvent } from '@switchboard/store';
+import { eventually } from '@switchboard/devstack';
+import type { Db, StoredEvent } from '@switchboard/store';
 import { sentAndDeliveredMessage } from '../services/webhook-delivery/test/support/message-events';
-import { createTestPublisher, ReceiverProcess, startWebhookApi, startWebhookDelivery, verify, webhookDeliveryEnv } from './webhooks-harness';
+import { ReceiverProcess, startWebhookStack, verify, type WebhookStack } from './webhooks-harness';
 
 // Failure paths through the API: 410, Retry-After, rotation, a slow endpoint, dead letters and redelivery.
 describe('webhook retries, rotation and the webhook API (real processes)', () => {
   const prefix = `sbwr${randomBytes(4).toString('hex')}`;
-  let database: TestDatabase;
+  let h: WebhookStack;
   let db: Db;
-  let worker: ServiceProcess;
-  let api: Awaited<ReturnType<typeof startWebhookApi>>;
-  let publish: ReturnType<typeof createTestPublisher>;
+  let api: Pick<WebhookStack, 'request'>;
+  let publish: WebhookStack['publish'];
   const receiver = new ReceiverProcess();
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = createDb({ url: database.url, poolSize: 4 });
     await receiver.start();
-    // 1 s between attempts: a Retry-After of 2 s is then distinguishable from the schedule (≤ 1.2 s with jitter).
-    worker = await startWebhookDelivery(webhookDeliveryEnv(database.url, prefix, { WEBHOOK_RETRY_SCHEDULE_MS: '0,1000,1000,1000', WEBHOOK_ENDPOINT_CONCURRENCY: '2' }));
-    api = await startWebhookApi({ db, prefix, policy: { allowHttp: true, allowPrivateNetworks: false, allowedHosts: ['127.0.0.1'] } });
-    publish = createTestPublisher(db, prefix);
+    h = await startWebhookStack({
+      prefix,
+      // 1 s between attempts: a Retry-After of 2 s is then distinguishable from the schedule (≤ 1.2 s with jitter).
+      env: { WEBHOOK_RETRY_SCHEDULE_MS: '0,1000,1000,1000', WEBHOOK_ENDPOINT_CONCURRENCY: '2' },
+      // The gateway refuses private targets other than the receiver's loopback host.
+      gatewayEnv: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
+    });
+    ({ db, publish } = h);
+    api = h;
   });
   afterAll(async () => {
-    await worker?.stop();
+    await h?.stop();
     await receiver.kill();
-    await api?.close();
-    await publish?.close();
-    await db?.close();
-    await database?.drop();
   });
 
   async function keyFor(name: string, scopes = ['*']) {
-    return createAccountKey(database.url, { account: `${name}-${prefix}`, scopes });
+    return h.keyFor(`${name}-${prefix}`, scopes);
   }
   async function register(key: string, path: string, events: string[] = ['*']) {
     const res = await api.request(key, 'POST', '/v1/webhooks', { url: receiver.url(path), events });

@@ -63,8 +63,10 @@ try {
   }
 
   const workers = ['dispatcher', 'webhook-delivery', 'voice-orchestrator'].filter((w) => existsSync(join(root, 'services', w, 'dist', 'main.js')));
+  const secretsKeys = process.env.SECRETS_ENCRYPTION_KEYS || devstack.ensureLocalSecretsKey(stateDir);
   const stack = await devstack.startStack({
     databaseUrl,
+    secretsKeys,
     redisUrl,
     prefix: process.env.QUEUE_PREFIX ?? 'sb',
     gatewayPort: Number(process.env.PORT ?? 8080),
@@ -76,7 +78,7 @@ try {
     for (const s of Object.values(stack.services)) s.child.stdout?.pipe(process.stdout);
   }
 
-  const demo = await devstack.createAccountKey(databaseUrl, { account: 'demo', mode: 'test', scopes: ['*'] });
+  const demo = await devstack.createAccountKey(databaseUrl, { account: 'demo', mode: 'test', scopes: ['*'], secretsKeys });
   writeFileSync(localJson, JSON.stringify({ base_url: stack.baseUrl, sim_url: stack.simUrl, database_url: databaseUrl, redis_url: redisUrl, demo_key: demo.key }, null, 2));
   process.stdout.write(
     [

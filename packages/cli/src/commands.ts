@@ -1,5 +1,5 @@
 import { isScope, isValidE164 } from '@switchboard/domain';
-import { createAccountsRepository, createApiKeysRepository, createNumbersRepository, migrate, type Db } from '@switchboard/store';
+import { createAccountsRepository, createApiKeysRepository, createNumbersRepository, migrate, resealSecrets, type Db, type SecretCipher } from '@switchboard/store';
 import type { ParsedArgs } from './args';
 
 export class UsageError extends Error {}
@@ -16,11 +16,13 @@ function list(value: string | true | undefined, fallback: string[]): string[] {
   return typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : fallback;
 }
 
-export async function runCommand(db: Db, args: ParsedArgs): Promise<unknown> {
+export async function runCommand(db: Db, args: ParsedArgs, secrets: SecretCipher): Promise<unknown> {
   const [group, action, ...rest] = args.positionals;
   await migrate(db);
+  // As the services do at start-up: every stored secret is sealed under the active key before one is read.
+  const sealing = await resealSecrets(db, secrets);
   if (group === 'keys' && action === 'create') {
-    const account = await createAccountsRepository(db).ensure(requiredOption(args, 'account'));
+    const account = await createAccountsRepository(db, secrets).ensure(requiredOption(args, 'account'));
     const scopes = list(args.options.scopes, ['*']);
     const badScope = scopes.find((s) => !isScope(s));
     if (badScope) throw new UsageError(`unknown scope "${badScope}"`);
@@ -50,11 +52,15 @@ export async function runCommand(db: Db, args: ParsedArgs): Promise<unknown> {
     const channels = list(args.options.channels, CHANNELS);
     const badChannel = channels.find((c) => !CHANNELS.includes(c));
     if (badChannel) throw new UsageError(`unknown channel "${badChannel}"`);
-    const account = await createAccountsRepository(db).ensure(requiredOption(args, 'account'));
+    const account = await createAccountsRepository(db, secrets).ensure(requiredOption(args, 'account'));
     const number = await createNumbersRepository(db).add({ accountId: account.id, e164, channels });
     return { id: number.id, account_id: account.id, e164: number.e164, channels: number.channels };
   }
+  if (group === 'secrets' && action === 'reencrypt') {
+    // Reports the re-sealing above: plaintext from before encryption, values under older keys (docs/webhooks.md).
+    return { active_kid: secrets.activeKid, ...sealing };
+  }
   throw new UsageError(
-    'usage: switchboard keys create --account <name> [--scopes a,b] [--test] [--rate-limit <rps>] | keys revoke <key_id> | numbers add --account <name> <E.164> [--channels chat,sms,rcs,voice]',
+    'usage: switchboard keys create --account <name> [--scopes a,b] [--test] [--rate-limit <rps>] | keys revoke <key_id> | numbers add --account <name> <E.164> [--channels chat,sms,rcs,voice] | secrets reencrypt',
   );
 }

@@ -1,25 +1,36 @@
-import { createDb } from '@switchboard/store';
+import { ApiError } from '@switchboard/domain';
+import { createDb, createSecretCipher, type SecretCipher } from '@switchboard/store';
 import { parseArgs } from './args';
 import { runCommand, UsageError } from './commands';
-import { resolveDatabaseUrl } from './connection';
+import { loadCliConfig } from './config';
+
+/** One JSON line on stderr; refusals of the domain (a 4xx in the API) carry their stable `code` too. */
+function reportError(error: unknown): void {
+  const code = error instanceof ApiError ? { code: error.code } : {};
+  process.stderr.write(`${JSON.stringify({ error: (error as Error).message, ...code })}\n`);
+}
 
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   let url: string;
+  let secrets: SecretCipher;
   try {
-    url = resolveDatabaseUrl(process.env, process.cwd());
+    const config = loadCliConfig();
+    url = config.databaseUrl;
+    secrets = createSecretCipher(config.secretsKeys);
   } catch (error) {
-    process.stderr.write(`${JSON.stringify({ error: (error as Error).message })}\n`);
+    reportError(error);
     return 2;
   }
   const db = createDb({ url, poolSize: 1 });
   try {
-    const result = await runCommand(db, args);
+    const result = await runCommand(db, args, secrets);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
-    process.stderr.write(`${JSON.stringify({ error: (error as Error).message })}\n`);
-    return error instanceof UsageError ? 2 : 1;
+    reportError(error);
+    // Usage errors and refusals (a number another account holds) are the caller's to fix: exit 2.
+    return error instanceof UsageError || (error instanceof ApiError && error.status < 500) ? 2 : 1;
   } finally {
     await db.close();
   }

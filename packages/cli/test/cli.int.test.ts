@@ -1,6 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createTestDatabase, REPO_ROOT, type TestDatabase } from '@switchboard/devstack';
+import { createTestDatabase, REPO_ROOT, testSecretsKeys, type TestDatabase } from '@switchboard/devstack';
 import { createApiKeysRepository, createDb, hashApiKey } from '@switchboard/store';
 
 // The CLI as a user runs it (docs/authentication.md#the-cli): the built binary, JSON on stdout, against the store named
@@ -15,13 +17,38 @@ afterAll(async () => {
   await database?.drop();
 });
 
+const BIN = join(REPO_ROOT, 'packages/cli/bin/switchboard.js');
+
+function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    DATABASE_URL: database.url,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    SECRETS_ENCRYPTION_KEYS: testSecretsKeys(database.url),
+    ...extra,
+  };
+}
+
+function lastJsonLine(out: string): Record<string, unknown> {
+  return JSON.parse(out.trim().split('\n').pop() as string) as Record<string, unknown>;
+}
+
 function cli(...args: string[]): { status: number | null; json: Record<string, unknown> } {
-  const run = spawnSync(process.execPath, [join(REPO_ROOT, 'packages/cli/bin/switchboard.js'), ...args], {
-    env: { ...process.env, DATABASE_URL: database.url, REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' },
-    encoding: 'utf8',
+  const run = spawnSync(process.execPath, [BIN, ...args], { env: cliEnv(), encoding: 'utf8' });
+  return { status: run.status, json: lastJsonLine(run.status === 0 ? run.stdout : run.stderr) };
+}
+
+/** The CLI as a separate process that runs alongside others. */
+function cliAsync(...args: string[]): Promise<{ status: number | null; json: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cliEnv() });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('error', reject);
+    child.once('exit', (status) => resolve({ status, json: lastJsonLine(status === 0 ? stdout : stderr) }));
   });
-  const out = run.status === 0 ? run.stdout : run.stderr;
-  return { status: run.status, json: JSON.parse(out.trim().split('\n').pop() as string) as Record<string, unknown> };
 }
 
 describe('npx switchboard', () => {
@@ -54,5 +81,52 @@ describe('npx switchboard', () => {
     expect(cli('numbers', 'add', '--account', 'cli-acme', '+14155550100', '--channels', 'fax').status).toBe(2);
     expect(cli('keys', 'create').status).toBe(2);
     expect(cli('keys', 'create', '--account', 'x', '--scopes', 'everything').status).toBe(2);
+  });
+
+  it('refuses a number that another account holds with exit 2 and number_already_provisioned, and re-adds it to its owner', () => {
+    expect(cli('numbers', 'add', '--account', 'cli-owner', '+14155550155', '--channels', 'sms')).toMatchObject({ status: 0, json: { e164: '+14155550155' } });
+    const refused = cli('numbers', 'add', '--account', 'cli-intruder', '+14155550155');
+    expect(refused).toMatchObject({ status: 2, json: { code: 'number_already_provisioned', error: expect.stringContaining('+14155550155') } });
+    const again = cli('numbers', 'add', '--account', 'cli-owner', '+14155550155', '--channels', 'sms,chat');
+    expect(again).toMatchObject({ status: 0, json: { e164: '+14155550155', channels: ['sms', 'chat'] } });
+  });
+
+  it('gives a number raced for by two accounts to exactly one of them', async () => {
+    const runs = await Promise.all(
+      ['cli-race-a', 'cli-race-b', 'cli-race-a', 'cli-race-b'].map((account) => cliAsync('numbers', 'add', '--account', account, '+14155550166')),
+    );
+    const winners = new Set(runs.filter((r) => r.status === 0).map((r) => r.json.account_id));
+    expect(winners.size).toBe(1);
+    for (const r of runs.filter((r) => r.status !== 0)) expect(r).toMatchObject({ status: 2, json: { code: 'number_already_provisioned' } });
+    const db = createDb({ url: database.url, poolSize: 1 });
+    try {
+      const { rows } = await db.query('SELECT account_id FROM numbers WHERE e164 = $1', ['+14155550166']);
+      expect(rows).toEqual([{ account_id: [...winners][0] }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('needs the secrets key, and re-seals every stored secret on request', async () => {
+    const withoutKey = spawnSync(process.execPath, [BIN, 'keys', 'create', '--account', 'cli-nokey'], {
+      env: cliEnv({ SECRETS_ENCRYPTION_KEYS: '' }),
+      cwd: mkdtempSync(join(tmpdir(), 'sb-cli-')),
+      encoding: 'utf8',
+    });
+    expect(withoutKey.status).toBe(2);
+    expect(lastJsonLine(withoutKey.stderr).error).toMatch(/^SECRETS_ENCRYPTION_KEYS is required/);
+
+    // A callback secret stored in clear by a version from before encryption.
+    const db = createDb({ url: database.url, poolSize: 1 });
+    try {
+      await db.query(`INSERT INTO accounts (id, name, callback_secret) VALUES ('acc_cli_legacy', 'cli-legacy', 'whsec_bGVnYWN5LXNlY3JldA==')`);
+      const reencrypt = cli('secrets', 'reencrypt');
+      expect(reencrypt).toMatchObject({ status: 0, json: { active_kid: 'test1', unreadable: [], resealed: { 'accounts.callback_secret': 1 } } });
+      const { rows } = await db.query(`SELECT callback_secret FROM accounts WHERE id = 'acc_cli_legacy'`);
+      expect(rows[0].callback_secret).toMatch(/^v1\.test1\./);
+      expect(cli('secrets', 'reencrypt').json.resealed).toMatchObject({ 'accounts.callback_secret': 0 });
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -4,7 +4,8 @@ import { loadConfig as loadGatewayConfig } from '../../../services/api-gateway/s
 import { loadConfig as loadDispatcherConfig } from '../../../services/dispatcher/src/config';
 import { loadConfig as loadWebhookDeliveryConfig } from '../../../services/webhook-delivery/src/config';
 
-const REQUIRED = { 'secret.values.DATABASE_URL': 'postgres://u:p@db:5432/sb', 'secret.values.REDIS_URL': 'redis://redis:6379' };
+const REQUIRED = { 'secret.values.DATABASE_URL': 'postgres://u:p@db:5432/sb', 'secret.values.REDIS_URL': 'redis://redis:6379',
+  'secret.values.SECRETS_ENCRYPTION_KEYS': 'k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=' };
 const SERVICES = ['api-gateway', 'dispatcher', 'webhook-delivery'];
 
 let full: KubeObject[];

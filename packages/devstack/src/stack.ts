@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { freePort } from './infra';
+import { testSecretsKeys } from './secrets-keys';
 import { startService, type ServiceName, type ServiceProcess } from './service-process';
 
 export interface StackOptions {
@@ -15,6 +16,8 @@ export interface StackOptions {
   /** Services to start after carrier-sim and the gateway. @defaultValue ['dispatcher'] */
   workers?: ServiceName[];
   gatewayPort?: number;
+  /** SECRETS_ENCRYPTION_KEYS of every service. @defaultValue testSecretsKeys(databaseUrl): random, per database */
+  secretsKeys?: string;
 }
 
 export interface Stack {
@@ -22,6 +25,8 @@ export interface Stack {
   simUrl: string;
   simSmppPort: number;
   prefix: string;
+  /** The SECRETS_ENCRYPTION_KEYS the services run with, to read or write secrets beside them. */
+  secretsKeys: string;
   /** The environment each kind of service was started with, to start more of them. */
   envFor(name: ServiceName): Record<string, string>;
   services: Partial<Record<ServiceName, ServiceProcess>> & { gateway: ServiceProcess; sim: ServiceProcess };
@@ -43,6 +48,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     REDIS_URL: opts.redisUrl,
     QUEUE_PREFIX: prefix,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    SECRETS_ENCRYPTION_KEYS: opts.secretsKeys ?? testSecretsKeys(opts.databaseUrl),
     ...opts.env,
   };
   const envs: Record<string, Record<string, string>> = {
@@ -82,6 +88,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       simUrl,
       simSmppPort,
       prefix,
+      secretsKeys: common.SECRETS_ENCRYPTION_KEYS,
       envFor,
       services,
       startService: launch,

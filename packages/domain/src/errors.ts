@@ -70,3 +70,10 @@ export class UnavailableError extends ApiError {
     super(503, 'unavailable', 'Service unavailable', detail, undefined, { 'Retry-After': '1' });
   }
 }
+
+/** A number belongs to at most one account (docs/numbers.md); re-adding it to its owner is not an error. */
+export class NumberAlreadyProvisionedError extends ConflictError {
+  constructor(readonly e164: string) {
+    super('number_already_provisioned', `${e164} is already provisioned for another account.`);
+  }
+}

@@ -53,6 +53,24 @@ export class EnvReader {
       .filter(Boolean);
   }
 
+  /**
+   * A required variable turned into a value by `parse`, which throws an Error saying what is wrong.
+   * On a problem the value is unusable, which is safe only because `finish` then exits.
+   */
+  parsed<T>(name: string, parse: (text: string) => T, hint: string): T {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') {
+      this.problems.push(`${name} is required: ${hint}`);
+      return undefined as unknown as T;
+    }
+    try {
+      return parse(raw);
+    } catch (error) {
+      this.problems.push(`${name} is invalid: ${(error as Error).message} (${hint})`);
+      return undefined as unknown as T;
+    }
+  }
+
   /** Exits with every collected problem at once, so a misconfigured deployment says everything that is wrong. */
   finish<T extends object>(service: string, config: T): Readonly<T> {
     if (this.problems.length > 0) {

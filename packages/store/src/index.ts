@@ -1,5 +1,7 @@
 export * from './db';
 export * from './migrate';
+export * from './secret-cipher';
+export * from './secret-reseal';
 export * from './message-resource';
 export * from './message-change';
 export * from './repositories/accounts.repository';

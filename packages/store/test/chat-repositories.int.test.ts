@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { createTestDatabase, type TestDatabase } from '@switchboard/devstack';
+import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
 import {
   createAccountsRepository,
   createCustomerWindowCache,
@@ -25,8 +25,8 @@ const CUSTOMER = '+447911123411';
 beforeAll(async () => {
   database = await createTestDatabase();
   db = createDb({ url: database.url, poolSize: 4 });
-  accountId = (await createAccountsRepository(db).ensure('chat-int')).id;
-  otherAccountId = (await createAccountsRepository(db).ensure('chat-int-other')).id;
+  accountId = (await createAccountsRepository(db, testSecretCipher(database.url)).ensure('chat-int')).id;
+  otherAccountId = (await createAccountsRepository(db, testSecretCipher(database.url)).ensure('chat-int-other')).id;
   await createNumbersRepository(db).add({ accountId, e164: BUSINESS, channels: ['chat', 'sms'] });
 });
 

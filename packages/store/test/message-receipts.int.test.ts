@@ -1,5 +1,5 @@
 import { newId } from '@switchboard/domain';
-import { createTestDatabase, type TestDatabase } from '@switchboard/devstack';
+import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
 import { createAccountsRepository, createDb, createMessageWritesRepository, type Db, type MessageWritesRepository, type ReceiptInput } from '../src';
 
 let database: TestDatabase;
@@ -11,7 +11,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = createDb({ url: database.url, poolSize: 8 });
   writes = createMessageWritesRepository(db);
-  accountId = (await createAccountsRepository(db).ensure('receipts-test')).id;
+  accountId = (await createAccountsRepository(db, testSecretCipher(database.url)).ensure('receipts-test')).id;
 });
 
 afterAll(async () => {

@@ -11,6 +11,7 @@ import {
   createInboundMessagesRepository,
   createMessageReadsRepository,
   createNumbersRepository,
+  createSecretCipher,
   createTemplatesRepository,
   SANDBOX_WINDOW_ACCOUNT,
   type Db,
@@ -183,9 +184,10 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   );
   // Webhook endpoints, events and the account's callback secret; `webhooks:write` is checked inside.
   const authOnly = [authenticate(authenticator), limiter];
-  app.use(createWebhooksRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), policy: config.webhookTargets }));
-  app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue }));
-  app.use(createAccountRouter({ db, guard, auth: authOnly }));
+  const secrets = createSecretCipher(config.secretsKeys);
+  app.use(createWebhooksRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), policy: config.webhookTargets, secrets }));
+  app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue, secrets }));
+  app.use(createAccountRouter({ db, guard, auth: authOnly, secrets }));
   app.use(notFoundHandler(createAllowedMethods(app)));
   app.use(errorMiddleware(logger));
   return app;

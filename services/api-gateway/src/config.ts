@@ -1,6 +1,7 @@
 import type { UnitPrices } from '@switchboard/domain';
 import { EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
 import type { WebhookTargetPolicy } from '@switchboard/schemas';
+import { SecretKeyring, SECRETS_KEYS_FORMAT } from '@switchboard/store';
 
 /** The gateway's one validated, frozen configuration (docs/configuration.md names every variable). */
 export interface GatewayConfig extends CommonConfig {
@@ -33,6 +34,8 @@ export interface GatewayConfig extends CommonConfig {
   drainIdleGraceMs: number;
   /** On SIGTERM, connections still open after this long are cut (see docs/architecture.md, shutdown). */
   drainDeadlineMs: number;
+  /** Seals webhook signing secrets at rest (docs/webhooks.md, "Secrets at rest"). */
+  secretsKeys: SecretKeyring;
 }
 
 export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
@@ -67,6 +70,7 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     startupTimeoutMs: 30_000,
     drainIdleGraceMs: 1_000,
     drainDeadlineMs: 10_000,
+    secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', SecretKeyring.parse, SECRETS_KEYS_FORMAT),
   };
   if (!/^\+[1-9]\d{6,14}$/.test(config.sandboxSender)) {
     r.problems.push(`SANDBOX_SENDER must be an E.164 number, got "${config.sandboxSender}"`);
@@ -81,5 +85,6 @@ export function describeConfig(config: Readonly<GatewayConfig>): Record<string, 
   const withoutPassword = (url: string) => url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
   const described: Record<string, unknown> = { ...config, databaseUrl: withoutPassword(config.databaseUrl), redisUrl: withoutPassword(config.redisUrl) };
   for (const name of SECRETS) delete described[name];
+  described.secretsKeys = config.secretsKeys.toJSON();
   return described;
 }

@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { getLogger, type Logger } from '@switchboard/logger';
 import { createProducerConnection, QUEUES, TEMPLATE_QUEUES } from '@switchboard/queues';
 import { createHttpDrain, installShutdown, MetricsRegistry } from '@switchboard/runtime';
-import { createDb, migrate } from '@switchboard/store';
+import { createDb, createSecretCipher, migrate, resealSecrets } from '@switchboard/store';
 import { createApp } from './app';
 import { describeConfig, loadConfig } from './config';
 import { answerClientError } from './http/client-error.handler';
@@ -42,6 +42,10 @@ async function main(): Promise<void> {
   const db = createDb({ url: config.databaseUrl, poolSize: config.dbPoolSize });
   const applied = await migrate(db);
   logger.info('store ready', { migrations_applied: applied });
+  // Plaintext from before encryption, or values under a retired key (docs/webhooks.md, "Secrets at rest").
+  const sealing = await resealSecrets(db, createSecretCipher(config.secretsKeys));
+  logger.info('secrets sealed under the active key', { resealed: sealing.resealed });
+  if (sealing.unreadable.length > 0) logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
 
   const redis = createProducerConnection(config.redisUrl, { commandTimeout: config.redisCommandTimeoutMs });
   watchRedis(redis, logger);

@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { newId } from '@switchboard/domain';
-import { createTestDatabase, type TestDatabase } from '@switchboard/devstack';
+import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
 import type { ProviderCallbackJob, ReceiptPayload } from '@switchboard/queues';
 import { createAccountsRepository, createDb, createMessageWritesRepository, type Db, type MessageWritesRepository, type StoredEvent } from '@switchboard/store';
 import { createProviderCallbackProcessor, type CallbackHandlers } from '../src/processors/provider-callback.processor';
@@ -14,7 +14,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = createDb({ url: database.url, poolSize: 4 });
   store = createMessageWritesRepository(db);
-  accountId = (await createAccountsRepository(db).ensure('callback-test')).id;
+  accountId = (await createAccountsRepository(db, testSecretCipher(database.url)).ensure('callback-test')).id;
 });
 
 afterAll(async () => {

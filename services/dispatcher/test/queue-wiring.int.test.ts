@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import { newId } from '@switchboard/domain';
-import { createTestDatabase, eventually, type TestDatabase } from '@switchboard/devstack';
+import { createTestDatabase, testSecretCipher, eventually, type TestDatabase } from '@switchboard/devstack';
 import { ProviderError, type ProviderReceipt, type SmsAdapter } from '@switchboard/providers';
 import { createWorkerConnection, defaultJobOptions, JOB_NAMES, type ProviderCallbackJob, type SendMessageJob } from '@switchboard/queues';
 import { createAccountsRepository, createDb, createMessageWritesRepository, type Db, type MessageWritesRepository } from '@switchboard/store';
@@ -28,7 +28,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = createDb({ url: database.url, poolSize: 4 });
   store = createMessageWritesRepository(db);
-  accountId = (await createAccountsRepository(db).ensure('wiring-test')).id;
+  accountId = (await createAccountsRepository(db, testSecretCipher(database.url)).ensure('wiring-test')).id;
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { newId } from '@switchboard/domain';
-import { createTestDatabase, type TestDatabase } from '@switchboard/devstack';
+import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
 import { ProviderError, type OutboundMessage, type SendAccepted } from '@switchboard/providers';
 import type { SendMessageJob } from '@switchboard/queues';
 import { createAccountsRepository, createDb, createMessageWritesRepository, type Db, type MessageWritesRepository, type StoredEvent } from '@switchboard/store';
@@ -16,7 +16,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = createDb({ url: database.url, poolSize: 4 });
   store = createMessageWritesRepository(db);
-  accountId = (await createAccountsRepository(db).ensure('dispatch-test')).id;
+  accountId = (await createAccountsRepository(db, testSecretCipher(database.url)).ensure('dispatch-test')).id;
 });
 
 afterAll(async () => {

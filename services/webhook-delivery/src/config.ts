@@ -1,4 +1,5 @@
 import { EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
+import { SecretKeyring, SECRETS_KEYS_FORMAT } from '@switchboard/store';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule, type TargetPolicy } from '@switchboard/webhooks';
 
 export interface WebhookDeliveryConfig extends CommonConfig {
@@ -26,6 +27,8 @@ export interface WebhookDeliveryConfig extends CommonConfig {
   stalledIntervalMs: number;
   lockDurationMs: number;
   policy: TargetPolicy;
+  /** Opens the sealed signing secrets (docs/webhooks.md, "Secrets at rest"). */
+  secretsKeys: SecretKeyring;
 }
 
 export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConfig> {
@@ -57,6 +60,7 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
       allowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
       allowedHosts: r.list('WEBHOOK_ALLOWED_HOSTS', []),
     },
+    secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', SecretKeyring.parse, SECRETS_KEYS_FORMAT),
   };
   return r.finish('webhook-delivery', config);
 }
@@ -64,5 +68,5 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
 /** Effective configuration for the start-up log: no secrets here, the URLs lose their credentials. */
 export function describeConfig(c: WebhookDeliveryConfig): Record<string, unknown> {
   const redact = (u: string) => u.replace(/\/\/[^@/]*@/, '//***@');
-  return { ...c, databaseUrl: redact(c.databaseUrl), redisUrl: redact(c.redisUrl) };
+  return { ...c, databaseUrl: redact(c.databaseUrl), redisUrl: redact(c.redisUrl), secretsKeys: c.secretsKeys.toJSON() };
 }

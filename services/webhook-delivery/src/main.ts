@@ -7,8 +7,10 @@ import {
   createEventPublisher,
   createEventsRepository,
   createWebhookDeliveriesRepository,
+  createSecretCipher,
   createWebhookEndpointsRepository,
   migrate,
+  resealSecrets,
 } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
 import { createBatchedStore } from './batched-store';
@@ -30,6 +32,10 @@ async function main(): Promise<void> {
 
   const db = createDb({ url: config.databaseUrl, poolSize: config.dbPoolSize });
   await migrate(db);
+  const secrets = createSecretCipher(config.secretsKeys);
+  const sealing = await resealSecrets(db, secrets);
+  logger.info('secrets sealed under the active key', { resealed: sealing.resealed });
+  if (sealing.unreadable.length > 0) logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
   const redis = createWorkerConnection(config.redisUrl);
   const queueOpts = { connection: redis, prefix: config.queuePrefix };
   const fanoutQueue = new Queue<FanOutEventJob>(QUEUES.eventFanout, queueOpts);
@@ -40,8 +46,8 @@ async function main(): Promise<void> {
   const latency = metrics.histogram('webhook_attempt_seconds', 'Webhook attempt latency');
 
   const events = createEventsRepository(db);
-  const endpoints = createWebhookEndpointsRepository(db);
-  const deliveries = createWebhookDeliveriesRepository(db);
+  const endpoints = createWebhookEndpointsRepository(db, secrets);
+  const deliveries = createWebhookDeliveriesRepository(db, secrets);
   // Concurrent jobs share their store round trips: the store, not the CPU, bounds throughput.
   const batched = createBatchedStore({ events, deliveries });
   const clock = () => new Date();

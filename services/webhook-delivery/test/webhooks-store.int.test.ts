@@ -1,5 +1,5 @@
 import type { Job, JobsOptions } from 'bullmq';
-import { createTestDatabase, type TestDatabase } from '@switchboard/devstack';
+import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
 import type { DeliverWebhookJob } from '@switchboard/queues';
 import {
   createAccountsRepository,
@@ -22,7 +22,7 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     db = createDb({ url: database.url, poolSize: 4 });
-    accountId = (await createAccountsRepository(db).ensure('webhooks-int')).id;
+    accountId = (await createAccountsRepository(db, testSecretCipher(database.url)).ensure('webhooks-int')).id;
   });
   afterAll(async () => {
     await db.close();
@@ -30,7 +30,7 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
   });
 
   it('stores endpoints, finds subscribers by type or *, and keeps the old secret signing after a rotation', async () => {
-    const endpoints = createWebhookEndpointsRepository(db);
+    const endpoints = createWebhookEndpointsRepository(db, testSecretCipher(database.url));
     const all = await endpoints.create({ accountId, url: 'https://a.example.com/h', events: ['*'], at: new Date() });
     const failedOnly = await endpoints.create({ accountId, url: 'https://b.example.com/h', events: ['message.failed'], at: new Date() });
     expect(all.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -66,8 +66,8 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
   });
 
   it('fans an event out to its callback_url and subscribed endpoints idempotently, and redelivery bumps the generation', async () => {
-    const endpoints = createWebhookEndpointsRepository(db);
-    const deliveries = createWebhookDeliveriesRepository(db);
+    const endpoints = createWebhookEndpointsRepository(db, testSecretCipher(database.url));
+    const deliveries = createWebhookDeliveriesRepository(db, testSecretCipher(database.url));
     const events = createEventsRepository(db);
     const endpoint = await endpoints.create({ accountId, url: 'https://c.example.com/h', events: ['message.delivered'], at: new Date() });
     const { messageId, events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/status');
@@ -98,7 +98,7 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
   });
 
   it('records attempts and only ends a pending delivery of the same generation', async () => {
-    const deliveries = createWebhookDeliveriesRepository(db);
+    const deliveries = createWebhookDeliveriesRepository(db, testSecretCipher(database.url));
     const { events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/x');
     await deliveries.createForEvent({ id: produced[0].id, account_id: accountId }, [{ targetKey: 'callback', endpointId: null, url: 'https://cb.example.com/x' }], new Date());
     const [row] = await deliveries.forEvent(produced[0].id);
@@ -113,9 +113,9 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
   });
 
   it('reads a delivery with its event and current secrets, and stores each attempt with its effects in one statement', async () => {
-    const endpoints = createWebhookEndpointsRepository(db);
-    const deliveries = createWebhookDeliveriesRepository(db);
-    const account = await createAccountsRepository(db).findById(accountId);
+    const endpoints = createWebhookEndpointsRepository(db, testSecretCipher(database.url));
+    const deliveries = createWebhookDeliveriesRepository(db, testSecretCipher(database.url));
+    const account = await createAccountsRepository(db, testSecretCipher(database.url)).findById(accountId);
     const endpoint = await endpoints.create({ accountId, url: 'https://d.example.com/h', events: ['message.sent'], at: new Date() });
     const { events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/y');
     const sent = produced.find((e) => e.type === 'message.sent')!;
@@ -130,6 +130,20 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     expect(toCallback).toMatchObject({ endpoint: null, callback_secret: account?.callback_secret });
     const rotated = await endpoints.rotateSecret(accountId, endpoint.id, new Date(), 60_000);
     expect((await deliveries.findForAttempt([toEndpoint.id])).get(toEndpoint.id)?.endpoint?.secret).toBe(rotated?.secret);
+
+    // A secret that does not open (here: another row's sealed value) fails its own delivery only.
+    const other = await endpoints.create({ accountId, url: 'https://d.example.com/other', events: ['message.sent'], at: new Date() });
+    const [forSent] = await deliveries.createForEvents(
+      [{ event: { id: sent.id, account_id: accountId }, targets: [{ targetKey: other.id, endpointId: other.id, url: other.url }] }],
+      new Date(),
+    );
+    const toOther = forSent.find((d) => d.id !== toEndpoint.id && d.id !== toCallback.id)!;
+    await db.query('UPDATE webhook_endpoints SET secret = (SELECT secret FROM webhook_endpoints WHERE id = $1) WHERE id = $2', [endpoint.id, other.id]);
+    const mixed = await deliveries.findForAttempt([toEndpoint.id, toOther.id, toCallback.id]);
+    expect(mixed.get(toOther.id)).toMatchObject({ secrets_error: expect.stringContaining('does not authenticate'), callback_secret: null, endpoint: { secret: '' } });
+    expect(mixed.get(toEndpoint.id)).toMatchObject({ endpoint: { secret: rotated?.secret } });
+    expect(mixed.get(toEndpoint.id)?.secrets_error).toBeUndefined();
+    expect(mixed.get(toCallback.id)?.callback_secret).toBe(account?.callback_secret);
 
     const at = new Date();
     const attempt = { deliveryId: toEndpoint.id, endpointId: endpoint.id, url: endpoint.url, latencyMs: 5, responseSize: null, responseExcerpt: null, at };

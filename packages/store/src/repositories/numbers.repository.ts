@@ -1,4 +1,4 @@
-import { e164Digits, newId } from '@switchboard/domain';
+import { e164Digits, newId, NumberAlreadyProvisionedError } from '@switchboard/domain';
 import type { Queryable } from '../db';
 
 export interface NumberRecord {
@@ -12,14 +12,20 @@ export interface NumberRecord {
 
 export function createNumbersRepository(db: Queryable) {
   return {
-    /** Adds (or re-provisions) a number; the chat phone-number-id defaults to the number's digits. */
+    /**
+     * Adds a number, or re-provisions it (new channels) on the account that already holds it. A number
+     * held by another account is refused with NumberAlreadyProvisionedError; the unique constraint on
+     * `e164` settles a race between two accounts (docs/numbers.md).
+     */
     async add(input: { accountId: string; e164: string; channels: string[]; chatPhoneNumberId?: string }): Promise<NumberRecord> {
       const { rows } = await db.query<NumberRecord>(
         `INSERT INTO numbers (id, account_id, e164, channels, chat_phone_number_id) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (account_id, e164) DO UPDATE SET channels = EXCLUDED.channels, chat_phone_number_id = EXCLUDED.chat_phone_number_id
+         ON CONFLICT (e164) DO UPDATE SET channels = EXCLUDED.channels, chat_phone_number_id = EXCLUDED.chat_phone_number_id
+         WHERE numbers.account_id = EXCLUDED.account_id
          RETURNING *`,
         [newId('num'), input.accountId, input.e164, input.channels, input.chatPhoneNumberId ?? e164Digits(input.e164)],
       );
+      if (rows.length === 0) throw new NumberAlreadyProvisionedError(input.e164);
       return rows[0];
     },
     /** Oldest first: the default sender for a channel is the first number provisioned for it (docs/messages.md#senders). */

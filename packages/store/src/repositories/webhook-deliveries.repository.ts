@@ -1,6 +1,8 @@
 import { newId, toIso } from '@switchboard/domain';
 import type { Queryable } from '../db';
-import type { WebhookEndpointRow } from './webhook-endpoints.repository';
+import type { SecretCipher } from '../secret-cipher';
+import { callbackSecretLocation } from './accounts.repository';
+import { openEndpointSecrets, type WebhookEndpointRow } from './webhook-endpoints.repository';
 
 export interface WebhookDeliveryRow {
   id: string;
@@ -75,6 +77,11 @@ export interface DeliveryForAttempt {
   endpoint: Pick<WebhookEndpointRow, 'enabled' | 'deleted_at' | 'disabled_reason' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'> | null;
   /** The account's callback secret; read only for a callback_url delivery. */
   callback_secret: string | null;
+  /**
+   * Set when a sealed secret of this delivery does not open (its key is gone, or the value was moved or
+   * tampered with); the secrets are then absent. Only this delivery fails: the others read with it do not.
+   */
+  secrets_error?: string;
 }
 
 /** What an attempt does besides being stored, applied in the same statement. */
@@ -124,7 +131,7 @@ type AttemptRow = Omit<DeliveryForAttempt, 'event' | 'endpoint'> &
     event_data: Record<string, unknown>;
   };
 
-export function createWebhookDeliveriesRepository(db: Queryable) {
+export function createWebhookDeliveriesRepository(db: Queryable, secrets: SecretCipher) {
   /** Stores one attempt and applies its effects; `failingSince` is the endpoint's run start after a failure. */
   async function storeAttempt(a: AttemptRecord, effects: AttemptEffects = {}): Promise<{ attemptNo: number; failingSince: Date | null }> {
     const { settle } = effects;
@@ -210,11 +217,18 @@ export function createWebhookDeliveriesRepository(db: Queryable) {
       const found = new Map<string, DeliveryForAttempt>();
       for (const r of rows) {
         const { event_id, event_type, event_created_at, event_data, enabled, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at, ...delivery } = r;
-        found.set(r.id, {
-          ...delivery,
-          event: { id: event_id, type: event_type, created_at: event_created_at, data: event_data },
-          endpoint: secret === null ? null : { enabled: enabled === true, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at },
-        });
+        const endpoint = secret === null ? null : { enabled: enabled === true, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at };
+        const base = { ...delivery, event: { id: event_id, type: event_type, created_at: event_created_at, data: event_data } };
+        try {
+          found.set(r.id, {
+            ...base,
+            endpoint: endpoint === null || r.endpoint_id === null ? null : openEndpointSecrets(secrets, r.endpoint_id, endpoint),
+            callback_secret: r.callback_secret === null ? null : secrets.open(r.callback_secret, callbackSecretLocation(r.account_id)),
+          });
+        } catch (error) {
+          const withoutSecrets = endpoint === null ? null : { ...endpoint, secret: '', previous_secret: null };
+          found.set(r.id, { ...base, endpoint: withoutSecrets, callback_secret: null, secrets_error: (error as Error).message });
+        }
       }
       return found;
     },

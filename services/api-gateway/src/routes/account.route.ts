@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { NotFoundError } from '@switchboard/domain';
-import { createAccountsRepository, type Queryable } from '@switchboard/store';
+import { createAccountsRepository, type Queryable, type SecretCipher } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 
@@ -8,6 +8,8 @@ export interface AccountRouteDeps {
   db: Queryable;
   guard: DependencyGuard;
   auth: RequestHandler[];
+  /** Opens the callback secret, sealed at rest (docs/webhooks.md). */
+  secrets: SecretCipher;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface AccountRouteDeps {
  */
 export function createAccountRouter(deps: AccountRouteDeps): Router {
   const router = Router();
-  const accounts = createAccountsRepository(deps.db);
+  const accounts = createAccountsRepository(deps.db, deps.secrets);
   router.get('/v1/account/webhook-secret', ...deps.auth, async (_req, res) => {
     const account = await deps.guard('store', () => accounts.findById(callerOf(res).accountId));
     if (!account) throw new NotFoundError();

@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { isId, newId, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
 import { compileQuerySchema, eventListQuerySchema, type EventListQuery } from '@switchboard/schemas';
-import { createEventsRepository, createWebhookDeliveriesRepository, FAN_OUT_EVENT_JOB, FAN_OUT_RETRY, type EventFanoutQueueLike, type Queryable } from '@switchboard/store';
+import { createEventsRepository, createWebhookDeliveriesRepository, FAN_OUT_EVENT_JOB, FAN_OUT_RETRY, type EventFanoutQueueLike, type Queryable, type SecretCipher } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 import { pageOf, readPageParams } from '../pagination/page-query';
@@ -13,6 +13,8 @@ export interface EventRouteDeps {
   auth: RequestHandler[];
   /** The event-fanout queue (QUEUES.eventFanout); a redelivery is a new fan-out of the event. */
   eventFanoutQueue: EventFanoutQueueLike;
+  /** The deliveries repository opens signing secrets; these routes never show them. */
+  secrets: SecretCipher;
   clock?: () => Date;
 }
 
@@ -23,7 +25,7 @@ export interface EventRouteDeps {
 export function createEventsRouter(deps: EventRouteDeps): Router {
   const router = Router();
   const events = createEventsRepository(deps.db);
-  const deliveries = createWebhookDeliveriesRepository(deps.db);
+  const deliveries = createWebhookDeliveriesRepository(deps.db, deps.secrets);
   const clock = deps.clock ?? (() => new Date());
   const filterErrors = compileQuerySchema(eventListQuerySchema);
   const idParam = (value: unknown): string => {

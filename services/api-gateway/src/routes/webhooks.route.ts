@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { isId, NotFoundError, toIso } from '@switchboard/domain';
 import { createWebhookEndpointRequestValidator } from '@switchboard/schemas';
-import { createWebhookDeliveriesRepository, createWebhookEndpointsRepository, type Queryable, type WebhookEndpointRow } from '@switchboard/store';
+import { createWebhookDeliveriesRepository, createWebhookEndpointsRepository, type Queryable, type SecretCipher, type WebhookEndpoint } from '@switchboard/store';
 import type { TargetPolicy } from '@switchboard/webhooks';
 import { requireScope } from '../auth/authenticate.middleware';
 import type { DependencyGuard } from '../http/dependency-guard';
@@ -17,12 +17,14 @@ export interface WebhookRouteDeps {
   jsonBody: RequestHandler[];
   /** The gateway's WEBHOOK_ALLOW_HTTP / _PRIVATE_NETWORKS / _ALLOWED_HOSTS (docs/webhooks.md#target-guard-ssrf). */
   policy: TargetPolicy;
+  /** Seals the signing secrets at rest and opens them for the answers that show them (docs/webhooks.md). */
+  secrets: SecretCipher;
   /** How long the old secret keeps signing after a rotation. @defaultValue 24 h */
   rotationOverlapMs?: number;
   clock?: () => Date;
 }
 
-function endpointView(e: WebhookEndpointRow) {
+function endpointView(e: WebhookEndpoint) {
   return {
     id: e.id,
     url: e.url,
@@ -41,8 +43,8 @@ function endpointView(e: WebhookEndpointRow) {
  */
 export function createWebhooksRouter(deps: WebhookRouteDeps): Router {
   const router = Router();
-  const endpoints = createWebhookEndpointsRepository(deps.db);
-  const deliveries = createWebhookDeliveriesRepository(deps.db);
+  const endpoints = createWebhookEndpointsRepository(deps.db, deps.secrets);
+  const deliveries = createWebhookDeliveriesRepository(deps.db, deps.secrets);
   const clock = deps.clock ?? (() => new Date());
   const overlapMs = deps.rotationOverlapMs ?? 24 * 3_600_000;
   const write = [...deps.auth, requireScope('webhooks:write')];

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createAccountKey, createTestDatabase, startService, type AccountKeyOptions, type ServiceProcess, type TestDatabase } from '@switchboard/devstack';
+import { createAccountKey, createTestDatabase, startService, testSecretsKeys, type AccountKeyOptions, type ServiceProcess, type TestDatabase } from '@switchboard/devstack';
 import { QUEUES } from '@switchboard/queues';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -44,6 +44,7 @@ export async function startGatewayHarness(
       QUEUE_PREFIX: prefix,
       LOG_LEVEL: 'warn',
       DB_POOL_SIZE: '4',
+      SECRETS_ENCRYPTION_KEYS: testSecretsKeys(database.url),
       ...env,
     });
   } catch (error) {

@@ -57,6 +57,8 @@ export function createDeliverWebhookProcessor(deps: DeliverDeps) {
     const delivery = await loadDelivery(deliveryId);
     // A redelivery bumped the generation, or the delivery already ended: this job has nothing to do.
     if (!delivery || delivery.status !== 'pending' || delivery.generation !== generation) return 'stale';
+    // A secret that does not open is an operator's key problem: retried, in case the key comes back (docs/webhooks.md).
+    if (delivery.secrets_error) throw new Error(delivery.secrets_error);
 
     const target = resolveTarget(delivery, deps.clock());
     if ('skip' in target) {
