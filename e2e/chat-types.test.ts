@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { customerWindowCacheKey } from '@switchboard/store';
+import { customerWindowCacheKey } from '@switchboard/shared-state';
 import { customerWrites, isFinal, isRead, messageUntil, startChatWorld, type ChatWorld } from './support/chat-e2e';
 
 let world: ChatWorld;

@@ -6,12 +6,12 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { startService, type ServiceProcess } from '@switchboard/devstack';
-import { QUEUES } from '@switchboard/queues';
+import { createEventPublisher, EVENT_FANOUT_QUEUE } from '@switchboard/queues';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { getLogger } from '@switchboard/logger';
-import { createApiKeysRepository, createEventPublisher, type Db } from '@switchboard/store';
+import { createApiKeysRepository, createEventsRepository, type Db } from '@switchboard/store';
 import { createApiKeyAuthenticator } from '../services/api-gateway/src/auth/api-key.authenticator';
 import { authenticate } from '../services/api-gateway/src/auth/authenticate.middleware';
 import { createDependencyGuard } from '../services/api-gateway/src/http/dependency-guard';
@@ -112,9 +112,9 @@ export async function startWebhookDelivery(env: Record<string, string>): Promise
 /** The producer side of the outbox: what the dispatcher does after each commit. */
 export function createTestPublisher(db: Db, prefix: string) {
   const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-  const queue = new Queue(QUEUES.eventFanout, { connection, prefix });
+  const queue = new Queue(EVENT_FANOUT_QUEUE.name, { connection, prefix });
   return {
-    publisher: createEventPublisher({ queue, db }),
+    publisher: createEventPublisher({ queue, outbox: createEventsRepository(db) }),
     close: async () => {
       await queue.close();
       connection.disconnect();
@@ -131,7 +131,7 @@ export async function startWebhookApi(opts: { db: Db; prefix: string; policy: { 
   const guard = createDependencyGuard(logger);
   const auth = [authenticate(createApiKeyAuthenticator({ findByHash: createApiKeysRepository(opts.db).findByHash, guard, ttlMs: 1000 }))];
   const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-  const eventFanoutQueue = new Queue(QUEUES.eventFanout, { connection, prefix: opts.prefix });
+  const eventFanoutQueue = new Queue(EVENT_FANOUT_QUEUE.name, { connection, prefix: opts.prefix });
   const app = express();
   app.use(requestIdMiddleware());
   app.use(createWebhooksRouter({ db: opts.db, guard, auth, jsonBody: jsonBody(256 * 1024), policy: opts.policy }));

@@ -20,3 +20,13 @@ export function readCommonConfig(r: EnvReader): CommonConfig {
     dbPoolSize: r.int('DB_POOL_SIZE', 10, { min: 1, max: 1_000 }),
   };
 }
+
+/** A connection URL fit for a log line: its credentials (user and password) become `***`. */
+export function redactUrlCredentials(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}
+
+/** The shared values for a start-up log: the URLs without their credentials. */
+export function describeCommonConfig(c: CommonConfig): CommonConfig {
+  return { ...c, databaseUrl: redactUrlCredentials(c.databaseUrl), redisUrl: redactUrlCredentials(c.redisUrl) };
+}

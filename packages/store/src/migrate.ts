@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Db } from './db';
 
 /** Works from both `src` (tests) and `dist` (services): migrations live beside them in the package. */
-export const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
+const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
 
 /**
  * Applies pending SQL migrations in file-name order, all in one transaction under an advisory lock,

@@ -14,7 +14,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-export const ALL_EVENTS = '*';
+const ALL_EVENTS = '*';
 
 export function isSubscribableEventType(value: unknown): value is EventType | typeof ALL_EVENTS {
   return value === ALL_EVENTS || (EVENT_TYPES as readonly unknown[]).includes(value);

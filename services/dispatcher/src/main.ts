@@ -1,19 +1,19 @@
-import { Queue, Worker, type Job } from 'bullmq';
 import { getLogger } from '@switchboard/logger';
 import {
+  createEventPublisher,
+  createJobWorker,
   createProducerConnection,
-  createWorkerConnection,
-  defaultJobOptions,
-  JOB_NAMES,
-  QUEUES,
-  TEMPLATE_JOB_NAMES,
-  TEMPLATE_QUEUES,
-  type SubmitTemplateJob,
-  type ProviderCallbackJob,
-  type SendMessageJob,
+  EVENT_FANOUT_QUEUE,
+  exponentialRetry,
+  MESSAGE_SEND_QUEUE,
+  openQueue,
+  PROVIDER_CALLBACKS_QUEUE,
+  publishEventsOrLeaveInOutbox,
+  TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
 import { installShutdown, startHealthServer } from '@switchboard/runtime';
-import { createCustomerWindowCache, createDb, createInboundMessagesRepository, createEventPublisher, createMessageWritesRepository, createTemplatesRepository, migrate } from '@switchboard/store';
+import { createCustomerWindowCache } from '@switchboard/shared-state';
+import { createDb, createEventsRepository, createInboundMessagesRepository, createMessageWritesRepository, createTemplatesRepository, migrate } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
 import { createMediaCheck } from './media/media-check';
 import { createDispatcherMetrics } from './metrics';
@@ -48,17 +48,17 @@ async function main(): Promise<void> {
 
   // Fails fast while Redis is down, so the SMSC keeps (and redelivers) a receipt that could not be queued.
   const producerConnection = createProducerConnection(config.redisUrl);
-  const callbackQueue = new Queue<ProviderCallbackJob>(QUEUES.providerCallbacks, { connection: producerConnection, prefix: config.queuePrefix });
-  const receiptJobOptions = defaultJobOptions({ attempts: config.receiptMatchAttempts, backoffMs: config.receiptRetryBackoffMs });
-  for (const sms of adapters.smsSessions) forwardSmsCallbacks({ sms, queue: callbackQueue, clock, jobOptions: receiptJobOptions });
+  const queueOptions = { connection: producerConnection, prefix: config.queuePrefix };
+  const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, queueOptions);
+  const receiptRetry = exponentialRetry(config.receiptMatchAttempts, config.receiptRetryBackoffMs);
+  for (const sms of adapters.smsSessions) forwardSmsCallbacks({ sms, queue: callbackQueue, clock, retry: receiptRetry });
   // Events are committed with each change (the outbox); publishing hands them to webhook fan-out at once,
   // and webhook-delivery's sweeper publishes any that a crash left behind.
-  const eventFanoutQueue = new Queue(QUEUES.eventFanout, { connection: producerConnection, prefix: config.queuePrefix });
-  const eventPublisher = createEventPublisher({ queue: eventFanoutQueue, db });
-  const publishEvents = (events: Parameters<typeof eventPublisher.publish>[0]) => eventPublisher.publish(events);
+  const eventFanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOptions);
+  const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: eventFanoutQueue, outbox: createEventsRepository(db) }), logger);
 
   const templates = createTemplatesRepository(db);
-  const processSend = createSendMessageProcessor({
+  const sendMessage = createSendMessageProcessor({
     store,
     providers: adapters.byMode,
     clock,
@@ -76,7 +76,7 @@ async function main(): Promise<void> {
       return row?.status === 'approved' ? row.body_text : undefined;
     },
   });
-  const processCallback = createProviderCallbackProcessor({
+  const providerCallback = createProviderCallbackProcessor({
     store,
     logger,
     config: { receiptMatchAttempts: config.receiptMatchAttempts },
@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     handlers: {
       inbound: createInboundHandler({
         inbound: createInboundMessagesRepository(db),
-        // The gateway checks the 24 h window on this key (contract §4); the row in PostgreSQL is the record.
+        // The gateway checks the 24 h window on this key; the row in PostgreSQL is the record.
         windows: createCustomerWindowCache({ redis: producerConnection, prefix: config.queuePrefix }),
         logger,
         clock,
@@ -95,56 +95,28 @@ async function main(): Promise<void> {
       templateUpdates: createTemplateUpdateHandler({ templates, logger, clock }),
     },
   });
-  const processTemplateSubmit = createTemplateSubmitProcessor({ templates, providers: adapters.byMode, logger, clock });
+  const submitTemplate = createTemplateSubmitProcessor({ templates, providers: adapters.byMode, logger, clock });
 
   const workerOptions = {
+    redisUrl: config.redisUrl,
     prefix: config.queuePrefix,
     concurrency: config.concurrency,
-    stalledInterval: config.stalledIntervalMs,
-    lockDuration: config.lockDurationMs,
+    stalledIntervalMs: config.stalledIntervalMs,
+    lockDurationMs: config.lockDurationMs,
+    logger,
   };
-  const sendConnection = createWorkerConnection(config.redisUrl);
-  const callbackConnection = createWorkerConnection(config.redisUrl);
-  const templateConnection = createWorkerConnection(config.redisUrl);
   const workers = [
-    new Worker<SendMessageJob>(
-      QUEUES.messageSend,
-      async (job: Job<SendMessageJob>, token?: string) => {
-        if (job.name !== JOB_NAMES.sendMessage) throw new Error(`unknown job ${job.name} on ${QUEUES.messageSend}`);
-        await processSend(job, token);
-      },
-      { ...workerOptions, connection: sendConnection },
-    ),
-    new Worker<ProviderCallbackJob>(
-      QUEUES.providerCallbacks,
-      async (job: Job<ProviderCallbackJob>) => {
-        if (job.name !== JOB_NAMES.providerCallback) throw new Error(`unknown job ${job.name} on ${QUEUES.providerCallbacks}`);
-        await processCallback(job);
-      },
-      { ...workerOptions, connection: callbackConnection },
-    ),
-    new Worker<SubmitTemplateJob>(
-      TEMPLATE_QUEUES.templateSubmit,
-      async (job: Job<SubmitTemplateJob>) => {
-        if (job.name !== TEMPLATE_JOB_NAMES.submitTemplate) throw new Error(`unknown job ${job.name} on ${TEMPLATE_QUEUES.templateSubmit}`);
-        await processTemplateSubmit(job);
-      },
-      { ...workerOptions, connection: templateConnection },
-    ),
+    createJobWorker(MESSAGE_SEND_QUEUE, { [MESSAGE_SEND_QUEUE.jobs.sendMessage]: sendMessage }, workerOptions),
+    createJobWorker(PROVIDER_CALLBACKS_QUEUE, { [PROVIDER_CALLBACKS_QUEUE.jobs.providerCallback]: providerCallback }, workerOptions),
+    createJobWorker(TEMPLATE_SUBMIT_QUEUE, { [TEMPLATE_SUBMIT_QUEUE.jobs.submitTemplate]: submitTemplate }, workerOptions),
   ];
-  for (const worker of workers) {
-    worker.on('failed', (job, error) =>
-      logger.warn('job failed', { queue: worker.name, job_id: job?.id, attempt: job?.attemptsMade, error: error.message }),
-    );
-    worker.on('error', (error) => logger.error('worker error', { queue: worker.name, error: error.message }));
-  }
 
   const health = await startHealthServer({
     port: config.healthPort,
     host: config.healthHost,
     metrics: metrics.registry,
     ready: async () => {
-      await Promise.all([sendConnection.ping(), db.ping()]);
+      await Promise.all([producerConnection.ping(), db.ping()]);
       return adapters.smsSessions.every((sms) => smsBound.has(sms));
     },
   });
@@ -154,10 +126,10 @@ async function main(): Promise<void> {
     { name: 'workers', run: () => Promise.all(workers.map((w) => w.close())) },
     { name: 'smpp sessions', run: () => Promise.all(adapters.smsSessions.map((sms) => sms.close())) },
     { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close()]) },
-    { name: 'redis', run: () => Promise.all([producerConnection, sendConnection, callbackConnection, templateConnection].map((c) => c.quit().catch(() => c.disconnect()))) },
+    { name: 'redis', run: () => producerConnection.quit().catch(() => producerConnection.disconnect()) },
     { name: 'database', run: () => db.close() },
   ]);
-  logger.info('dispatcher ready', { health_port: config.healthPort, queues: [QUEUES.messageSend, QUEUES.providerCallbacks, TEMPLATE_QUEUES.templateSubmit] });
+  logger.info('dispatcher ready', { health_port: config.healthPort, queues: workers.map((w) => w.queue) });
 }
 
 main().catch((error: unknown) => {

@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
-import { isProviderError, type Logger, type TemplateDraft } from '@switchboard/providers';
+import type { Logger } from '@switchboard/logger';
+import { isProviderError, type TemplateDraft } from '@switchboard/providers';
 import type { SubmitTemplateJob } from '@switchboard/queues';
 import type { TemplateRow, TemplatesRepository } from '@switchboard/store';
 import type { AdaptersByMode } from '../upstreams/adapter-sets';
