@@ -1,14 +1,6 @@
-import { getLogger } from '@switchboard/logger';
-import {
-  createEventPublisher,
-  createJobWorker,
-  createWorkerConnection,
-  EVENT_FANOUT_QUEUE,
-  openQueue,
-  WEBHOOK_DELIVERY_QUEUE,
-} from '@switchboard/queues';
-import { installShutdown, MetricsRegistry, startHealthServer } from '@switchboard/runtime';
-import { createDb, createEventsRepository, createWebhookDeliveriesRepository, createWebhookEndpointsRepository, migrate } from '@switchboard/store';
+import { createEventPublisher, createJobWorker, createWorkerConnection, EVENT_FANOUT_QUEUE, openQueue, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
+import { MetricsRegistry, runWorkerService } from '@switchboard/runtime';
+import { createEventsRepository, createWebhookDeliveriesRepository, createWebhookEndpointsRepository, openMigratedDb } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
 import { createBatchedStore } from './batched-store';
 import { createEndpointSlots } from './endpoint-slots';
@@ -17,95 +9,82 @@ import { createDeliverWebhookHandler } from './processors/deliver-webhook.proces
 import { createFanOutEventProcessor } from './processors/fan-out-event.processor';
 import { createOutboxSweeper } from './outbox-sweeper';
 
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const logger = getLogger({ service: 'webhook-delivery', level: config.logLevel });
-  logger.info('configuration', describeConfig(config));
-  if (config.policy.allowPrivateNetworks || config.policy.allowHttp || config.policy.allowedHosts.length > 0) {
-    logger.warn('target guard opened: for local runs and tests only', { policy: config.policy });
-  }
+runWorkerService({
+  service: 'webhook-delivery',
+  loadConfig,
+  describeConfig,
+  start: async ({ config, logger }) => {
+    if (config.policy.allowPrivateNetworks || config.policy.allowHttp || config.policy.allowedHosts.length > 0) {
+      logger.warn('target guard opened: for local runs and tests only', { policy: config.policy });
+    }
+    const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
+    const redis = createWorkerConnection(config.redisUrl);
+    const queueOpts = { connection: redis, prefix: config.queuePrefix };
+    const fanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOpts);
+    const deliveryQueue = openQueue(WEBHOOK_DELIVERY_QUEUE, queueOpts);
 
-  const db = createDb({ url: config.databaseUrl, poolSize: config.dbPoolSize });
-  await migrate(db);
-  const redis = createWorkerConnection(config.redisUrl);
-  const queueOpts = { connection: redis, prefix: config.queuePrefix };
-  const fanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOpts);
-  const deliveryQueue = openQueue(WEBHOOK_DELIVERY_QUEUE, queueOpts);
+    const metrics = new MetricsRegistry();
+    const attempts = metrics.counter('webhook_attempts_total', 'Webhook delivery attempts by outcome');
+    const latency = metrics.histogram('webhook_attempt_seconds', 'Webhook attempt latency');
 
-  const metrics = new MetricsRegistry();
-  const attempts = metrics.counter('webhook_attempts_total', 'Webhook delivery attempts by outcome');
-  const latency = metrics.histogram('webhook_attempt_seconds', 'Webhook attempt latency');
+    const events = createEventsRepository(db);
+    const endpoints = createWebhookEndpointsRepository(db);
+    const deliveries = createWebhookDeliveriesRepository(db);
+    // Concurrent jobs share their store round trips: the store, not the CPU, bounds throughput.
+    const batched = createBatchedStore({ events, deliveries });
+    const clock = () => new Date();
 
-  const events = createEventsRepository(db);
-  const endpoints = createWebhookEndpointsRepository(db);
-  const deliveries = createWebhookDeliveriesRepository(db);
-  // Concurrent jobs share their store round trips: the store, not the CPU, bounds throughput.
-  const batched = createBatchedStore({ events, deliveries });
-  const clock = () => new Date();
+    const fanOutEvent = createFanOutEventProcessor({
+      events,
+      deliveries,
+      loadPlan: batched.loadPlan,
+      createDeliveries: batched.createDeliveries,
+      deliveryQueue,
+      retryScheduleMs: config.retryScheduleMs,
+      clock,
+    });
+    const deliverWebhook = createDeliverWebhookHandler({
+      loadDelivery: batched.loadDelivery,
+      deliveries,
+      endpoints,
+      send: createWebhookSender({ policy: config.policy, timeoutMs: config.timeoutMs, responseLimitBytes: config.responseLimitBytes, excerptChars: config.excerptChars }),
+      slots: createEndpointSlots({ redis, prefix: config.queuePrefix, limit: config.endpointConcurrency, holdMs: config.timeoutMs + 5_000 }),
+      retryScheduleMs: config.retryScheduleMs,
+      jitterRatio: config.jitterRatio,
+      disableAfterMs: config.disableAfterMs,
+      saturationDelayMs: config.saturationDelayMs,
+      clock,
+      onAttempt: (outcome, ms) => {
+        attempts.inc({ outcome });
+        latency.observe({ outcome }, ms / 1000);
+      },
+    });
+    // A crash mid-attempt must lead to a retry, not a failed job: deliveries survive repeated crashes.
+    const workerOptions = { redisUrl: config.redisUrl, prefix: config.queuePrefix, stalledIntervalMs: config.stalledIntervalMs, lockDurationMs: config.lockDurationMs, maxStalledCount: 100, logger };
+    const workers = [
+      createJobWorker(EVENT_FANOUT_QUEUE, { [EVENT_FANOUT_QUEUE.jobs.fanOutEvent]: fanOutEvent }, { ...workerOptions, concurrency: config.fanoutConcurrency }),
+      createJobWorker(WEBHOOK_DELIVERY_QUEUE, { [WEBHOOK_DELIVERY_QUEUE.jobs.deliverWebhook]: deliverWebhook }, { ...workerOptions, concurrency: config.concurrency }),
+    ];
 
-  const workerOptions = { redisUrl: config.redisUrl, prefix: config.queuePrefix, stalledIntervalMs: config.stalledIntervalMs, lockDurationMs: config.lockDurationMs, logger };
-  // A crash mid-attempt must lead to a retry, not a failed job: deliveries survive repeated crashes.
-  const crashTolerant = { ...workerOptions, maxStalledCount: 100 };
-  const fanOutEvent = createFanOutEventProcessor({
-    events,
-    deliveries,
-    loadPlan: batched.loadPlan,
-    createDeliveries: batched.createDeliveries,
-    deliveryQueue,
-    retryScheduleMs: config.retryScheduleMs,
-    clock,
-  });
-  const deliverWebhook = createDeliverWebhookHandler({
-    loadDelivery: batched.loadDelivery,
-    deliveries,
-    endpoints,
-    send: createWebhookSender({ policy: config.policy, timeoutMs: config.timeoutMs, responseLimitBytes: config.responseLimitBytes, excerptChars: config.excerptChars }),
-    slots: createEndpointSlots({ redis, prefix: config.queuePrefix, limit: config.endpointConcurrency, holdMs: config.timeoutMs + 5_000 }),
-    retryScheduleMs: config.retryScheduleMs,
-    jitterRatio: config.jitterRatio,
-    disableAfterMs: config.disableAfterMs,
-    saturationDelayMs: config.saturationDelayMs,
-    clock,
-    onAttempt: (outcome, ms) => {
-      attempts.inc({ outcome });
-      latency.observe({ outcome }, ms / 1000);
-    },
-  });
-  const workers = [
-    createJobWorker(EVENT_FANOUT_QUEUE, { [EVENT_FANOUT_QUEUE.jobs.fanOutEvent]: fanOutEvent }, { ...crashTolerant, concurrency: config.fanoutConcurrency }),
-    createJobWorker(WEBHOOK_DELIVERY_QUEUE, { [WEBHOOK_DELIVERY_QUEUE.jobs.deliverWebhook]: deliverWebhook }, { ...crashTolerant, concurrency: config.concurrency }),
-  ];
+    const sweeper = createOutboxSweeper({
+      events,
+      publisher: createEventPublisher({ queue: fanoutQueue, outbox: events }),
+      intervalMs: config.outboxSweepIntervalMs,
+      ageMs: config.outboxSweepAgeMs,
+      batchSize: config.outboxBatchSize,
+      logger,
+    });
+    sweeper.start();
 
-  const sweeper = createOutboxSweeper({
-    events,
-    publisher: createEventPublisher({ queue: fanoutQueue, outbox: events }),
-    intervalMs: config.outboxSweepIntervalMs,
-    ageMs: config.outboxSweepAgeMs,
-    batchSize: config.outboxBatchSize,
-    logger,
-  });
-  sweeper.start();
-
-  const health = await startHealthServer({
-    port: config.healthPort,
-    metrics,
-    ready: async () => {
-      await db.ping();
-      return (await redis.ping()) === 'PONG';
-    },
-  });
-  installShutdown(logger, [
-    { name: 'stop health server', run: () => new Promise((r) => health.close(() => r(undefined))) },
-    { name: 'stop outbox sweeper', run: () => sweeper.stop() },
-    { name: 'close workers (active jobs finish)', run: () => Promise.all(workers.map((w) => w.close())) },
-    { name: 'close queues', run: () => Promise.all([fanoutQueue.close(), deliveryQueue.close()]) },
-    { name: 'close redis', run: () => redis.quit() },
-    { name: 'close database', run: () => db.close() },
-  ]);
-  logger.info('webhook-delivery ready', { health_port: config.healthPort });
-}
-
-main().catch((error: Error) => {
-  process.stderr.write(`webhook-delivery failed to start: ${error.stack}\n`);
-  process.exit(1);
+    return {
+      health: { port: config.healthPort, metrics, ready: async () => (await Promise.all([db.ping(), redis.ping()]))[1] === 'PONG' },
+      shutdown: [
+        { name: 'stop outbox sweeper', run: () => sweeper.stop() },
+        { name: 'close workers (active jobs finish)', run: () => Promise.all(workers.map((w) => w.close())) },
+        { name: 'close queues', run: () => Promise.all([fanoutQueue.close(), deliveryQueue.close()]) },
+        { name: 'close redis', run: () => redis.quit() },
+        { name: 'close database', run: () => db.close() },
+      ],
+    };
+  },
 });
