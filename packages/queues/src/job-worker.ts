@@ -87,7 +87,7 @@ export function createJobWorker<C extends QueueContract>(contract: C, handlers: 
     const fields = { queue: contract.name, job_name: job?.name, job_id: job?.id, attempt: job?.attemptsMade, error: error.message };
     if (final) logger.error('job failed for good', fields);
     else if (retry?.isScheduledRetry?.(error)) logger.debug('job retry scheduled', fields);
-    else logger.warn('job failed; retrying', fields);
+    else logger.warn(job ? 'job failed; retrying' : 'job failed', fields);
     if (final && job && retry?.onFailedForGood) {
       retry.onFailedForGood(job, error).catch((e: Error) => logger.error('handling a job that failed for good failed', { ...fields, handler_error: e.message }));
     }
