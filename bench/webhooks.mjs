@@ -10,7 +10,7 @@ const pg = require('pg');
 const { Queue } = require('bullmq');
 const { Redis } = require('ioredis');
 const store = require('../packages/store/dist/index.js');
-const { QUEUES } = require('../packages/queues/dist/index.js');
+const { createEventPublisher, EVENT_FANOUT_QUEUE } = require('../packages/queues/dist/index.js');
 const { newId } = require('../packages/domain/dist/index.js');
 
 const total = Number(process.argv[2] ?? 5000);
@@ -28,7 +28,7 @@ const client = new pg.Client({ connectionString: database.url });
 await client.connect();
 let worker;
 const connection = new Redis(redis.url, { maxRetriesPerRequest: null });
-const queue = new Queue(QUEUES.eventFanout, { connection, prefix });
+const queue = new Queue(EVENT_FANOUT_QUEUE.name, { connection, prefix });
 
 try {
   const secrets = devstack.testSecretCipher(database.url);
@@ -60,7 +60,7 @@ try {
     );
     ids.push(...batch);
   }
-  const publisher = store.createEventPublisher({ queue, db });
+  const publisher = createEventPublisher({ queue, outbox: store.createEventsRepository(db) });
   const start = Date.now();
   for (let i = 0; i < ids.length; i += 500) await publisher.publish(ids.slice(i, i + 500).map((id) => ({ id })));
   for (;;) {

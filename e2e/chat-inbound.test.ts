@@ -5,10 +5,11 @@ import { customerWrites, hubSignature, isRead, messageUntil, startChatWorld, typ
 let world: ChatWorld;
 const CUSTOMER = '+447911123430';
 
+// Starting the whole stack can take longer than jest's default 5 s hook timeout on a busy machine.
 beforeAll(async () => {
   world = await startChatWorld({ prefix: 'chatinb', business: '+447911123452' });
   await customerWrites(world, CUSTOMER, { text: 'start' });
-});
+}, 60_000);
 
 afterAll(async () => {
   await world?.stop();

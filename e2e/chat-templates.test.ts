@@ -5,9 +5,10 @@ let world: ChatWorld;
 /** Nobody has written from this number, so only templates may reach it. */
 const CUSTOMER = '+447911123420';
 
+// Starting the whole stack can take longer than jest's default 5 s hook timeout on a busy machine.
 beforeAll(async () => {
   world = await startChatWorld({ prefix: 'chattpl', business: '+447911123451' });
-});
+}, 60_000);
 
 afterAll(async () => {
   await world?.stop();

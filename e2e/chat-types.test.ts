@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { customerWindowCacheKey } from '@switchboard/store';
+import { customerWindowCacheKey } from '@switchboard/shared-state';
 import { customerWrites, isFinal, isRead, messageUntil, startChatWorld, type ChatWorld } from './support/chat-e2e';
 
 let world: ChatWorld;
 const CUSTOMER = '+447911123410';
 const SILENT_CUSTOMER = '+447911123411';
 
+// Starting the whole stack can take longer than jest's default 5 s hook timeout on a busy machine.
 beforeAll(async () => {
   world = await startChatWorld({ prefix: 'chattypes', business: '+447911123450' });
   await customerWrites(world, CUSTOMER, { text: 'hi there' });
-});
+}, 60_000);
 
 afterAll(async () => {
   await world?.stop();

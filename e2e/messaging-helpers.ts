@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { customerWindowCacheKey, SANDBOX_WINDOW_ACCOUNT } from '@switchboard/store';
+import { SANDBOX_WINDOW_ACCOUNT } from '@switchboard/domain';
+import { customerWindowCacheKey } from '@switchboard/shared-state';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 
 /** The sender test keys fall back to when the account provisioned none (SANDBOX_SENDER). */

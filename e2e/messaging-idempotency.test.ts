@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { QUEUES } from '@switchboard/queues';
+import { MESSAGE_SEND_QUEUE } from '@switchboard/queues';
 import { reached, startMessagingStack, type MessagingStack } from './messaging-helpers';
 
 /**
@@ -45,7 +45,7 @@ describe('Idempotency-Key end to end', () => {
     if (first) expect(replay.text).toBe(first.text);
 
     // Once BullMQ has dropped the finished job, the stored message still proves the key was honoured.
-    const queue = new Queue(QUEUES.messageSend, { connection: { url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' }, prefix: m.stack.prefix });
+    const queue = new Queue(MESSAGE_SEND_QUEUE.name, { connection: { url: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379' }, prefix: m.stack.prefix });
     try {
       await queue.remove(id);
       expect(await queue.getJob(id)).toBeUndefined();

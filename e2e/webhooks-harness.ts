@@ -6,8 +6,8 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Webhook } from 'standardwebhooks';
 import { createAccountKey, createTestDatabase, startStack, testSecretCipher, type ServiceName, type Stack, type TestDatabase } from '@switchboard/devstack';
-import { QUEUES } from '@switchboard/queues';
-import { createDb, createEventPublisher, type Db, type SecretCipher } from '@switchboard/store';
+import { createEventPublisher, EVENT_FANOUT_QUEUE } from '@switchboard/queues';
+import { createDb, createEventsRepository, type Db, type SecretCipher } from '@switchboard/store';
 
 /** One delivery as the receiver process saw it. */
 export interface ReceivedDelivery {
@@ -78,9 +78,9 @@ export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6
 /** The producer side of the outbox: what the dispatcher does after each commit. */
 export function createTestPublisher(db: Db, prefix: string) {
   const connection = new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: null });
-  const queue = new Queue(QUEUES.eventFanout, { connection, prefix });
+  const queue = new Queue(EVENT_FANOUT_QUEUE.name, { connection, prefix });
   return {
-    publisher: createEventPublisher({ queue, db }),
+    publisher: createEventPublisher({ queue, outbox: createEventsRepository(db) }),
     close: async () => {
       await queue.close();
       connection.disconnect();

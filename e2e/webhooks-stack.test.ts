@@ -9,6 +9,7 @@ describe('webhooks through the full stack', () => {
   let stack: Stack;
   const receiver = new ReceiverProcess();
 
+  // Starting the whole stack can take longer than jest's default 5 s hook timeout on a busy machine.
   beforeAll(async () => {
     database = await createTestDatabase();
     await receiver.start();
@@ -26,7 +27,7 @@ describe('webhooks through the full stack', () => {
         OUTBOX_SWEEP_AGE_MS: '500',
       },
     });
-  });
+  }, 60_000);
   afterAll(async () => {
     await stack?.stop();
     await receiver.kill();

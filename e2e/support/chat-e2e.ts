@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { customerWindowCacheKey } from '@switchboard/store';
+import { customerWindowCacheKey } from '@switchboard/shared-state';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 
 /** The chat app secret the sandbox simulator signs with, and the gateway verifies by default. */

@@ -1,13 +1,17 @@
-import { QUEUES, TEMPLATE_QUEUES } from '@switchboard/queues';
+import * as queues from '@switchboard/queues';
+import { EVENT_FANOUT_QUEUE, MESSAGE_SEND_QUEUE, PROVIDER_CALLBACKS_QUEUE, TEMPLATE_SUBMIT_QUEUE, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
 
 /**
  * Which worker Deployment consumes which BullMQ queue (services/dispatcher/src/main.ts and
  * services/webhook-delivery/src/main.ts). The only place in this package that reads the queue names.
  */
 export const WORKER_QUEUES: Readonly<Record<string, readonly string[]>> = {
-  dispatcher: [QUEUES.messageSend, QUEUES.providerCallbacks, TEMPLATE_QUEUES.templateSubmit],
-  'webhook-delivery': [QUEUES.eventFanout, QUEUES.webhookDelivery],
+  dispatcher: [MESSAGE_SEND_QUEUE.name, PROVIDER_CALLBACKS_QUEUE.name, TEMPLATE_SUBMIT_QUEUE.name],
+  'webhook-delivery': [EVENT_FANOUT_QUEUE.name, WEBHOOK_DELIVERY_QUEUE.name],
 };
 
-/** Every queue packages/queues defines: each must be scaled on by the worker that drains it. */
-export const ALL_QUEUES: readonly string[] = [...Object.values(QUEUES), ...Object.values(TEMPLATE_QUEUES)];
+const isQueueContract = (value: unknown): value is { name: string; jobs: object } =>
+  typeof value === 'object' && value !== null && typeof (value as { name?: unknown }).name === 'string' && typeof (value as { jobs?: unknown }).jobs === 'object';
+
+/** Every queue contract packages/queues exports: each must be scaled on by the worker that drains it. */
+export const ALL_QUEUES: readonly string[] = Object.values(queues).filter(isQueueContract).map((contract) => contract.name);

@@ -4,7 +4,7 @@ export type RequestedChannel = ConcreteChannel | 'auto';
 export const REQUESTED_CHANNELS: readonly RequestedChannel[] = [...CONCRETE_CHANNELS, 'auto'];
 
 /** Default `auto` order (docs/messages.md#auto-fallback): the richest channel first, SMS as the channel of last resort. */
-export const DEFAULT_FALLBACK: readonly ConcreteChannel[] = ['chat', 'rcs', 'sms'];
+const DEFAULT_FALLBACK: readonly ConcreteChannel[] = ['chat', 'rcs', 'sms'];
 
 export function channelPlan(channel: RequestedChannel, fallback?: readonly ConcreteChannel[]): ConcreteChannel[] {
   if (channel !== 'auto') return [channel];

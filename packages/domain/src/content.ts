@@ -36,7 +36,7 @@ export function templateParameters(template: TemplateReference): TemplateParamet
 }
 
 /** Fills `{{1}}…{{n}}` placeholders of a stored template body. */
-export function fillTemplateBody(body: string, parameters: TemplateParameter[]): string {
+function fillTemplateBody(body: string, parameters: TemplateParameter[]): string {
   return body.replace(/\{\{(\d+)\}\}/g, (whole, n: string) => parameters[Number(n) - 1]?.text ?? whole);
 }
 

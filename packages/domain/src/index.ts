@@ -11,3 +11,4 @@ export * from './time';
 export * from './id-pool';
 export * from './upstream-events';
 export * from './accepted-message';
+export * from './customer-window';

@@ -13,7 +13,3 @@ export function isValidE164(value: unknown): value is string {
 export function e164Digits(e164: string): string {
   return e164.startsWith('+') ? e164.slice(1) : e164;
 }
-
-export function digitsToE164(digits: string): string {
-  return digits.startsWith('+') ? digits : `+${digits}`;
-}

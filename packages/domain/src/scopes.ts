@@ -1,5 +1,5 @@
 /** API key scopes (docs/authentication.md#scopes); `*` grants all of them. */
-export const SCOPES = [
+const SCOPES = [
   'messages:write',
   'messages:read',
   'calls:write',

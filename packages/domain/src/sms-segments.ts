@@ -2,17 +2,17 @@
  * SMS segment arithmetic (docs/messages.md#cost-and-sms-segments): GSM-7 when every character is in the GSM 03.38 default
  * alphabet or its extension table, UCS-2 otherwise. Extension characters cost two septets (escape + char).
  */
-export const GSM7_BASIC =
+const GSM7_BASIC =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\u001bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
   '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
-export const GSM7_EXTENSION = '\f^{}\\[]~|€';
+const GSM7_EXTENSION = '\f^{}\\[]~|€';
 
 const BASIC = new Set([...GSM7_BASIC].filter((ch) => ch !== '\u001b'));
 const EXTENSION = new Set([...GSM7_EXTENSION]);
 
 export type SmsEncoding = 'gsm7' | 'ucs2';
 
-export const SMS_LIMITS = {
+const SMS_LIMITS = {
   gsm7: { single: 160, concatenated: 153 },
   ucs2: { single: 70, concatenated: 67 },
 } as const;

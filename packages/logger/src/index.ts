@@ -1,6 +1,15 @@
 import winston from 'winston';
 
-export type Logger = winston.Logger;
+/**
+ * The structured-log surface every package and service uses: a message plus fields. `getLogger` gives
+ * the real one; tests pass a plain object with these four functions.
+ */
+export interface Logger {
+  debug(message: string, fields?: object): void;
+  info(message: string, fields?: object): void;
+  warn(message: string, fields?: object): void;
+  error(message: string, fields?: object): void;
+}
 
 export interface LoggerOptions {
   service: string;

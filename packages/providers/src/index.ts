@@ -1,20 +1,14 @@
 export type {
-  ChannelName,
   ChatAdapter,
-  Logger,
   OutboundContent,
   OutboundMessage,
-  ProviderInbound,
-  ProviderReceipt,
   RcsAdapter,
-  ReceiptStatus,
   SendAccepted,
   SmsAdapter,
   SmsSplit,
   SplitSmsIntoParts,
   TemplateCreated,
   TemplateDraft,
-  TemplateStatusUpdate,
 } from './provider.types';
 export { ProviderError, isProviderError } from './provider-error';
 export type { ProviderFailureKind } from './provider-error';

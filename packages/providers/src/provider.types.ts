@@ -1,19 +1,4 @@
-import type { ConcreteChannel, UpstreamInbound, UpstreamReceipt, UpstreamReceiptStatus, UpstreamTemplateUpdate } from '@switchboard/domain';
-
-/** The channels an adapter can carry a message on. */
-export type ChannelName = ConcreteChannel;
-
-/**
- * The structured-log surface the adapters need. Any winston logger fits, and so does
- * `getLogger({ service })` from `@switchboard/logger`; a local interface keeps this
- * package free of a runtime dependency on it.
- */
-export interface Logger {
-  info(message: string, fields?: object): void;
-  warn(message: string, fields?: object): void;
-  error(message: string, fields?: object): void;
-  debug(message: string, fields?: object): void;
-}
+import type { UpstreamInbound, UpstreamReceipt } from '@switchboard/domain';
 
 export type OutboundContent =
   | { kind: 'text'; text: string }
@@ -50,12 +35,6 @@ export interface SendAccepted {
   alreadyAccepted?: boolean;
 }
 
-/** The adapters' names for the upstream event shapes, which `@switchboard/domain` defines once. */
-export type ReceiptStatus = UpstreamReceiptStatus;
-export type ProviderReceipt = UpstreamReceipt;
-export type ProviderInbound = UpstreamInbound;
-export type TemplateStatusUpdate = UpstreamTemplateUpdate;
-
 export interface TemplateDraft {
   name: string;
   language: string;
@@ -81,8 +60,8 @@ export interface RcsAdapter {
 
 export interface SmsAdapter {
   send(m: OutboundMessage): Promise<SendAccepted>;
-  onReceipt(handler: (r: ProviderReceipt) => Promise<void>): void;
-  onInbound(handler: (i: ProviderInbound) => Promise<void>): void;
+  onReceipt(handler: (r: UpstreamReceipt) => Promise<void>): void;
+  onInbound(handler: (i: UpstreamInbound) => Promise<void>): void;
   /** Resolves once the first bind succeeded; rejects if the adapter is closed first. */
   ready(): Promise<void>;
   close(): Promise<void>;

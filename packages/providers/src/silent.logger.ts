@@ -1,4 +1,4 @@
-import type { Logger } from './provider.types';
+import type { Logger } from '@switchboard/logger';
 
 /** Used when a caller passes no logger, so adapters never have to null-check. */
 export const silentLogger: Logger = {

@@ -1,6 +1,7 @@
 import type { PDU } from 'smpp';
 import { ProviderError } from '../src/provider-error';
-import type { OutboundMessage, ProviderInbound, ProviderReceipt, SmsAdapter } from '../src/provider.types';
+import type { UpstreamInbound, UpstreamReceipt } from '@switchboard/domain';
+import type { OutboundMessage, SmsAdapter } from '../src/provider.types';
 import { createSmsAdapter, SmsAdapterConfig } from '../src/sms/sms.adapter';
 import { FakeSmsc, startFakeSmsc } from './support/fake-smsc';
 
@@ -129,7 +130,7 @@ describe('sms adapter against a local SMSC', () => {
     await connect();
     await adapter.send({ ...message, content: { kind: 'text', text: 'y'.repeat(200) } });
     const handled = deferred();
-    const receipts: ProviderReceipt[] = [];
+    const receipts: UpstreamReceipt[] = [];
     adapter.onReceipt(async (receipt) => {
       receipts.push(receipt);
       await handled.promise;
@@ -164,7 +165,7 @@ describe('sms adapter against a local SMSC', () => {
 
   it('hands mobile-originated texts to the inbound handler', async () => {
     await connect();
-    const inbound: ProviderInbound[] = [];
+    const inbound: UpstreamInbound[] = [];
     adapter.onInbound(async (item) => {
       inbound.push(item);
     });

@@ -1,14 +1,15 @@
 import type { JobsOptions } from 'bullmq';
 
 /**
- * Defaults for every job: retries with exponential backoff for transient failures, and completed or
- * failed jobs kept by count (never `true`) so that failures stay available to inspect.
+ * Finished jobs are kept by count, never removed at once (`true`), so that a failure stays available to
+ * inspect; the counts bound what Redis holds.
  */
-export function defaultJobOptions({ attempts = 8, backoffMs = 1_000 } = {}): JobsOptions {
-  return {
-    attempts,
-    backoff: { type: 'exponential', delay: backoffMs },
-    removeOnComplete: { count: 10_000 },
-    removeOnFail: { count: 50_000 },
-  };
+export const JOB_RETENTION = {
+  removeOnComplete: { count: 10_000 },
+  removeOnFail: { count: 50_000 },
+} as const satisfies JobsOptions;
+
+/** Retries of a transient failure, each wait twice the one before. */
+export function exponentialRetry(attempts: number, firstDelayMs: number) {
+  return { attempts, backoff: { type: 'exponential', delay: firstDelayMs } } as const satisfies JobsOptions;
 }

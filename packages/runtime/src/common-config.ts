@@ -27,3 +27,13 @@ export function readCommonConfig(r: EnvReader): CommonConfig {
     migrateOnStart: r.bool('MIGRATE_ON_START', true),
   };
 }
+
+/** A connection URL fit for a log line: its credentials (user and password) become `***`. */
+export function redactUrlCredentials(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}
+
+/** The shared values for a start-up log: the URLs without their credentials. */
+export function describeCommonConfig(c: CommonConfig): CommonConfig {
+  return { ...c, databaseUrl: redactUrlCredentials(c.databaseUrl), redisUrl: redactUrlCredentials(c.redisUrl) };
+}

@@ -2,5 +2,5 @@ export * from './env';
 export * from './shutdown';
 export * from './http-drain';
 export * from './metrics';
-export * from './health-server';
 export * from './common-config';
+export * from './worker-service';

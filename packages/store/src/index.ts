@@ -12,7 +12,6 @@ export * from './repositories/message-writes.repository';
 export * from './repositories/webhook-endpoints.repository';
 export * from './repositories/webhook-deliveries.repository';
 export * from './repositories/events.repository';
-export * from './event-publisher';
 export * from './repositories/templates.repository';
 export * from './repositories/inbound-messages.repository';
 export * from './repositories/customer-windows.repository';

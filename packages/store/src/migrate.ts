@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Db } from './db';
+import type { Logger } from '@switchboard/logger';
+import { createDb, type Db, type DbOptions } from './db';
 
 /** Works from both `src` (tests) and `dist` (services): migrations live beside them in the package. */
-export const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
+const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
 
 /**
  * Applies pending SQL migrations in file-name order, all in one transaction under an advisory lock,
@@ -25,4 +26,12 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
     }
     return pending;
   });
+}
+
+/** A service's store: the pool, with pending migrations applied (and logged) before any other query. */
+export async function openMigratedDb(options: DbOptions, logger: Pick<Logger, 'info'>): Promise<Db> {
+  const db = createDb(options);
+  const applied = await migrate(db);
+  if (applied.length > 0) logger.info('migrations applied', { migrations: applied });
+  return db;
 }

@@ -1,14 +1,11 @@
-import { Redis } from 'ioredis';
 import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
 import {
   createAccountsRepository,
-  createCustomerWindowCache,
   createCustomerWindowsRepository,
   createDb,
   createInboundMessagesRepository,
   createNumbersRepository,
   createTemplatesRepository,
-  CUSTOMER_SERVICE_WINDOW_MS,
   toInboundResource,
   toTemplateResource,
   type Db,
@@ -177,27 +174,5 @@ describe('customer windows', () => {
     expect((await repo.touch(w, later)).toISOString()).toBe(later.toISOString());
     expect((await repo.touch(w, new Date('2030-01-01T11:00:00.000Z'))).toISOString()).toBe(later.toISOString());
     expect((await repo.lastInboundAt(w))!.toISOString()).toBe(later.toISOString());
-  });
-
-  it('caches the window in Redis until it closes', async () => {
-    const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
-    const prefix = `sbtest${Date.now()}`;
-    try {
-      const cache = createCustomerWindowCache({ redis, prefix });
-      const w = { ...key, accountId };
-      const now = Date.now();
-      expect(await cache.isOpen(w)).toBe(false);
-      await cache.remember(w, new Date(now - CUSTOMER_SERVICE_WINDOW_MS - 1), now);
-      expect(await cache.isOpen(w)).toBe(false);
-      await cache.remember(w, new Date(now), now);
-      expect(await cache.isOpen(w)).toBe(true);
-      const ttl = await redis.pttl(`${prefix}:csw:${accountId}:${BUSINESS}:+447911123412`);
-      expect(ttl).toBeGreaterThan(CUSTOMER_SERVICE_WINDOW_MS - 60_000);
-      expect(ttl).toBeLessThanOrEqual(CUSTOMER_SERVICE_WINDOW_MS);
-    } finally {
-      const keys = await redis.keys(`${prefix}:*`);
-      if (keys.length > 0) await redis.del(...keys);
-      redis.disconnect();
-    }
   });
 });

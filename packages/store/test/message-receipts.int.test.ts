@@ -1,6 +1,6 @@
-import { newId } from '@switchboard/domain';
+import { newId, type UpstreamReceipt } from '@switchboard/domain';
 import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
-import { createAccountsRepository, createDb, createMessageWritesRepository, type Db, type MessageWritesRepository, type ReceiptInput } from '../src';
+import { createAccountsRepository, createDb, createMessageWritesRepository, type Db, type MessageWritesRepository } from '../src';
 
 let database: TestDatabase;
 let db: Db;
@@ -48,7 +48,7 @@ async function sentMessage(channel: 'chat' | 'sms' | 'rcs', upstreamId: string) 
   return { id, attemptId: started.attempt.id };
 }
 
-const receipt = (over: Partial<ReceiptInput> & Pick<ReceiptInput, 'upstreamMessageId' | 'status'>): ReceiptInput => ({
+const receipt = (over: Partial<UpstreamReceipt> & Pick<UpstreamReceipt, 'upstreamMessageId' | 'status'>): UpstreamReceipt => ({
   channel: 'chat',
   carrierStatusCode: over.status,
   occurredAt: at(5).toISOString(),

@@ -11,7 +11,7 @@ export class TargetRefusedError extends Error {
 
 export type Resolver = (host: string) => Promise<LookupAddress[]>;
 
-export const systemResolver: Resolver = (host) =>
+const systemResolver: Resolver = (host) =>
   new Promise((resolve, reject) => dnsLookup(host, { all: true, verbatim: true }, (err, addresses) => (err ? reject(err) : resolve(addresses))));
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;

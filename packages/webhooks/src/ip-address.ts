@@ -28,7 +28,7 @@ export function parseIPv4Loose(text: string): number[] | null {
 }
 
 /** Sixteen bytes of an IPv6 address (brackets and a zone id are ignored), or null. */
-export function parseIPv6(text: string): number[] | null {
+function parseIPv6(text: string): number[] | null {
   let host = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   const zone = host.indexOf('%');
   if (zone >= 0) host = host.slice(0, zone);
@@ -61,11 +61,4 @@ export function parseIpLiteral(host: string): ParsedAddress | null {
   if (v6) return { family: 6, bytes: v6 };
   const v4 = parseIPv4Loose(host);
   return v4 ? { family: 4, bytes: v4 } : null;
-}
-
-export function formatAddress(address: ParsedAddress): string {
-  if (address.family === 4) return address.bytes.join('.');
-  const words: string[] = [];
-  for (let i = 0; i < 16; i += 2) words.push(((address.bytes[i] << 8) | address.bytes[i + 1]).toString(16));
-  return words.join(':');
 }

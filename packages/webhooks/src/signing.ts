@@ -4,20 +4,20 @@ import { createHmac, randomBytes } from 'node:crypto';
  * Standard Webhooks v1 signing (https://www.standardwebhooks.com/, docs/webhooks.md#envelope-and-headers). The HMAC key is the
  * base64-decoded part after `whsec_`; the signed content is `{id}.{timestamp}.{body}`.
  */
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 /** `whsec_` + base64 of 32 random bytes. */
 export function generateWebhookSecret(): string {
   return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
 }
 
-export function decodeWebhookSecret(secret: string): Buffer {
+function decodeWebhookSecret(secret: string): Buffer {
   const key = Buffer.from(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret, 'base64');
   if (key.length === 0) throw new Error('webhook secret is empty');
   return key;
 }
 
-export function signatureFor(secret: string, id: string, timestampSeconds: number, body: string): string {
+function signatureFor(secret: string, id: string, timestampSeconds: number, body: string): string {
   const mac = createHmac('sha256', decodeWebhookSecret(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
   return `v1,${mac}`;
 }

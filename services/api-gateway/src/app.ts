@@ -1,19 +1,18 @@
 import type { Queue } from 'bullmq';
 import express, { type Express } from 'express';
 import type { Redis } from 'ioredis';
-import { createPooledIdGenerator, type Scope } from '@switchboard/domain';
+import { createPooledIdGenerator, SANDBOX_WINDOW_ACCOUNT, type Scope } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
 import type { MetricsRegistry } from '@switchboard/runtime';
 import { createChatMessageRequestValidator, createMessageRequestValidator, createTemplateCreateValidator } from '@switchboard/schemas';
+import { createCustomerWindowCache } from '@switchboard/shared-state';
 import {
   createApiKeysRepository,
-  createCustomerWindowCache,
   createInboundMessagesRepository,
   createMessageReadsRepository,
   createNumbersRepository,
   createSecretCipher,
   createTemplatesRepository,
-  SANDBOX_WINDOW_ACCOUNT,
   type Db,
 } from '@switchboard/store';
 import { createApiKeyAuthenticator } from './auth/api-key.authenticator';

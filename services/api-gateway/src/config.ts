@@ -1,5 +1,5 @@
 import type { UnitPrices } from '@switchboard/domain';
-import { EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
+import { describeCommonConfig, EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
 import type { WebhookTargetPolicy } from '@switchboard/schemas';
 import { SecretKeyring, SECRETS_KEYS_FORMAT } from '@switchboard/store';
 
@@ -82,8 +82,7 @@ const SECRETS = ['chatAppSecret', 'chatVerifyToken', 'rbmClientToken'] as const;
 
 /** The effective values worth logging at start-up: everything but secrets and credentials in URLs. */
 export function describeConfig(config: Readonly<GatewayConfig>): Record<string, unknown> {
-  const withoutPassword = (url: string) => url.replace(/\/\/([^:/@]*):[^@]*@/, '//$1:***@');
-  const described: Record<string, unknown> = { ...config, databaseUrl: withoutPassword(config.databaseUrl), redisUrl: withoutPassword(config.redisUrl) };
+  const described: Record<string, unknown> = { ...config, ...describeCommonConfig(config) };
   for (const name of SECRETS) delete described[name];
   described.secretsKeys = config.secretsKeys.toJSON();
   return described;

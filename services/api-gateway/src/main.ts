@@ -1,9 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { getLogger, type Logger } from '@switchboard/logger';
-import { createProducerConnection, QUEUES, TEMPLATE_QUEUES } from '@switchboard/queues';
+import { createProducerConnection, EVENT_FANOUT_QUEUE, MESSAGE_SEND_QUEUE, openQueue, PROVIDER_CALLBACKS_QUEUE, TEMPLATE_SUBMIT_QUEUE } from '@switchboard/queues';
 import { createHttpDrain, installShutdown, MetricsRegistry } from '@switchboard/runtime';
 import { createDb, createSecretCipher, migrate, resealSecrets } from '@switchboard/store';
 import { createApp } from './app';
@@ -51,10 +50,10 @@ async function main(): Promise<void> {
   watchRedis(redis, logger);
   await untilReady(redis, config.startupTimeoutMs);
   const queueOptions = { connection: redis, prefix: config.queuePrefix };
-  const messageQueue = new Queue(QUEUES.messageSend, queueOptions);
-  const callbackQueue = new Queue(QUEUES.providerCallbacks, queueOptions);
-  const templateQueue = new Queue(TEMPLATE_QUEUES.templateSubmit, queueOptions);
-  const eventFanoutQueue = new Queue(QUEUES.eventFanout, queueOptions);
+  const messageQueue = openQueue(MESSAGE_SEND_QUEUE, queueOptions);
+  const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, queueOptions);
+  const templateQueue = openQueue(TEMPLATE_SUBMIT_QUEUE, queueOptions);
+  const eventFanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOptions);
   for (const queue of [messageQueue, callbackQueue, templateQueue, eventFanoutQueue]) {
     // Outages are already logged by watchRedis; an unhandled 'error' event would crash the process.
     queue.on('error', () => undefined);

@@ -1,5 +1,5 @@
 import type { MessageRequest, StoredTemplateFacts } from '@switchboard/schemas';
-import type { CustomerWindowKey } from '@switchboard/store';
+import type { CustomerWindowKey } from '@switchboard/domain';
 import { createChatSendGate } from '../src/chat/chat-send.gate';
 import type { DependencyGuard } from '../src/http/dependency-guard';
 import type { SenderPlan } from '../src/messages/sender-resolution';

@@ -1,4 +1,6 @@
-import { createDb, createMessageWritesRepository, customerWindowCacheKey, SANDBOX_WINDOW_ACCOUNT } from '@switchboard/store';
+import { SANDBOX_WINDOW_ACCOUNT } from '@switchboard/domain';
+import { customerWindowCacheKey } from '@switchboard/shared-state';
+import { createDb, createMessageWritesRepository } from '@switchboard/store';
 import type { SendMessageJob } from '@switchboard/queues';
 import { problemOf, startGatewayHarness, textMessage, VALID_RECIPIENT, type GatewayHarness } from './support/gateway-harness';
 

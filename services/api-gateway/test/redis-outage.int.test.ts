@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { eventually, startRedis, type RedisServer } from '@switchboard/devstack';
-import { QUEUES } from '@switchboard/queues';
+import { MESSAGE_SEND_QUEUE } from '@switchboard/queues';
 import { problemOf, startGatewayHarness, textMessage, type GatewayHarness } from './support/gateway-harness';
 
 let redis: RedisServer;
@@ -23,7 +23,7 @@ afterAll(async () => {
 
 async function countJobs(url: string): Promise<number> {
   const connection = new Redis(url, { maxRetriesPerRequest: 1 });
-  const queue = new Queue(QUEUES.messageSend, { connection, prefix: h.prefix });
+  const queue = new Queue(MESSAGE_SEND_QUEUE.name, { connection, prefix: h.prefix });
   try {
     return await queue.count();
   } finally {

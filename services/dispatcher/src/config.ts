@@ -1,4 +1,4 @@
-import { EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
+import { EnvReader, type Env, readCommonConfig, redactUrlCredentials, type CommonConfig } from '@switchboard/runtime';
 
 export interface ChatUpstreamConfig {
   baseUrl: string;
@@ -145,7 +145,7 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     smpp_system_id: set.smpp.systemId,
   });
   return {
-    redis_url: config.redisUrl.replace(/\/\/[^@/]*@/, '//***@'),
+    redis_url: redactUrlCredentials(config.redisUrl),
     queue_prefix: config.queuePrefix,
     db_pool_size: config.dbPoolSize,
     health: `${config.healthHost}:${config.healthPort}`,

@@ -1,6 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
+import type { UpstreamInbound } from '@switchboard/domain';
 import { ProviderError, type ChatAdapter } from '@switchboard/providers';
-import type { InboundPayload, ProviderCallbackJob, SubmitTemplateJob } from '@switchboard/queues';
+import type { ProviderCallbackJob, SubmitTemplateJob } from '@switchboard/queues';
 import type { InboundRecordResult, InboundRow, TemplateRow } from '@switchboard/store';
 import { createInboundHandler } from '../src/processors/inbound.handler';
 import { createTemplateSubmitProcessor, toGraphComponents } from '../src/processors/template-submit.processor';
@@ -11,7 +12,7 @@ const logger = { info: () => undefined, warn: () => undefined, error: () => unde
 const job = { id: 'j1' } as Job<ProviderCallbackJob>;
 const NOW = Date.parse('2030-01-01T00:00:00.000Z');
 
-const item: InboundPayload = {
+const item: UpstreamInbound = {
   channel: 'chat',
   upstreamId: 'wamid.1',
   from: '+447911123401',

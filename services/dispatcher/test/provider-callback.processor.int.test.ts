@@ -1,7 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import { newId } from '@switchboard/domain';
+import { newId, type UpstreamReceipt } from '@switchboard/domain';
 import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
-import type { ProviderCallbackJob, ReceiptPayload } from '@switchboard/queues';
+import type { ProviderCallbackJob } from '@switchboard/queues';
 import { createAccountsRepository, createDb, createMessageWritesRepository, type Db, type MessageWritesRepository, type StoredEvent } from '@switchboard/store';
 import { createProviderCallbackProcessor, type CallbackHandlers } from '../src/processors/provider-callback.processor';
 
@@ -62,7 +62,7 @@ async function chatMessageInFlight() {
   return id;
 }
 
-const delivered = (clientRef: string): ReceiptPayload => ({
+const delivered = (clientRef: string): UpstreamReceipt => ({
   channel: 'chat',
   upstreamMessageId: `wamid.${clientRef}`,
   clientRef,
@@ -100,7 +100,7 @@ describe('provider-callback processor', () => {
 
   it('rejects a malformed payload as unrecoverable', async () => {
     const { process } = setup();
-    await expect(process(callbackJob({ receipts: [{ status: 'delivered' } as ReceiptPayload] }))).rejects.toBeInstanceOf(UnrecoverableError);
-    await expect(process(callbackJob({ receipts: [{ status: 'delivered' } as ReceiptPayload] }))).rejects.toThrow(/^invalid provider-callback job: \/receipts\/0\/channel is required/);
+    await expect(process(callbackJob({ receipts: [{ status: 'delivered' } as UpstreamReceipt] }))).rejects.toBeInstanceOf(UnrecoverableError);
+    await expect(process(callbackJob({ receipts: [{ status: 'delivered' } as UpstreamReceipt] }))).rejects.toThrow(/^invalid provider-callback job: \/receipts\/0\/channel is required/);
   });
 });

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import { newId } from '@switchboard/domain';
 import { createTestDatabase, testSecretCipher, eventually, type TestDatabase } from '@switchboard/devstack';
-import { ProviderError, type ProviderReceipt, type SmsAdapter } from '@switchboard/providers';
-import { createWorkerConnection, defaultJobOptions, JOB_NAMES, type ProviderCallbackJob, type SendMessageJob } from '@switchboard/queues';
+import type { UpstreamReceipt } from '@switchboard/domain';
+import { ProviderError, type SmsAdapter } from '@switchboard/providers';
+import { createWorkerConnection, exponentialRetry, MESSAGE_SEND_QUEUE, type ProviderCallbackJob, type SendMessageJob } from '@switchboard/queues';
 import { createAccountsRepository, createDb, createMessageWritesRepository, type Db, type MessageWritesRepository } from '@switchboard/store';
 import { createSendMessageProcessor } from '../src/processors/send-message.processor';
 import type { ChannelAdapters } from '../src/upstreams/adapter-sets';
@@ -48,6 +49,7 @@ it('a throttled send is delayed by BullMQ without using up an attempt', async ()
     clock: Date.now,
     logger: silent,
     config: { reconcileTimeoutMs: 1_000, throttleDelayMs: 50 },
+    publishEvents: async () => undefined,
   });
   const worker = new Worker<SendMessageJob>(queueName, (job, token) => processor(job, token), { connection: connection(), prefix });
   const queue = new Queue<SendMessageJob>(queueName, { connection: connection(), prefix });
@@ -66,7 +68,7 @@ it('a throttled send is delayed by BullMQ without using up an attempt', async ()
   };
   try {
     // One attempt only: were a throttle to use it up, the job would fail instead of sending.
-    await queue.add(JOB_NAMES.sendMessage, data, { ...defaultJobOptions({ attempts: 1 }), jobId: id });
+    await queue.add(MESSAGE_SEND_QUEUE.jobs.sendMessage, data, { ...MESSAGE_SEND_QUEUE.jobOptions, attempts: 1, jobId: id });
     await eventually(() => store.findRow(id), (row) => row?.status === 'sent', { what: 'message sent', timeoutMs: 10_000 });
     const job = await eventually(() => queue.getJob(id), (j) => j?.finishedOn !== undefined, { what: 'job finished' });
     // Completion itself counts one; the two throttled runs counted none.
@@ -83,10 +85,10 @@ it('a throttled send is delayed by BullMQ without using up an attempt', async ()
 it('an SMS receipt is acknowledged only once queued, and a redelivered one is the same job', async () => {
   const queueName = `callbacks-${randomBytes(3).toString('hex')}`;
   const queue = new Queue<ProviderCallbackJob>(queueName, { connection: connection(), prefix });
-  let onReceipt: ((r: ProviderReceipt) => Promise<void>) | undefined;
+  let onReceipt: ((r: UpstreamReceipt) => Promise<void>) | undefined;
   const sms = { onReceipt: (h: typeof onReceipt) => (onReceipt = h), onInbound: () => undefined } as unknown as SmsAdapter;
-  forwardSmsCallbacks({ sms, queue, clock: Date.now, jobOptions: defaultJobOptions({ attempts: 3 }) });
-  const receipt: ProviderReceipt = { channel: 'sms', upstreamMessageId: 'ab:cd', attemptRef: 7, recipient: '+447911123400', status: 'delivered', carrierStatusCode: 'DELIVRD', occurredAt: new Date().toISOString() };
+  forwardSmsCallbacks({ sms, queue, clock: Date.now, retry: exponentialRetry(3, 1_000) });
+  const receipt: UpstreamReceipt = { channel: 'sms', upstreamMessageId: 'ab:cd', attemptRef: 7, recipient: '+447911123400', status: 'delivered', carrierStatusCode: 'DELIVRD', occurredAt: new Date().toISOString() };
   try {
     await onReceipt?.(receipt);
     await onReceipt?.(receipt);

@@ -136,6 +136,7 @@ describe('send-message processor', () => {
       clock,
       logger: silent,
       config: { reconcileTimeoutMs: 30_000, throttleDelayMs: 1_000 },
+      publishEvents: async () => undefined,
       checkContent: async () => {
         throw new ProviderError('permanent', 'media_too_large', 'image may be at most 5242880 bytes');
       },

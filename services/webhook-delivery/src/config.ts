@@ -1,4 +1,4 @@
-import { EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
+import { describeCommonConfig, EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
 import { SecretKeyring, SECRETS_KEYS_FORMAT } from '@switchboard/store';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule, type TargetPolicy } from '@switchboard/webhooks';
 
@@ -67,6 +67,5 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
 
 /** Effective configuration for the start-up log: no secrets here, the URLs lose their credentials. */
 export function describeConfig(c: WebhookDeliveryConfig): Record<string, unknown> {
-  const redact = (u: string) => u.replace(/\/\/[^@/]*@/, '//***@');
-  return { ...c, databaseUrl: redact(c.databaseUrl), redisUrl: redact(c.redisUrl), secretsKeys: c.secretsKeys.toJSON() };
+  return { ...c, ...describeCommonConfig(c), secretsKeys: c.secretsKeys.toJSON() };
 }

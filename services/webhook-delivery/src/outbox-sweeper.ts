@@ -1,5 +1,6 @@
 import type { Logger } from '@switchboard/logger';
-import type { EventPublisher, EventsRepository } from '@switchboard/store';
+import type { EventPublisher } from '@switchboard/queues';
+import type { EventsRepository } from '@switchboard/store';
 
 export interface OutboxSweeperOptions {
   events: EventsRepository;

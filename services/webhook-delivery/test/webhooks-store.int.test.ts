@@ -1,10 +1,9 @@
 import type { Job, JobsOptions } from 'bullmq';
 import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
-import type { DeliverWebhookJob } from '@switchboard/queues';
+import { createEventPublisher, type DeliverWebhookJob, type FanOutEventJob } from '@switchboard/queues';
 import {
   createAccountsRepository,
   createDb,
-  createEventPublisher,
   createEventsRepository,
   createWebhookDeliveriesRepository,
   createWebhookEndpointsRepository,
@@ -58,10 +57,10 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     const future = new Date(Date.now() + 60_000);
     expect((await repo.unpublished(future, 100)).map((e) => e.id)).toEqual(expect.arrayContaining(events.map((e) => e.id)));
 
-    const added: Array<{ name: string; opts: { jobId: string } }> = [];
-    const publisher = createEventPublisher({ queue: { addBulk: async (jobs) => void added.push(...jobs) }, db });
+    const added: Array<{ name: string; data: FanOutEventJob; opts?: JobsOptions }> = [];
+    const publisher = createEventPublisher({ queue: { addBulk: async (jobs) => void added.push(...jobs) }, outbox: repo });
     await publisher.publish(events);
-    expect(added.map((j) => [j.name, j.opts.jobId])).toEqual(events.map((e) => ['fan-out-event', e.id]));
+    expect(added.map((j) => [j.name, j.opts?.jobId])).toEqual(events.map((e) => ['fan-out-event', e.id]));
     expect((await repo.unpublished(future, 100)).map((e) => e.id)).not.toEqual(expect.arrayContaining([events[0].id]));
   });
 
@@ -73,8 +72,8 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     const { messageId, events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/status');
     const delivered = produced.find((e) => e.type === 'message.delivered')!;
 
-    const enqueued: Array<{ data: DeliverWebhookJob; opts: JobsOptions }> = [];
-    const deps = { events, deliveries, deliveryQueue: { addBulk: async (jobs: typeof enqueued) => void enqueued.push(...jobs) }, deliveryJobOptions: { attempts: 9 }, clock: () => new Date() };
+    const enqueued: Array<{ data: DeliverWebhookJob; opts?: JobsOptions }> = [];
+    const deps = { events, deliveries, deliveryQueue: { addBulk: async (jobs: typeof enqueued) => void enqueued.push(...jobs) }, retryScheduleMs: [0, 1_000], clock: () => new Date() };
     const fanOut = createFanOutEventProcessor(deps);
     const batched = createBatchedStore({ events, deliveries });
     const fanOutBatched = createFanOutEventProcessor({ ...deps, loadPlan: batched.loadPlan, createDeliveries: batched.createDeliveries });
@@ -84,7 +83,7 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     await fanOut(job);
     const rows = await deliveries.forEvent(delivered.id);
     expect(rows.map((d) => [d.target_key, d.url]).sort()).toEqual([[endpoint.id, 'https://c.example.com/h'], ['callback', 'https://cb.example.com/status']].sort());
-    expect(enqueued.map((j) => j.opts.jobId).sort()).toEqual([...rows, ...rows, ...rows].map((d) => `${d.id}-g0`).sort());
+    expect(enqueued.map((j) => j.opts?.jobId).sort()).toEqual([...rows, ...rows, ...rows].map((d) => `${d.id}-g0`).sort());
     expect((await events.findById(delivered.id))?.published_at).not.toBeNull();
 
     expect(await deliveries.resetForRedelivery(delivered.id, new Date())).toBe(2);

@@ -25,7 +25,7 @@ const CHAT_ERROR_KINDS: ReadonlyMap<number, ProviderFailureKind> = new Map<numbe
   [2, 'transient'], // API service temporarily unavailable
 ]);
 
-export function chatErrorKindForCode(code: number): ProviderFailureKind | undefined {
+function chatErrorKindForCode(code: number): ProviderFailureKind | undefined {
   return CHAT_ERROR_KINDS.get(code);
 }
 

@@ -21,7 +21,7 @@ export function digitsOf(e164: string): string {
  * `language` as a plain string and the flat `parameters` list (docs/chat.md#sending-a-template), which is
  * the body component's parameters.
  */
-export function normalizeTemplatePayload(payload: Record<string, unknown>): Record<string, unknown> {
+function normalizeTemplatePayload(payload: Record<string, unknown>): Record<string, unknown> {
   const { parameters, language, ...rest } = payload;
   const normalized: Record<string, unknown> = { ...rest };
   if (typeof language === 'string') normalized.language = { code: language };

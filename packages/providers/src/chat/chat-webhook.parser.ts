@@ -1,10 +1,10 @@
-import type { ProviderInbound, ProviderReceipt, ReceiptStatus, TemplateStatusUpdate } from '../provider.types';
+import type { UpstreamInbound, UpstreamReceipt, UpstreamReceiptStatus, UpstreamTemplateUpdate } from '@switchboard/domain';
 import { isRecord } from '../http/upstream-response';
 
 export interface ChatWebhookContents {
-  receipts: ProviderReceipt[];
-  inbound: ProviderInbound[];
-  templateUpdates: TemplateStatusUpdate[];
+  receipts: UpstreamReceipt[];
+  inbound: UpstreamInbound[];
+  templateUpdates: UpstreamTemplateUpdate[];
 }
 
 type Json = Record<string, unknown>;
@@ -35,17 +35,17 @@ function unixSecondsToIso(value: unknown): string {
   return Number.isNaN(date.getTime()) ? new Date().toISOString() : date.toISOString();
 }
 
-function toReceipt(status: Json): ProviderReceipt | undefined {
+function toReceipt(status: Json): UpstreamReceipt | undefined {
   const id = text(status.id);
   const state = text(status.status);
   if (!id || !state || !RECEIPT_STATUSES.has(state)) return undefined;
   const firstError = records(status.errors)[0];
   const errorCode = firstError ? text(firstError.code) : undefined;
   const errorMessage = firstError ? text(firstError.title) ?? text(firstError.message) : undefined;
-  const receipt: ProviderReceipt = {
+  const receipt: UpstreamReceipt = {
     channel: 'chat',
     upstreamMessageId: id,
-    status: state as ReceiptStatus,
+    status: state as UpstreamReceiptStatus,
     carrierStatusCode: state === 'failed' && errorCode ? errorCode : state,
     occurredAt: unixSecondsToIso(status.timestamp),
   };
@@ -74,12 +74,12 @@ function readReply(message: Json): { id: string; title: string } | undefined {
   return id && title !== undefined ? { id, title } : undefined;
 }
 
-function toInbound(message: Json, businessNumber: string | undefined): ProviderInbound | undefined {
+function toInbound(message: Json, businessNumber: string | undefined): UpstreamInbound | undefined {
   const id = text(message.id);
   const from = plusDigits(message.from);
   const type = text(message.type);
   if (!id || !from || !type || !businessNumber) return undefined;
-  const inbound: ProviderInbound = { channel: 'chat', upstreamId: id, from, to: businessNumber, type, receivedAt: unixSecondsToIso(message.timestamp) };
+  const inbound: UpstreamInbound = { channel: 'chat', upstreamId: id, from, to: businessNumber, type, receivedAt: unixSecondsToIso(message.timestamp) };
   const reply = readReply(message);
   if (reply) {
     inbound.type = 'reply';
@@ -106,11 +106,11 @@ function toInbound(message: Json, businessNumber: string | undefined): ProviderI
   return inbound;
 }
 
-function toTemplateUpdate(value: Json): TemplateStatusUpdate | undefined {
+function toTemplateUpdate(value: Json): UpstreamTemplateUpdate | undefined {
   const event = text(value.event)?.toUpperCase();
   const id = text(value.message_template_id);
   if (!id || (event !== 'APPROVED' && event !== 'REJECTED')) return undefined;
-  const update: TemplateStatusUpdate = {
+  const update: UpstreamTemplateUpdate = {
     upstreamTemplateId: id,
     name: text(value.message_template_name) ?? '',
     language: text(value.message_template_language) ?? '',

@@ -1,9 +1,9 @@
-import type { ProviderInbound, ProviderReceipt } from '../provider.types';
+import type { UpstreamInbound, UpstreamReceipt } from '@switchboard/domain';
 import { isRecord } from '../http/upstream-response';
 
 export interface RbmEventContents {
-  receipts: ProviderReceipt[];
-  inbound: ProviderInbound[];
+  receipts: UpstreamReceipt[];
+  inbound: UpstreamInbound[];
 }
 
 export interface RbmParseOptions {
@@ -39,11 +39,11 @@ function unwrap(body: unknown): Json | undefined {
   }
 }
 
-function toReceipt(event: Json, eventType: string): ProviderReceipt | undefined {
+function toReceipt(event: Json, eventType: string): UpstreamReceipt | undefined {
   const status = eventType === 'DELIVERED' ? 'delivered' : eventType === 'READ' ? 'read' : undefined;
   const messageId = str(event.messageId);
   if (!status || !messageId) return undefined;
-  const receipt: ProviderReceipt = {
+  const receipt: UpstreamReceipt = {
     channel: 'rcs',
     upstreamMessageId: messageId,
     // The messageId of an agent message is the one we chose at send time: our msg_ id.
@@ -57,7 +57,7 @@ function toReceipt(event: Json, eventType: string): ProviderReceipt | undefined 
   return receipt;
 }
 
-function toInbound(event: Json, options: RbmParseOptions): ProviderInbound | undefined {
+function toInbound(event: Json, options: RbmParseOptions): UpstreamInbound | undefined {
   const from = str(event.senderPhoneNumber);
   const upstreamId = str(event.messageId);
   if (!from || !upstreamId) return undefined;

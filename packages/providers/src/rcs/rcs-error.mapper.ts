@@ -3,7 +3,7 @@ import { parseRetryAfterMs } from '../http/retry-after.parser';
 import { isRecord, networkFailureToError, UpstreamFailure } from '../http/upstream-response';
 
 /** Reads a Google JSON error `{ error: { code, status, message } }`. */
-export function readGoogleError(body: unknown): { status?: string; message?: string } {
+function readGoogleError(body: unknown): { status?: string; message?: string } {
   if (!isRecord(body) || !isRecord(body.error)) return {};
   return {
     status: typeof body.error.status === 'string' ? body.error.status : undefined,

@@ -1,5 +1,5 @@
 import type { PDU } from 'smpp';
-import type { ProviderReceipt } from '../provider.types';
+import type { UpstreamReceipt } from '@switchboard/domain';
 import { messageStateToStat, parseSmppReceiptText, statToStatus } from './smpp-receipt.parser';
 
 /** One MO short message, possibly one part of a concatenated text. */
@@ -12,7 +12,7 @@ export interface MoPiece {
 }
 
 export type DeliverSmContent =
-  | { kind: 'receipt'; receipt: ProviderReceipt }
+  | { kind: 'receipt'; receipt: UpstreamReceipt }
   | { kind: 'mo'; piece: MoPiece }
   | { kind: 'unreadable'; reason: string };
 
@@ -57,7 +57,7 @@ function readReceipt(pdu: PDU, text: string, receivedAt: string, firstIdOf: (id:
   const status = stat ? statToStatus(stat) : undefined;
   if (!id || !stat || !status) return { kind: 'unreadable', reason: `receipt without a usable id or stat: ${text.slice(0, 120)}` };
   const err = parsed?.err ?? '';
-  const receipt: ProviderReceipt = {
+  const receipt: UpstreamReceipt = {
     channel: 'sms',
     upstreamMessageId: firstIdOf(id),
     recipient: plus(pdu.source_addr),

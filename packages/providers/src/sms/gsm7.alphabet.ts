@@ -6,7 +6,7 @@ const BASIC_TABLE =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞ\u001bÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' +
   '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
 
-export const GSM7_ESCAPE = 0x1b;
+const GSM7_ESCAPE = 0x1b;
 
 const BASIC_SEPTETS: ReadonlyMap<string, number> = new Map(
   [...BASIC_TABLE].map((char, septet) => [char, septet] as const).filter(([, septet]) => septet !== GSM7_ESCAPE),

@@ -1,10 +1,10 @@
 import type { SmsSplit } from '../provider.types';
 import { encodeGsm7, encodeUcs2 } from './gsm7.alphabet';
 
-export const DATA_CODING_GSM7 = 0x00;
-export const DATA_CODING_UCS2 = 0x08;
+const DATA_CODING_GSM7 = 0x00;
+const DATA_CODING_UCS2 = 0x08;
 /** esm_class bit 6: short_message starts with a User Data Header. */
-export const ESM_CLASS_UDH_INDICATOR = 0x40;
+const ESM_CLASS_UDH_INDICATOR = 0x40;
 
 export interface EncodedPart {
   dataCoding: number;

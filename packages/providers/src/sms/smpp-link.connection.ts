@@ -1,5 +1,5 @@
 import * as smpp from 'smpp';
-import type { Logger } from '../provider.types';
+import type { Logger } from '@switchboard/logger';
 
 export interface SmppLinkConfig {
   host: string;

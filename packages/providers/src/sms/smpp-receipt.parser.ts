@@ -1,4 +1,4 @@
-import type { ReceiptStatus } from '../provider.types';
+import type { UpstreamReceiptStatus } from '@switchboard/domain';
 
 export interface SmppReceiptText {
   id: string;
@@ -47,7 +47,7 @@ export function parseSmppReceiptText(text: string): SmppReceiptText | null {
   return receipt;
 }
 
-const STAT_STATUS: Readonly<Record<string, ReceiptStatus>> = {
+const STAT_STATUS: Readonly<Record<string, UpstreamReceiptStatus>> = {
   DELIVRD: 'delivered',
   UNDELIV: 'undelivered',
   EXPIRED: 'undelivered',
@@ -59,7 +59,7 @@ const STAT_STATUS: Readonly<Record<string, ReceiptStatus>> = {
 };
 
 /** Receipt `stat` → our status; undefined for a value no SMSC should send. */
-export function statToStatus(stat: string): ReceiptStatus | undefined {
+export function statToStatus(stat: string): UpstreamReceiptStatus | undefined {
   return STAT_STATUS[stat.toUpperCase()];
 }
 

@@ -1,9 +1,9 @@
 import { ProviderError, ProviderFailureKind } from '../provider-error';
 
 /** SMPP v3.4 §5.1.3 command_status values that decide how a refused submit_sm is retried. */
-export const ESME_RSYSERR = 0x08;
-export const ESME_RMSGQFUL = 0x14;
-export const ESME_RTHROTTLED = 0x58;
+const ESME_RSYSERR = 0x08;
+const ESME_RMSGQFUL = 0x14;
+const ESME_RTHROTTLED = 0x58;
 /** Answer to a deliver_sm we could not hand off; the SMSC keeps the message and retries. */
 export const ESME_RX_T_APPN = 0x64;
 
@@ -19,11 +19,11 @@ const STATUS_NAMES: Readonly<Record<number, string>> = {
 };
 
 /** `0x0B` style, the form SMPP documents and operators quote. */
-export function formatCommandStatus(status: number): string {
+function formatCommandStatus(status: number): string {
   return `0x${status.toString(16).toUpperCase().padStart(2, '0')}`;
 }
 
-export function submitStatusKind(status: number): ProviderFailureKind {
+function submitStatusKind(status: number): ProviderFailureKind {
   if (status === ESME_RTHROTTLED) return 'throttled';
   if (status === ESME_RMSGQFUL || status === ESME_RSYSERR) return 'transient';
   return 'permanent';

@@ -2,7 +2,9 @@ import { randomInt, randomUUID } from 'node:crypto';
 import * as smpp from 'smpp';
 import { splitSmsIntoParts as splitWithDomainRules } from '@switchboard/domain';
 import { ProviderError } from '../provider-error';
-import type { Logger, OutboundMessage, ProviderInbound, ProviderReceipt, SendAccepted, SmsAdapter, SplitSmsIntoParts } from '../provider.types';
+import type { UpstreamInbound, UpstreamReceipt } from '@switchboard/domain';
+import type { Logger } from '@switchboard/logger';
+import type { OutboundMessage, SendAccepted, SmsAdapter, SplitSmsIntoParts } from '../provider.types';
 import { silentLogger } from '../silent.logger';
 import { readDeliverSm } from './deliver-sm.reader';
 import { createMoConcatenationBuffer } from './mo-concatenation.buffer';
@@ -57,8 +59,8 @@ export function createSmsAdapter(deps: { config: SmsAdapterConfig; logger?: Logg
   // The same splitter prices the message at the gateway, so cost_units always equals the parts sent.
   const split = deps.splitSmsIntoParts ?? splitWithDomainRules;
   const submitTimeoutMs = config.submitTimeoutMs ?? 10_000;
-  let receiptHandler: ((r: ProviderReceipt) => Promise<void>) | undefined;
-  let inboundHandler: ((i: ProviderInbound) => Promise<void>) | undefined;
+  let receiptHandler: ((r: UpstreamReceipt) => Promise<void>) | undefined;
+  let inboundHandler: ((i: UpstreamInbound) => Promise<void>) | undefined;
   // A random start keeps a restarted process from reusing the reference a handset is still assembling.
   let concatReference = randomInt(256);
   let closed = false;
@@ -156,7 +158,7 @@ export function createSmsAdapter(deps: { config: SmsAdapterConfig; logger?: Logg
       return;
     }
     const { piece } = content;
-    const inbound: ProviderInbound = {
+    const inbound: UpstreamInbound = {
       channel: 'sms',
       // SMPP gives mobile-originated messages no id of their own unless the SMSC adds one.
       upstreamId: piece.smscId ?? `smpp-mo-${randomUUID()}`,

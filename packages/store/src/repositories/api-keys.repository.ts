@@ -2,8 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { newId, type KeyMode } from '@switchboard/domain';
 import type { Queryable } from '../db';
 
-export type { KeyMode };
-
 export interface ApiKeyRecord {
   id: string;
   account_id: string;

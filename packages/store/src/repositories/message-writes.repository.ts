@@ -15,8 +15,6 @@ export type StartAttemptResult =
   /** Nothing left to send: the message was already handed to an upstream or ended. */
   | { outcome: 'finished'; row: MessageRow; events: StoredEvent[] };
 
-export type ReceiptInput = UpstreamReceipt;
-
 export interface ReceiptResult {
   matched: boolean;
   messageId?: string;
@@ -197,7 +195,7 @@ export function createMessageWritesRepository(db: Db) {
      * upstream id; failing that by our own reference echoed by the upstream (chat biz_opaque_callback_data,
      * RBM messageId, SMPP user_message_reference + recipient), which adopts the upstream id.
      */
-    async applyReceipt(receipt: ReceiptInput): Promise<ReceiptResult> {
+    async applyReceipt(receipt: UpstreamReceipt): Promise<ReceiptResult> {
       return db.transaction(async (tx) => {
         let attempt = (
           await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE channel = $1 AND upstream_message_id = $2 LIMIT 1', [

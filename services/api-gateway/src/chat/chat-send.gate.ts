@@ -1,6 +1,5 @@
-import { isTextContent, UnprocessableError, type TemplateReference } from '@switchboard/domain';
+import { isTextContent, UnprocessableError, type CustomerWindowKey, type TemplateReference } from '@switchboard/domain';
 import { templateSendProblem, type MessageRequest, type StoredTemplateFacts } from '@switchboard/schemas';
-import type { CustomerWindowKey } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import type { SenderPlan } from '../messages/sender-resolution';
 

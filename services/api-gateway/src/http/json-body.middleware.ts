@@ -5,7 +5,7 @@ import { gatewayErrors } from './problem';
 import { rawBodyOf, setRawBody } from './request-context';
 
 /** `application/json`, optionally with `charset=utf-8` (RFC 8259 §8.1: JSON on the wire is UTF-8). */
-export function isJsonContentType(header: string | undefined): boolean {
+function isJsonContentType(header: string | undefined): boolean {
   if (!header) return false;
   const [mediaType, ...params] = header.split(';');
   if (mediaType.trim().toLowerCase() !== 'application/json') return false;

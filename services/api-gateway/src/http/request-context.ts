@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { KeyMode } from '@switchboard/queues';
+import type { KeyMode } from '@switchboard/domain';
 
 /** The caller, as established by the API key (docs/authentication.md#api-keys). */
 export interface Caller {

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { costUnits, estimatedDelivery, renderAsText, type UnitPrices } from '@switchboard/domain';
-import { defaultJobOptions, JOB_NAMES, type SendMessageJob } from '@switchboard/queues';
+import { enqueueSendMessage, type SendMessageJob } from '@switchboard/queues';
 import type { MessageRequest } from '@switchboard/schemas';
 import type { NumberRecord } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
@@ -46,7 +46,6 @@ export function acceptedResponse(job: Pick<SendMessageJob, 'message_id' | 'chann
 }
 
 export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, chatGate, messageStored, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
-  const jobOptions = defaultJobOptions();
   return {
     async prepare(caller, request, messageId) {
       const numbers = await accountNumbers(caller.accountId);
@@ -83,7 +82,7 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
     },
 
     async enqueue(job) {
-      await guard('redis', () => queue.add(JOB_NAMES.sendMessage, job, { ...jobOptions, jobId: job.message_id }));
+      await guard('redis', () => enqueueSendMessage(queue, job));
     },
 
     async wasEnqueued(messageId) {

@@ -1,5 +1,5 @@
-import { channelPlan, e164Digits, UnprocessableError, type ConcreteChannel, type RequestedChannel } from '@switchboard/domain';
-import type { KeyMode, ResolvedSender, SkipReason } from '@switchboard/queues';
+import { channelPlan, e164Digits, UnprocessableError, type ConcreteChannel, type KeyMode, type RequestedChannel, type ResolvedSender } from '@switchboard/domain';
+import type { SkipReason } from '@switchboard/queues';
 import type { NumberRecord } from '@switchboard/store';
 
 export interface SenderResolutionInput {

@@ -1,7 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import { isId, newId, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
+import { enqueueEventRedelivery, type BulkJobAdder, type FanOutEventJob } from '@switchboard/queues';
 import { compileQuerySchema, eventListQuerySchema, type EventListQuery } from '@switchboard/schemas';
-import { createEventsRepository, createWebhookDeliveriesRepository, FAN_OUT_EVENT_JOB, FAN_OUT_RETRY, type EventFanoutQueueLike, type Queryable, type SecretCipher } from '@switchboard/store';
+import { createEventsRepository, createWebhookDeliveriesRepository, type Queryable, type SecretCipher } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 import { pageOf, readPageParams } from '../pagination/page-query';
@@ -11,8 +12,8 @@ export interface EventRouteDeps {
   guard: DependencyGuard;
   /** Authentication and rate limit, as on the other /v1 routes. */
   auth: RequestHandler[];
-  /** The event-fanout queue (QUEUES.eventFanout); a redelivery is a new fan-out of the event. */
-  eventFanoutQueue: EventFanoutQueueLike;
+  /** The event-fanout queue; a redelivery is a new fan-out of the event. */
+  eventFanoutQueue: BulkJobAdder<FanOutEventJob>;
   /** The deliveries repository opens signing secrets; these routes never show them. */
   secrets: SecretCipher;
   clock?: () => Date;
@@ -72,13 +73,7 @@ export function createEventsRouter(deps: EventRouteDeps): Router {
     const event = await deps.guard('store', () => events.findForAccount(callerOf(res).accountId, idParam(req.params.id)));
     if (!event) throw new NotFoundError();
     await deps.guard('store', () => deliveries.resetForRedelivery(event.id, clock()));
-    // A fresh job id: the event's first fan-out job (id = event id) may still be kept as completed.
-    const jobId = `${event.id}-redeliver-${newId('dlv').slice(4)}`;
-    await deps.guard('redis', () =>
-      deps.eventFanoutQueue.addBulk([
-        { name: FAN_OUT_EVENT_JOB, data: { event_id: event.id }, opts: { jobId, ...FAN_OUT_RETRY, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 50_000 } } },
-      ]),
-    );
+    await deps.guard('redis', () => enqueueEventRedelivery(deps.eventFanoutQueue, event.id, newId('dlv').slice(4)));
     res.status(202).json({ event_id: event.id, status: 'redelivering' });
   });
 

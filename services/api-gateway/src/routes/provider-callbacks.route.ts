@@ -3,7 +3,7 @@ import type { Queue } from 'bullmq';
 import { Router, type RequestHandler } from 'express';
 import type { Logger } from '@switchboard/logger';
 import { parseChatWebhook, parseRbmEvent, verifyChatSignature, verifyRbmSignature } from '@switchboard/providers';
-import { defaultJobOptions, JOB_NAMES, type CallbackSource, type ProviderCallbackJob } from '@switchboard/queues';
+import { enqueueProviderCallback, providerCallbackJobId, type CallbackSource, type ProviderCallbackJob } from '@switchboard/queues';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { parseJsonBody, readJsonRequestBody } from '../http/json-body.middleware';
 import { gatewayErrors } from '../http/problem';
@@ -33,13 +33,12 @@ function sha256(data: Buffer | string): string {
  */
 export function providerCallbacksRouter(deps: ProviderCallbackDeps): Router {
   const { queue, guard, logger, clock = Date.now } = deps;
-  const jobOptions = defaultJobOptions();
   const router = Router();
 
-  async function enqueue(source: CallbackSource, jobId: string, contents: Contents): Promise<void> {
+  async function enqueue(source: CallbackSource, signed: Buffer | string, contents: Contents): Promise<void> {
     if (contents.receipts.length + contents.inbound.length + contents.template_updates.length === 0) return;
     const job: ProviderCallbackJob = { source, received_at: new Date(clock()).toISOString(), ...contents };
-    await guard('redis', () => queue.add(JOB_NAMES.providerCallback, job, { ...jobOptions, jobId }));
+    await guard('redis', () => enqueueProviderCallback(queue, job, providerCallbackJobId.signedBody(source, sha256(signed))));
   }
 
   /** A signed body we cannot read would be retried forever by the upstream; 400 ends that. */
@@ -72,7 +71,7 @@ export function providerCallbacksRouter(deps: ProviderCallbackDeps): Router {
 
   router.post('/v1/providers/chat/webhook', readJsonRequestBody(deps.bodyLimitBytes), verifyChat, parseJsonBody(), async (req, res) => {
     const parsed = parseSafely('chat', () => parseChatWebhook(req.body));
-    await enqueue('chat', `chat-${sha256(rawBodyOf(res))}`, {
+    await enqueue('chat', rawBodyOf(res), {
       receipts: parsed.receipts,
       inbound: parsed.inbound,
       template_updates: parsed.templateUpdates,
@@ -88,7 +87,7 @@ export function providerCallbacksRouter(deps: ProviderCallbackDeps): Router {
     const parsed = parseSafely('rcs', () => parseRbmEvent(req.body));
     // Pub/Sub may rewrap a redelivery, but the signed `message.data` stays the same.
     const data = (req.body as { message: { data: string } }).message.data;
-    await enqueue('rcs', `rcs-${sha256(data)}`, { receipts: parsed.receipts, inbound: parsed.inbound, template_updates: [] });
+    await enqueue('rcs', data, { receipts: parsed.receipts, inbound: parsed.inbound, template_updates: [] });
     res.status(200).json({ received: true });
   });
 

@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { ConflictError, isId, NotFoundError } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
-import { defaultJobOptions, TEMPLATE_JOB_NAMES, type SubmitTemplateJob } from '@switchboard/queues';
+import { enqueueTemplateSubmit, type JobAdder, type SubmitTemplateJob } from '@switchboard/queues';
 import type { ValidTemplate } from '@switchboard/schemas';
 import { toTemplateResource, type TemplatesRepository } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
@@ -11,7 +11,7 @@ import { pageOf, parsePageQuery } from '../pagination/page-query';
 export interface TemplateHandlersDeps {
   templates: Pick<TemplatesRepository, 'create' | 'findForAccount' | 'list' | 'remove'>;
   /** The `template-submit` queue; the dispatcher submits to the upstream and records its id. */
-  submitQueue: { add(name: string, data: SubmitTemplateJob, opts: object): Promise<unknown> };
+  submitQueue: JobAdder<SubmitTemplateJob>;
   validate: (body: unknown) => ValidTemplate;
   guard: DependencyGuard;
   logger: Logger;
@@ -20,8 +20,6 @@ export interface TemplateHandlersDeps {
 
 /** `POST/GET/DELETE /v1/templates` (docs/chat.md#templates). */
 export function createTemplateHandlers({ templates, submitQueue, validate, guard, logger, clock = Date.now }: TemplateHandlersDeps) {
-  const jobOptions = defaultJobOptions();
-
   const createTemplate: RequestHandler = async (req, res) => {
     const caller = callerOf(res);
     const t = validate(req.body);
@@ -41,7 +39,7 @@ export function createTemplateHandlers({ templates, submitQueue, validate, guard
     if (!row) throw new ConflictError('template_already_exists', `A template "${t.name}" in language "${t.language}" already exists; delete it first.`);
     const job: SubmitTemplateJob = { template_id: row.id, account_id: caller.accountId, mode: caller.mode };
     try {
-      await guard('redis', () => submitQueue.add(TEMPLATE_JOB_NAMES.submitTemplate, job, { ...jobOptions, jobId: row.id }));
+      await guard('redis', () => enqueueTemplateSubmit(submitQueue, job));
     } catch (error) {
       // A template nobody will submit would stay pending forever; take it back so the client can retry.
       await templates.remove(caller.accountId, row.id).catch((e: Error) => logger.warn('unsubmitted template left behind', { template_id: row.id, error: e.message }));

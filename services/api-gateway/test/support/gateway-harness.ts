@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createAccountKey, createTestDatabase, startService, testSecretsKeys, type AccountKeyOptions, type ServiceProcess, type TestDatabase } from '@switchboard/devstack';
-import { QUEUES } from '@switchboard/queues';
+import { MESSAGE_SEND_QUEUE, PROVIDER_CALLBACKS_QUEUE } from '@switchboard/queues';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -52,8 +52,8 @@ export async function startGatewayHarness(
     throw error;
   }
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  const messageQueue = new Queue(QUEUES.messageSend, { connection: redis, prefix });
-  const callbackQueue = new Queue(QUEUES.providerCallbacks, { connection: redis, prefix });
+  const messageQueue = new Queue(MESSAGE_SEND_QUEUE.name, { connection: redis, prefix });
+  const callbackQueue = new Queue(PROVIDER_CALLBACKS_QUEUE.name, { connection: redis, prefix });
   let accounts = 0;
 
   return {

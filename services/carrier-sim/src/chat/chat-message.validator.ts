@@ -3,7 +3,7 @@
  * 131009 and names the offending field in `error_data.details`; so does the simulator.
  */
 
-export const CHAT_MESSAGE_TYPES = ['text', 'template', 'interactive', 'image', 'document', 'audio', 'location'] as const;
+const CHAT_MESSAGE_TYPES = ['text', 'template', 'interactive', 'image', 'document', 'audio', 'location'] as const;
 export type ChatMessageType = (typeof CHAT_MESSAGE_TYPES)[number];
 
 export interface ParsedChatMessage {

@@ -20,7 +20,7 @@ export interface MessageTemplatesDeps {
 const CATEGORIES = ['AUTHENTICATION', 'MARKETING', 'UTILITY'];
 
 /** The simulator's review policy: names starting with `reject_` are refused, everything else passes. */
-export function reviewTemplate(name: string): { status: 'APPROVED' | 'REJECTED'; reason: string | null } {
+function reviewTemplate(name: string): { status: 'APPROVED' | 'REJECTED'; reason: string | null } {
   return name.startsWith('reject_') ? { status: 'REJECTED', reason: 'INVALID_FORMAT' } : { status: 'APPROVED', reason: null };
 }
 

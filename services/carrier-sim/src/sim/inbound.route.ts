@@ -36,7 +36,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const E164 = /^\+\d{6,15}$/;
 
-export function parseInboundRequest(body: unknown): { ok: true; value: InboundRequest } | { ok: false; detail: string } {
+function parseInboundRequest(body: unknown): { ok: true; value: InboundRequest } | { ok: false; detail: string } {
   if (!isObj(body)) return { ok: false, detail: 'body must be a JSON object' };
   const { channel, from, to, text, reply, context_message_id: contextId } = body;
   if (channel !== 'chat' && channel !== 'rcs' && channel !== 'sms') return { ok: false, detail: 'channel must be chat, rcs or sms' };

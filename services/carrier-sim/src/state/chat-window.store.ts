@@ -1,5 +1,5 @@
 /** WhatsApp's customer service window: free-form messages are allowed for 24 h after the customer's last message. */
-export const CHAT_WINDOW_MS = 24 * 60 * 60 * 1000;
+const CHAT_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export interface ChatWindowStore {
   /** Records an inbound message from `customer` to the business number `phoneNumberId`. */

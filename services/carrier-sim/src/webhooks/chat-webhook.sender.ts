@@ -64,7 +64,7 @@ export function buildStatusNotification(wabaId: string, report: ChatStatusReport
   return messagesChange(wabaId, report.phoneNumberId, { statuses: [status] });
 }
 
-export function buildInboundNotification(
+function buildInboundNotification(
   wabaId: string,
   phoneNumberId: string,
   message: ChatInboundMessage,

@@ -52,7 +52,7 @@ export function buildOutboundContent(channel: ConcreteChannel, payload: MessageP
 }
 
 /** A `{ type: "template", template: {...} }` chat payload is a template reference too. */
-export function templateFromChatContent(content: MessageContent | undefined): TemplateReference | undefined {
+function templateFromChatContent(content: MessageContent | undefined): TemplateReference | undefined {
   if (!content || isTextContent(content) || content.type !== 'template') return undefined;
   const template = content.template;
   return typeof template === 'object' && template !== null ? (template as TemplateReference) : undefined;

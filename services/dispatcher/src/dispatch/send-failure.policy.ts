@@ -43,7 +43,7 @@ export function resendIsSafe(channel: ConcreteChannel, error: unknown): boolean 
   return NOTHING_SENT.has(error.upstreamCode) || !NO_ANSWER.test(error.upstreamCode);
 }
 
-export function describeSendFailure(channel: ConcreteChannel, error: unknown): string {
+function describeSendFailure(channel: ConcreteChannel, error: unknown): string {
   if (isProviderError(error)) return `${channel} upstream answered ${error.upstreamCode}: ${error.message}`;
   return `${channel} send failed: ${error instanceof Error ? error.message : String(error)}`;
 }

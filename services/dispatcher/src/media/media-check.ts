@@ -3,7 +3,7 @@ import { checkWebhookUrl, TargetRefusedError, type Resolver, type TargetPolicy }
 import { createGuardedHead, type MediaHead } from './guarded-head';
 
 /** What may be sent behind a media link, by chat type (docs/chat.md#image-document-audio; the Cloud API's supported media). */
-export const MEDIA_RULES: Readonly<Record<'image' | 'document' | 'audio', { mimeTypes: readonly string[]; maxBytes: number }>> = {
+const MEDIA_RULES: Readonly<Record<'image' | 'document' | 'audio', { mimeTypes: readonly string[]; maxBytes: number }>> = {
   image: { mimeTypes: ['image/jpeg', 'image/png'], maxBytes: 5 * 1024 * 1024 },
   document: {
     mimeTypes: [

@@ -1,8 +1,9 @@
 import type { Job } from 'bullmq';
-import type { Logger } from '@switchboard/providers';
-import type { InboundPayload, ProviderCallbackJob } from '@switchboard/queues';
-import { SANDBOX_WINDOW_ACCOUNT, type CustomerWindowCache, type InboundMessagesRepository } from '@switchboard/store';
-import { publishNothing, type PublishEvents } from '../events';
+import { SANDBOX_WINDOW_ACCOUNT, type UpstreamInbound } from '@switchboard/domain';
+import type { Logger } from '@switchboard/logger';
+import type { ProviderCallbackJob, PublishEvents } from '@switchboard/queues';
+import type { CustomerWindowCache } from '@switchboard/shared-state';
+import type { InboundMessagesRepository, StoredEvent } from '@switchboard/store';
 
 export interface InboundHandlerDeps {
   inbound: Pick<InboundMessagesRepository, 'record'>;
@@ -11,13 +12,12 @@ export interface InboundHandlerDeps {
   clock: () => number;
   /** The sender test keys fall back to (SANDBOX_SENDER); replies to it open a window no account owns. */
   sandboxSender?: string;
-  /** @defaultValue {@link publishNothing} */
-  publishEvents?: PublishEvents;
+  publishEvents: PublishEvents<StoredEvent>;
 }
 
 const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
-function isUsable(item: InboundPayload): boolean {
+function isUsable(item: UpstreamInbound): boolean {
   return isText(item.channel) && isText(item.upstreamId) && isText(item.from) && isText(item.to) && isText(item.type) && !Number.isNaN(Date.parse(item.receivedAt));
 }
 
@@ -27,8 +27,8 @@ function isUsable(item: InboundPayload): boolean {
  * Redis key is written after the commit, also for a duplicate, so a run that failed between the two
  * repairs it when the job is retried.
  */
-export function createInboundHandler({ inbound, windows, logger, clock, sandboxSender, publishEvents = publishNothing }: InboundHandlerDeps) {
-  return async (items: InboundPayload[], job: Job<ProviderCallbackJob>): Promise<void> => {
+export function createInboundHandler({ inbound, windows, logger, clock, sandboxSender, publishEvents }: InboundHandlerDeps) {
+  return async (items: UpstreamInbound[], job: Job<ProviderCallbackJob>): Promise<void> => {
     for (const item of items) {
       const fields = { job_id: job.id, channel: item.channel, upstream_id: item.upstreamId };
       if (!isUsable(item)) {
@@ -71,11 +71,7 @@ export function createInboundHandler({ inbound, windows, logger, clock, sandboxS
         continue;
       }
       logger.info('inbound stored', { ...fields, inbound_id: row.id, account_id: row.account_id, context_message_id: row.context_message_id });
-      try {
-        await publishEvents(result.events);
-      } catch (error) {
-        logger.error('publishing events failed; they stay in the outbox', { ...fields, error: (error as Error).message });
-      }
+      await publishEvents(result.events, fields);
     }
   };
 }

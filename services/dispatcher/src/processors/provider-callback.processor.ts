@@ -1,9 +1,9 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import type { Logger } from '@switchboard/providers';
-import type { InboundPayload, ProviderCallbackJob, ReceiptPayload, TemplateUpdatePayload } from '@switchboard/queues';
+import type { UpstreamInbound, UpstreamReceipt, UpstreamTemplateUpdate } from '@switchboard/domain';
+import type { Logger } from '@switchboard/logger';
+import type { ProviderCallbackJob, PublishEvents } from '@switchboard/queues';
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
-import type { MessageWritesRepository } from '@switchboard/store';
-import { publishNothing, type PublishEvents } from '../events';
+import type { MessageWritesRepository, StoredEvent } from '@switchboard/store';
 import type { DispatcherMetrics } from '../metrics';
 
 /**
@@ -11,20 +11,8 @@ import type { DispatcherMetrics } from '../metrics';
  * its receipts is unmatched, so a handler must be idempotent (inbound items carry the upstream id).
  */
 export interface CallbackHandlers {
-  inbound(items: InboundPayload[], job: Job<ProviderCallbackJob>): Promise<void>;
-  templateUpdates(items: TemplateUpdatePayload[], job: Job<ProviderCallbackJob>): Promise<void>;
-}
-
-/** The handlers until inbound replies and template reviews are built: they only log. */
-export function loggingCallbackHandlers(logger: Logger): CallbackHandlers {
-  return {
-    inbound: async (items, job) => {
-      for (const item of items) logger.debug('inbound not handled yet', { job_id: job.id, channel: item.channel, upstream_id: item.upstreamId });
-    },
-    templateUpdates: async (items, job) => {
-      for (const item of items) logger.debug('template update not handled yet', { job_id: job.id, name: item.name, status: item.status });
-    },
-  };
+  inbound(items: UpstreamInbound[], job: Job<ProviderCallbackJob>): Promise<void>;
+  templateUpdates(items: UpstreamTemplateUpdate[], job: Job<ProviderCallbackJob>): Promise<void>;
 }
 
 export interface ProviderCallbackDeps {
@@ -34,10 +22,8 @@ export interface ProviderCallbackDeps {
     /** Runs of a job whose receipt matches no attempt yet, before it is logged and dropped. */
     receiptMatchAttempts: number;
   };
-  /** @defaultValue {@link loggingCallbackHandlers} */
-  handlers?: CallbackHandlers;
-  /** @defaultValue {@link publishNothing} */
-  publishEvents?: PublishEvents;
+  handlers: CallbackHandlers;
+  publishEvents: PublishEvents<StoredEvent>;
   metrics?: DispatcherMetrics;
 }
 
@@ -47,9 +33,7 @@ export interface ProviderCallbackDeps {
  * fast), so an unmatched receipt makes the job retry with backoff a few times before it is dropped.
  */
 export function createProviderCallbackProcessor(deps: ProviderCallbackDeps) {
-  const { store, logger, config, metrics } = deps;
-  const handlers = deps.handlers ?? loggingCallbackHandlers(logger);
-  const publishEvents = deps.publishEvents ?? publishNothing;
+  const { store, logger, config, metrics, handlers, publishEvents } = deps;
 
   return async function processProviderCallback(job: Job<ProviderCallbackJob>): Promise<void> {
     const invalid = JOB_PAYLOAD_CHECKS.providerCallback(job.data);
@@ -57,7 +41,7 @@ export function createProviderCallbackProcessor(deps: ProviderCallbackDeps) {
     const { receipts, inbound, template_updates: templateUpdates } = job.data;
     const runsAllowed = Math.min(config.receiptMatchAttempts, job.opts.attempts ?? 1);
     const lastRun = job.attemptsMade + 1 >= runsAllowed;
-    const unmatched: ReceiptPayload[] = [];
+    const unmatched: UpstreamReceipt[] = [];
 
     for (const receipt of receipts) {
       const result = await store.applyReceipt(receipt);
@@ -69,13 +53,7 @@ export function createProviderCallbackProcessor(deps: ProviderCallbackDeps) {
       }
       metrics?.receipts.inc({ channel: receipt.channel, status: receipt.status, result: 'matched' });
       logger.debug('receipt applied', { ...fields, message_id: result.messageId, changed: result.events.length > 0 });
-      if (result.events.length > 0) {
-        try {
-          await publishEvents(result.events);
-        } catch (error) {
-          logger.error('publishing events failed; they stay in the outbox', { ...fields, error: (error as Error).message });
-        }
-      }
+      if (result.events.length > 0) await publishEvents(result.events, fields);
     }
 
     if (inbound.length > 0) await handlers.inbound(inbound, job);

@@ -1,14 +1,14 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { randomInt } from 'node:crypto';
 import { statusRank, type ConcreteChannel, type MessageStatus, type TemplateReference } from '@switchboard/domain';
-import { ProviderError, type Logger, type OutboundContent, type SendAccepted } from '@switchboard/providers';
-import type { SendMessageJob } from '@switchboard/queues';
+import type { Logger } from '@switchboard/logger';
+import { ProviderError, type OutboundContent, type SendAccepted } from '@switchboard/providers';
+import type { PublishEvents, SendMessageJob } from '@switchboard/queues';
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import type { AttemptRow, MessageRow, MessageWritesRepository, StoredEvent } from '@switchboard/store';
 import { channelsWithoutSender, currentChannel, fallbackChannel } from '../dispatch/channel-progress';
 import { buildOutboundContent, templateOf } from '../dispatch/outbound-content';
 import { classifySendFailure } from '../dispatch/send-failure.policy';
-import { publishNothing, type PublishEvents } from '../events';
 import type { DispatcherMetrics } from '../metrics';
 import type { AdaptersByMode } from '../upstreams/adapter-sets';
 
@@ -31,8 +31,7 @@ export interface SendMessageDeps {
     /** Delay of a throttled send when the upstream named none. */
     throttleDelayMs: number;
   };
-  /** @defaultValue {@link publishNothing} */
-  publishEvents?: PublishEvents;
+  publishEvents: PublishEvents<StoredEvent>;
   metrics?: DispatcherMetrics;
   /** @defaultValue none: a template renders as its parameters joined by spaces */
   templateBodies?: TemplateBodyLookup;
@@ -61,17 +60,11 @@ interface RunContext {
  * `startAttempt` guard keeps it from sending a message twice.
  */
 export function createSendMessageProcessor(deps: SendMessageDeps) {
-  const { store, providers, clock, logger, config, metrics } = deps;
-  const publishEvents = deps.publishEvents ?? publishNothing;
+  const { store, providers, clock, logger, config, metrics, publishEvents } = deps;
   const newAttemptRef = deps.newAttemptRef ?? (() => randomInt(1, 65_536));
 
   async function publish(events: StoredEvent[], ctx: RunContext): Promise<void> {
-    if (events.length === 0) return;
-    try {
-      await publishEvents(events);
-    } catch (error) {
-      logger.error('publishing events failed; they stay in the outbox', { ...ctx.fields, error: (error as Error).message });
-    }
+    if (events.length > 0) await publishEvents(events, ctx.fields);
   }
 
   function count(channel: string, outcome: string): void {

@@ -1,5 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
-import { isProviderError, type Logger, type TemplateDraft } from '@switchboard/providers';
+import type { Logger } from '@switchboard/logger';
+import { isProviderError, type TemplateDraft } from '@switchboard/providers';
 import type { SubmitTemplateJob } from '@switchboard/queues';
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import type { TemplateRow, TemplatesRepository } from '@switchboard/store';

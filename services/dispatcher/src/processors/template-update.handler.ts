@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
-import type { Logger } from '@switchboard/providers';
-import type { ProviderCallbackJob, TemplateUpdatePayload } from '@switchboard/queues';
+import type { UpstreamTemplateUpdate } from '@switchboard/domain';
+import type { Logger } from '@switchboard/logger';
+import type { ProviderCallbackJob } from '@switchboard/queues';
 import type { TemplatesRepository } from '@switchboard/store';
 
 export interface TemplateUpdateHandlerDeps {
@@ -15,7 +16,7 @@ export interface TemplateUpdateHandlerDeps {
  * (deleted meanwhile, or made outside Switchboard on the same business account) is only logged.
  */
 export function createTemplateUpdateHandler({ templates, logger, clock }: TemplateUpdateHandlerDeps) {
-  return async (items: TemplateUpdatePayload[], job: Job<ProviderCallbackJob>): Promise<void> => {
+  return async (items: UpstreamTemplateUpdate[], job: Job<ProviderCallbackJob>): Promise<void> => {
     for (const item of items) {
       const fields = { job_id: job.id, upstream_template_id: item.upstreamTemplateId, name: item.name, language: item.language, status: item.status };
       if (!item.upstreamTemplateId || (item.status !== 'approved' && item.status !== 'rejected')) {

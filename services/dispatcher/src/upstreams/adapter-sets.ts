@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
-import { createChatAdapter, createRcsAdapter, createSmsAdapter, type ChatAdapter, type Logger, type RcsAdapter, type SmsAdapter } from '@switchboard/providers';
-import type { KeyMode } from '@switchboard/queues';
+import type { KeyMode } from '@switchboard/domain';
+import type { Logger } from '@switchboard/logger';
+import { createChatAdapter, createRcsAdapter, createSmsAdapter, type ChatAdapter, type RcsAdapter, type SmsAdapter } from '@switchboard/providers';
 import type { UpstreamSet } from '../config';
 
 export interface ChannelAdapters {

@@ -1,11 +1,6 @@
-import type { JobsOptions, Queue } from 'bullmq';
+import type { JobsOptions } from 'bullmq';
 import type { SmsAdapter } from '@switchboard/providers';
-import { JOB_NAMES, type ProviderCallbackJob } from '@switchboard/queues';
-
-/** BullMQ reserves `:` in custom job ids for its own keys. */
-function jobIdPart(value: string): string {
-  return value.replace(/:/g, '_');
-}
+import { enqueueProviderCallback, providerCallbackJobId, type JobAdder, type ProviderCallbackJob } from '@switchboard/queues';
 
 /**
  * SMS receipts and mobile-originated texts arrive on the dispatcher's own SMPP session, not through the
@@ -15,29 +10,22 @@ function jobIdPart(value: string): string {
  */
 export function forwardSmsCallbacks(deps: {
   sms: SmsAdapter;
-  queue: Pick<Queue<ProviderCallbackJob>, 'add'>;
+  queue: JobAdder<ProviderCallbackJob>;
   clock: () => number;
-  jobOptions: JobsOptions;
+  /** The receipt-match retries (RECEIPT_MATCH_ATTEMPTS, RECEIPT_RETRY_BACKOFF_MS). */
+  retry: Pick<JobsOptions, 'attempts' | 'backoff'>;
 }): void {
-  const { sms, queue, clock, jobOptions } = deps;
+  const { sms, queue, clock, retry } = deps;
+  const callback = (contents: Pick<ProviderCallbackJob, 'receipts' | 'inbound'>): ProviderCallbackJob => ({
+    source: 'sms',
+    received_at: new Date(clock()).toISOString(),
+    template_updates: [],
+    ...contents,
+  });
   sms.onReceipt(async (receipt) => {
-    const job: ProviderCallbackJob = {
-      source: 'sms',
-      received_at: new Date(clock()).toISOString(),
-      receipts: [receipt],
-      inbound: [],
-      template_updates: [],
-    };
-    await queue.add(JOB_NAMES.providerCallback, job, { ...jobOptions, jobId: `sms-${jobIdPart(receipt.upstreamMessageId)}-${receipt.status}` });
+    await enqueueProviderCallback(queue, callback({ receipts: [receipt], inbound: [] }), providerCallbackJobId.smsReceipt(receipt), retry);
   });
   sms.onInbound(async (inbound) => {
-    const job: ProviderCallbackJob = {
-      source: 'sms',
-      received_at: new Date(clock()).toISOString(),
-      receipts: [],
-      inbound: [inbound],
-      template_updates: [],
-    };
-    await queue.add(JOB_NAMES.providerCallback, job, { ...jobOptions, jobId: `sms-mo-${jobIdPart(inbound.upstreamId)}` });
+    await enqueueProviderCallback(queue, callback({ receipts: [], inbound: [inbound] }), providerCallbackJobId.smsInbound(inbound), retry);
   });
 }

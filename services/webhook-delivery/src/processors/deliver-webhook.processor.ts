@@ -1,13 +1,13 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import type { DeliverWebhookJob } from '@switchboard/queues';
+import type { DeliverWebhookJob, JobHandler } from '@switchboard/queues';
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import { signingSecrets, toEnvelope, type AttemptRecord, type DeliveryForAttempt, type WebhookDeliveriesRepository, type WebhookEndpointsRepository } from '@switchboard/store';
 import { nextRetryDelay, signedHeaders } from '@switchboard/webhooks';
 import type { EndpointSlots } from '../endpoint-slots';
 import type { WebhookSender, SendOutcome } from '../http/webhook-sender';
 
-/** A failed attempt with the wait the schedule chose; the worker's backoff strategy reads `delayMs`. */
-export class RetryLaterError extends Error {
+/** A failed attempt with the wait the schedule chose; the retry policy below reads `delayMs`. */
+class RetryLaterError extends Error {
   constructor(readonly delayMs: number, message: string) {
     super(message);
   }
@@ -48,7 +48,7 @@ function resolveTarget(delivery: DeliveryForAttempt, now: Date): Target {
  * The common paths cost two store round trips: one read (delivery, event, secrets) and one write
  * (attempt row, delivery status, endpoint failure run).
  */
-export function createDeliverWebhookProcessor(deps: DeliverDeps) {
+function createDeliverWebhookProcessor(deps: DeliverDeps) {
   const loadDelivery = deps.loadDelivery ?? (async (id: string) => (await deps.deliveries.findForAttempt([id])).get(id) ?? null);
   return async (job: Job<DeliverWebhookJob>, token?: string): Promise<string> => {
     const invalid = JOB_PAYLOAD_CHECKS.deliverWebhook(job.data);
@@ -129,5 +129,24 @@ export function createDeliverWebhookProcessor(deps: DeliverDeps) {
       return 'exhausted';
     }
     throw new RetryLaterError(delayMs, outcome.error ?? 'failed');
+  };
+}
+
+/**
+ * The delivery processor with its retry policy: each wait is the one the schedule chose; a failed
+ * attempt the schedule retries is not a failure worth a log line; and a job that gives up for a reason
+ * outside the schedule (the store down through every spare attempt, `UnrecoverableError`) marks its
+ * delivery failed, so that it never stays pending.
+ */
+export function createDeliverWebhookHandler(deps: DeliverDeps): JobHandler<DeliverWebhookJob> {
+  return {
+    process: createDeliverWebhookProcessor(deps),
+    retry: {
+      backoffMs: (_attemptsMade, error) => (error instanceof RetryLaterError ? error.delayMs : 1_000),
+      isScheduledRetry: (error) => error instanceof RetryLaterError,
+      onFailedForGood: async (job, error) => {
+        await deps.deliveries.markFailed(job.data.delivery_id, job.data.generation, `worker_error: ${error.message}`, deps.clock());
+      },
+    },
   };
 }

@@ -1,11 +1,7 @@
-import { UnrecoverableError, type Job, type JobsOptions } from 'bullmq';
-import { deliveryJobId, WEBHOOK_JOB_NAMES, type DeliverWebhookJob, type FanOutEventJob } from '@switchboard/queues';
+import { UnrecoverableError, type Job } from 'bullmq';
+import { enqueueDeliveries, type BulkJobAdder, type DeliverWebhookJob, type FanOutEventJob } from '@switchboard/queues';
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import { CALLBACK_TARGET, type DeliveryTarget, type EventsRepository, type FanOutPlan, type PendingDelivery, type WebhookDeliveriesRepository } from '@switchboard/store';
-
-export interface DeliveryQueueLike {
-  addBulk(jobs: Array<{ name: string; data: DeliverWebhookJob; opts: JobsOptions }>): Promise<unknown>;
-}
 
 export interface FanOutDeps {
   events: EventsRepository;
@@ -14,9 +10,9 @@ export interface FanOutDeps {
   /** Creates an event's deliveries and lists its pending ones; main.ts coalesces concurrent events. @defaultValue one statement per event */
   createDeliveries?: (input: { event: FanOutPlan['event']; targets: DeliveryTarget[]; at: Date }) => Promise<PendingDelivery[]>;
   deliveries: WebhookDeliveriesRepository;
-  deliveryQueue: DeliveryQueueLike;
-  /** Options of every delivery job (attempts, backoff type, retention, first delay). */
-  deliveryJobOptions: JobsOptions;
+  deliveryQueue: BulkJobAdder<DeliverWebhookJob>;
+  /** The webhook retry schedule: it sets each delivery job's first delay and attempts. */
+  retryScheduleMs: readonly number[];
   clock: () => Date;
 }
 
@@ -41,15 +37,7 @@ export function createFanOutEventProcessor(deps: FanOutDeps) {
     for (const endpoint of plan.endpoints) targets.push({ targetKey: endpoint.id, endpointId: endpoint.id, url: endpoint.url });
     const now = deps.clock();
     const pending = await createDeliveries({ event, targets, at: now });
-    if (pending.length > 0) {
-      await deps.deliveryQueue.addBulk(
-        pending.map((d) => ({
-          name: WEBHOOK_JOB_NAMES.deliverWebhook,
-          data: { delivery_id: d.id, generation: d.generation },
-          opts: { ...deps.deliveryJobOptions, jobId: deliveryJobId(d.id, d.generation) },
-        })),
-      );
-    }
+    if (pending.length > 0) await enqueueDeliveries(deps.deliveryQueue, pending, deps.retryScheduleMs);
     // A job the sweeper or a redelivery enqueued also counts as publishing the event.
     if (!event.published_at) await deps.events.markPublished([event.id], now);
     return { deliveries: pending.length };

@@ -1,0 +1,46 @@
+import type { Logger } from '@switchboard/logger';
+import { enqueueEventFanOut, type FanOutEventJob } from './contracts/event-fanout.queue';
+import type { BulkJobAdder } from './queue-contract';
+
+/** The SQL side of publishing: `events.published_at`, which `@switchboard/store`'s events repository sets. */
+export interface EventOutbox {
+  markPublished(ids: string[], at: Date): Promise<void>;
+}
+
+export interface EventPublisher {
+  /**
+   * Enqueues one fan-out job per event and then marks the events published. Throws when Redis or the
+   * store fails; the outbox sweeper of webhook-delivery publishes whatever stays unpublished.
+   */
+  publish(events: readonly { id: string }[]): Promise<void>;
+}
+
+export function createEventPublisher({ queue, outbox, clock = () => new Date() }: { queue: BulkJobAdder<FanOutEventJob>; outbox: EventOutbox; clock?: () => Date }): EventPublisher {
+  return {
+    async publish(events) {
+      if (events.length === 0) return;
+      const ids = events.map((e) => e.id);
+      // Enqueue first, mark second: a crash in between leaves the event unpublished, and publishing it
+      // again is harmless (same job id), whereas the other order could lose it.
+      await enqueueEventFanOut(queue, ids);
+      await outbox.markPublished(ids, clock());
+    },
+  };
+}
+
+/**
+ * Hands events, already committed with the change they describe, on to webhook fan-out. Never throws:
+ * the `events` table is the outbox, so a failure loses nothing; it is logged (with the caller's
+ * fields) and the caller's work goes on.
+ */
+export type PublishEvents<Event extends { id: string } = { id: string }> = (events: readonly Event[], fields?: Record<string, unknown>) => Promise<void>;
+
+export function publishEventsOrLeaveInOutbox(publisher: EventPublisher, logger: Pick<Logger, 'error'>): PublishEvents {
+  return async (events, fields = {}) => {
+    try {
+      await publisher.publish(events);
+    } catch (error) {
+      logger.error('publishing events failed; they stay in the outbox', { ...fields, events: events.length, error: (error as Error).message });
+    }
+  };
+}

@@ -1,0 +1,103 @@
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Logger } from '@switchboard/logger';
+import { createWorkerConnection } from './connections';
+import type { JobNameOf, PayloadOf, QueueContract } from './queue-contract';
+
+/** Processes one job; what it returns is stored as the job's result. */
+export type JobProcessor<Data> = (job: Job<Data>, token?: string) => Promise<unknown>;
+
+/**
+ * What a processor module decides about failures beyond its contract's job options. Failures are sorted
+ * three ways: permanent (throw `UnrecoverableError`), transient (throw an `Error`: the backoff retries
+ * it), throttled (`moveToDelayed` + `DelayedError`: no attempt used up).
+ */
+export interface RetryPolicy<Data> {
+  /** Wait before the next attempt when the job's backoff type is custom. @defaultValue 1000 ms */
+  backoffMs?: (attemptsMade: number, error: Error | undefined) => number;
+  /** Failures that are the policy at work (a scheduled retry): not logged as failures. */
+  isScheduledRetry?: (error: Error) => boolean;
+  /** Runs once a job will not be tried again (attempts used up, or `UnrecoverableError`). */
+  onFailedForGood?: (job: Job<Data>, error: Error) => Promise<void>;
+}
+
+/** A processor with its retry policy; a bare processor keeps the contract's job options as its policy. */
+export type JobHandler<Data> = JobProcessor<Data> | { process: JobProcessor<Data>; retry: RetryPolicy<Data> };
+
+export interface JobWorkerOptions {
+  redisUrl: string;
+  /** BullMQ key prefix. */
+  prefix: string;
+  /** Jobs this process runs at once on this queue. */
+  concurrency: number;
+  stalledIntervalMs: number;
+  lockDurationMs: number;
+  /** Stalls (a crash mid-job) before a job fails. @defaultValue BullMQ's 1 */
+  maxStalledCount?: number;
+  logger: Pick<Logger, 'debug' | 'warn' | 'error'>;
+}
+
+export interface JobWorker {
+  readonly queue: string;
+  /** Lets the active jobs finish, then closes the worker's own Redis connection. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_BACKOFF_MS = 1_000;
+
+function isFinal(job: Job, error: Error): boolean {
+  return error instanceof UnrecoverableError || error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
+}
+
+/**
+ * One BullMQ worker for one queue contract, built the same way in every service: its own blocking
+ * connection, dispatch by job name (an unknown name can never succeed, so it is permanent), the
+ * handlers' retry policies, and one log line per failure.
+ */
+export function createJobWorker<C extends QueueContract>(contract: C, handlers: Record<JobNameOf<C>, JobHandler<PayloadOf<C>>>, options: JobWorkerOptions): JobWorker {
+  type Data = PayloadOf<C>;
+  const { logger } = options;
+  const byName = new Map<string, { process: JobProcessor<Data>; retry: RetryPolicy<Data> }>();
+  for (const [name, handler] of Object.entries(handlers) as Array<[string, JobHandler<Data>]>) {
+    byName.set(name, typeof handler === 'function' ? { process: handler, retry: {} } : handler);
+  }
+  const connection = createWorkerConnection(options.redisUrl);
+  const worker = new Worker<Data>(
+    contract.name,
+    async (job, token) => {
+      const handler = byName.get(job.name);
+      if (!handler) throw new UnrecoverableError(`unknown job ${job.name} on ${contract.name}`);
+      return handler.process(job, token);
+    },
+    {
+      connection,
+      prefix: options.prefix,
+      concurrency: options.concurrency,
+      stalledInterval: options.stalledIntervalMs,
+      lockDuration: options.lockDurationMs,
+      // BullMQ refuses an explicit `undefined` here.
+      ...(options.maxStalledCount === undefined ? {} : { maxStalledCount: options.maxStalledCount }),
+      settings: {
+        backoffStrategy: (attemptsMade, _type, error, job) => byName.get(job?.name ?? '')?.retry.backoffMs?.(attemptsMade, error) ?? DEFAULT_BACKOFF_MS,
+      },
+    },
+  );
+  worker.on('failed', (job, error) => {
+    const retry = job ? byName.get(job.name)?.retry : undefined;
+    const final = job !== undefined && isFinal(job, error);
+    const fields = { queue: contract.name, job_name: job?.name, job_id: job?.id, attempt: job?.attemptsMade, error: error.message };
+    if (final) logger.error('job failed for good', fields);
+    else if (retry?.isScheduledRetry?.(error)) logger.debug('job retry scheduled', fields);
+    else logger.warn(job ? 'job failed; retrying' : 'job failed', fields);
+    if (final && job && retry?.onFailedForGood) {
+      retry.onFailedForGood(job, error).catch((e: Error) => logger.error('handling a job that failed for good failed', { ...fields, handler_error: e.message }));
+    }
+  });
+  worker.on('error', (error) => logger.error('worker error', { queue: contract.name, error: error.message }));
+  return {
+    queue: contract.name,
+    async close() {
+      await worker.close();
+      await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import { Queue, type Job } from 'bullmq';
+import { createJobWorker, createWorkerConnection, JOB_RETENTION, payloadType, type QueueContract } from '@switchboard/queues';
+
+const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const prefix = `sbtest${randomBytes(4).toString('hex')}`;
+
+interface PingJob {
+  n: number;
+}
+
+function contract() {
+  return {
+    name: `ping-${randomBytes(3).toString('hex')}`,
+    jobs: { ping: 'ping' },
+    jobOptions: { attempts: 3, backoff: { type: 'test-schedule' }, ...JOB_RETENTION },
+    payload: payloadType<PingJob>(),
+  } as const satisfies QueueContract;
+}
+
+function recordingLogger() {
+  const lines: Array<{ level: string; message: string; fields?: object }> = [];
+  const at = (level: string) => (message: string, fields?: object) => void lines.push({ level, message, fields });
+  return { lines, logger: { debug: at('debug'), warn: at('warn'), error: at('error') } };
+}
+
+async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 200; i += 1) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+it('dispatches by job name, retries on the handler backoff, and hands a job that failed for good to its policy once', async () => {
+  const queueContract = contract();
+  const { lines, logger } = recordingLogger();
+  const runs: number[] = [];
+  const backoffAsked: number[] = [];
+  const gaveUp: Array<{ n: number; error: string }> = [];
+  const worker = createJobWorker(
+    queueContract,
+    {
+      ping: {
+        process: async (job: Job<PingJob>) => {
+          runs.push(job.data.n);
+          throw new Error(`boom ${job.attemptsMade + 1}`);
+        },
+        retry: {
+          backoffMs: (attemptsMade) => (backoffAsked.push(attemptsMade), 10),
+          isScheduledRetry: (error) => error.message === 'boom 1',
+          onFailedForGood: async (job, error) => void gaveUp.push({ n: job.data.n, error: error.message }),
+        },
+      },
+    },
+    { redisUrl, prefix, concurrency: 1, stalledIntervalMs: 30_000, lockDurationMs: 30_000, logger },
+  );
+  const connection = createWorkerConnection(redisUrl);
+  const queue = new Queue<PingJob>(queueContract.name, { connection, prefix });
+  try {
+    await queue.add('ping', { n: 7 }, queueContract.jobOptions);
+    await until(() => gaveUp.length > 0, 'the job to fail for good');
+    expect(runs).toEqual([7, 7, 7]);
+    expect(backoffAsked).toEqual([1, 2]);
+    expect(gaveUp).toEqual([{ n: 7, error: 'boom 3' }]);
+    // The first failure is the policy at work; the second is logged as a retry, the third as final.
+    expect(lines.map((l) => [l.level, l.message])).toEqual([
+      ['debug', 'job retry scheduled'],
+      ['warn', 'job failed; retrying'],
+      ['error', 'job failed for good'],
+    ]);
+  } finally {
+    await worker.close();
+    await queue.obliterate({ force: true });
+    await queue.close();
+    await connection.quit();
+  }
+});
+
+it('fails a job of an unknown name for good at its first attempt', async () => {
+  const queueContract = contract();
+  const { lines, logger } = recordingLogger();
+  let ran = false;
+  const worker = createJobWorker(queueContract, { ping: async () => void (ran = true) }, { redisUrl, prefix, concurrency: 1, stalledIntervalMs: 30_000, lockDurationMs: 30_000, logger });
+  const connection = createWorkerConnection(redisUrl);
+  const queue = new Queue<PingJob>(queueContract.name, { connection, prefix });
+  try {
+    const job = await queue.add('pong', { n: 1 }, queueContract.jobOptions);
+    await until(async () => (await queue.getJob(job.id!))?.failedReason !== undefined, 'the job to fail');
+    const failed = await queue.getJob(job.id!);
+    expect(failed?.attemptsMade).toBe(1);
+    expect(failed?.failedReason).toBe(`unknown job pong on ${queueContract.name}`);
+    expect(ran).toBe(false);
+    await until(() => lines.length > 0, 'the failure log line');
+    expect(lines[0]).toMatchObject({ level: 'error', message: 'job failed for good', fields: { queue: queueContract.name, job_name: 'pong' } });
+  } finally {
+    await worker.close();
+    await queue.obliterate({ force: true });
+    await queue.close();
+    await connection.quit();
+  }
+});
