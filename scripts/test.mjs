@@ -11,10 +11,11 @@ const args = process.argv.slice(2);
 const tierIndex = args.indexOf('--tier');
 const tier = tierIndex >= 0 ? args[tierIndex + 1] : undefined;
 const jestArgs = args.filter((_, i) => tierIndex < 0 || (i !== tierIndex && i !== tierIndex + 1));
+// After the caller's arguments: --selectProjects takes every word after it as a project name.
 const projects = tier ? ['--selectProjects', tier] : [];
 
 function jest(env) {
-  const child = spawn('npx', ['jest', ...projects, ...jestArgs], { stdio: 'inherit', env: { ...process.env, ...env } });
+  const child = spawn('npx', ['jest', ...jestArgs, ...projects], { stdio: 'inherit', env: { ...process.env, ...env } });
   // Ctrl-C reaches jest through the terminal; we wait for it, then stop our servers.
   const ignore = () => undefined;
   process.on('SIGINT', ignore);
