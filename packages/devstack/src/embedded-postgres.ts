@@ -41,7 +41,12 @@ function hydrateSymlinks(native: string): void {
   for (const { source, target } of links) {
     const linkPath = join(packageDir, target);
     if (existsSync(linkPath)) continue;
-    symlinkSync(relative(dirname(linkPath), join(packageDir, source)), linkPath);
+    try {
+      symlinkSync(relative(dirname(linkPath), join(packageDir, source)), linkPath);
+    } catch (error) {
+      // Another start (a parallel test run) made it first.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
   }
 }
 
