@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { arch, platform } from 'node:os';
+import { chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { freePort, waitFor } from './infra';
 
@@ -67,6 +67,28 @@ function reachable(path: string, user: { uid: number; gid: number } | undefined)
   return spawnSync('test', ['-r', path, '-a', '-x', path], { ...user }).status === 0;
 }
 
+/**
+ * As root the server runs as `postgres`, which cannot reach binaries in a checkout under a private folder
+ * (/root/...): then it runs a copy of them in the temporary folder, made once per package version.
+ */
+function nativeReachableBy(native: string, user: { uid: number; gid: number } | undefined): string {
+  if (reachable(join(native, 'bin', 'postgres'), user)) return native;
+  const { version } = JSON.parse(readFileSync(join(dirname(native), 'package.json'), 'utf8')) as { version: string };
+  const copy = join(tmpdir(), `switchboard-postgres-${version}`);
+  if (!existsSync(join(copy, 'bin', 'postgres'))) {
+    log(`copying the PostgreSQL binaries to ${copy}: the postgres user cannot reach ${native}`);
+    const staging = `${copy}.${process.pid}`;
+    cpSync(native, staging, { recursive: true, verbatimSymlinks: true });
+    try {
+      renameSync(staging, copy);
+    } catch {
+      // A parallel start placed its copy first.
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  return copy;
+}
+
 function postmasterPid(dataDir: string): number | undefined {
   const file = join(dataDir, 'postmaster.pid');
   if (!existsSync(file)) return undefined;
@@ -88,9 +110,10 @@ function exited(child: ChildProcess): Promise<void> {
  * cluster afterwards. Trust authentication, TCP on loopback only, no Unix socket.
  */
 export async function startEmbeddedPostgres(opts: { dataDir: string; port?: number }): Promise<EmbeddedPostgres> {
-  const native = nativeDir();
-  hydrateSymlinks(native);
+  const packaged = nativeDir();
+  hydrateSymlinks(packaged);
   const user = serverUser();
+  const native = nativeReachableBy(packaged, user);
   const bin = (name: string) => join(native, 'bin', name);
   const { dataDir } = opts;
   const parent = dirname(dataDir);
