@@ -119,7 +119,7 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
   const parent = dirname(dataDir);
   mkdirSync(parent, { recursive: true });
   for (const path of [bin('postgres'), parent]) {
-    if (!reachable(path, user)) throw new Error(`the postgres user cannot reach ${path}: every folder above it needs o+x (or set DATABASE_URL)`);
+    if (!reachable(path, user)) throw new Error(`the postgres user cannot reach ${path}: every folder above it needs o+x (or set SWITCHBOARD_HOME elsewhere, or DATABASE_URL)`);
   }
 
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
