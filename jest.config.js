@@ -7,6 +7,8 @@ const shared = {
   moduleNameMapper: { '^@switchboard/(.*)$': '<rootDir>/packages/$1/src' },
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
 };
+// A project's own `testTimeout` is ignored by jest-circus (it reads the root one), so each tier sets it in a setup file.
+const tierTimeout = (ms) => ({ globals: { TIER_TIMEOUT_MS: ms }, setupFilesAfterEnv: ['<rootDir>/scripts/jest-tier-timeout.js'] });
 module.exports = {
   // Jest reads testTimeout from the global config only; the projects' own values below are not applied.
   // The longest tier's value therefore goes here, or a stack started in a beforeAll fails after 5 s.
@@ -22,13 +24,13 @@ module.exports = {
       ...shared,
       displayName: 'int',
       testMatch: ['<rootDir>/packages/*/test/**/*.int.test.ts', '<rootDir>/services/*/test/**/*.int.test.ts'],
-      testTimeout: 60_000,
+      ...tierTimeout(60_000),
     },
     {
       ...shared,
       displayName: 'e2e',
       testMatch: ['<rootDir>/e2e/**/*.test.ts'],
-      testTimeout: 120_000,
+      ...tierTimeout(120_000),
     },
   ],
 };

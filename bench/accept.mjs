@@ -7,8 +7,8 @@ import { devstack, runAutocannon, startBareExpress, summarise } from './lib.mjs'
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 50);
 
-const pgBase = await devstack.ensurePostgres();
-const database = await devstack.createTestDatabase(pgBase);
+const postgres = await devstack.ensurePostgres();
+const database = await devstack.createTestDatabase(postgres.url);
 const redis = await devstack.startRedis();
 const gatewayPort = await devstack.freePort();
 const gateway = await devstack.startService('api-gateway', {
@@ -54,4 +54,5 @@ try {
   await gateway.stop();
   await redis.stop();
   await database.drop();
+  await postgres.stop();
 }

@@ -10,7 +10,8 @@ const pg = require('pg');
 const total = Number(process.argv[2] ?? 2000);
 const channel = process.argv[3] ?? 'rcs';
 
-const database = await devstack.createTestDatabase(await devstack.ensurePostgres());
+const postgres = await devstack.ensurePostgres();
+const database = await devstack.createTestDatabase(postgres.url);
 const redis = await devstack.startRedis();
 const stack = await devstack.startStack({ databaseUrl: database.url, redisUrl: redis.url, simEnv: { SIM_DELIVERY_DELAY_MS: '50', SIM_READ_DELAY_MS: '50' } });
 const { key } = await devstack.createAccountKey(database.url, { account: 'bench', mode: 'test', rateLimitPerSecond: 10_000_000 });
@@ -69,4 +70,5 @@ try {
   await stack.stop();
   await redis.stop();
   await database.drop();
+  await postgres.stop();
 }

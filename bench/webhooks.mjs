@@ -21,7 +21,8 @@ const receiver = spawn(process.execPath, [new URL('../e2e/webhooks-receiver.mjs'
 const receiverPort = await new Promise((resolve) => receiver.stdout.once('data', (c) => resolve(JSON.parse(c.toString()).port)));
 const receiverUrl = `http://127.0.0.1:${receiverPort}/hook`;
 
-const database = await devstack.createTestDatabase(await devstack.ensurePostgres());
+const postgres = await devstack.ensurePostgres();
+const database = await devstack.createTestDatabase(postgres.url);
 const redis = await devstack.startRedis();
 const db = store.createDb({ url: database.url, poolSize: 4 });
 const client = new pg.Client({ connectionString: database.url });
@@ -79,4 +80,5 @@ try {
   receiver.kill('SIGTERM');
   await redis.stop();
   await database.drop();
+  await postgres.stop();
 }

@@ -1,15 +1,17 @@
 #!/usr/bin/env node
-// The one run command: builds, starts Redis (AOF appendfsync always), embedded PGlite when DATABASE_URL
-// is unset, carrier-sim, the gateway and every worker as separate processes; prints the base URL and a
-// demo test key, and writes .switchboard/local.json for the CLI and scripts (docs/running.md).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+// The one run command: builds, starts Redis (AOF appendfsync always), an embedded PostgreSQL when
+// DATABASE_URL is unset (docs/architecture.md, "Embedded PostgreSQL"), carrier-sim, the gateway and every
+// worker as separate processes; prints the base URL and a demo test key, and writes local.json for the CLI.
+// State lives in SWITCHBOARD_HOME (default <repo>/.switchboard): the cluster, Redis' AOF and local.json.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 
 const require = createRequire(import.meta.url);
 const root = join(import.meta.dirname, '..');
-const stateDir = join(root, '.switchboard');
+const stateDir = resolve(process.env.SWITCHBOARD_HOME ?? join(root, '.switchboard'));
 const localJson = join(stateDir, 'local.json');
 mkdirSync(stateDir, { recursive: true });
 
@@ -26,8 +28,9 @@ async function shutdown(code) {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   process.exit(code);
 }
-process.once('SIGINT', () => void shutdown(0));
-process.once('SIGTERM', () => void shutdown(0));
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+process.on('SIGHUP', () => void shutdown(0));
 
 try {
   let redisUrl = process.env.REDIS_URL;
@@ -40,29 +43,12 @@ try {
 
   let databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
-    const port = await devstack.freePort();
-    const pglite = spawn(process.execPath, [join(root, 'packages/devstack/dist/pglite-server.js'), join(stateDir, 'pgdata'), String(port)], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    cleanups.push(async () => {
-      pglite.kill('SIGTERM');
-      await new Promise((r) => pglite.once('exit', r));
-    });
-    databaseUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
-    await devstack.waitFor(async () => {
-      const pg = require('pg');
-      const client = new pg.Client({ connectionString: databaseUrl });
-      try {
-        await client.connect();
-        await client.query('SELECT 1');
-        return true;
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-    }, 'embedded PGlite', 120_000);
+    const postgres = await devstack.startEmbeddedPostgres({ dataDir: join(stateDir, 'postgres') });
+    cleanups.push(() => postgres.stop());
+    databaseUrl = postgres.url;
   }
 
-  const workers = ['dispatcher', 'webhook-delivery', 'voice-orchestrator'].filter((w) => existsSync(join(root, 'services', w, 'dist', 'main.js')));
+  const workers = ['dispatcher', 'webhook-delivery'];
   const secretsKeys = process.env.SECRETS_ENCRYPTION_KEYS || devstack.ensureLocalSecretsKey(stateDir);
   const stack = await devstack.startStack({
     databaseUrl,
@@ -75,7 +61,11 @@ try {
   });
   cleanups.push(() => stack.stop());
   if (process.env.DEVSTACK_ECHO === undefined) {
-    for (const s of Object.values(stack.services)) s.child.stdout?.pipe(process.stdout);
+    // Whole lines only: the services' JSON log lines must not interleave mid-line on our stdout.
+    for (const s of Object.values(stack.services)) {
+      createInterface({ input: s.child.stdout }).on('line', (line) => process.stdout.write(`${line}\n`));
+      createInterface({ input: s.child.stderr }).on('line', (line) => process.stderr.write(`${line}\n`));
+    }
   }
 
   const demo = await devstack.createAccountKey(databaseUrl, { account: 'demo', mode: 'test', scopes: ['*'], secretsKeys });

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// The one test command (README, .ci/run): builds every workspace, installs/starts real PostgreSQL and a
-// private Redis on loopback, then runs the unit, integration and end-to-end jest projects.
-import { spawnSync } from 'node:child_process';
+// The one test command (README, "Test"). `--tier unit` runs the unit project through ts-jest alone: no
+// build, no PostgreSQL, no Redis. Every other run builds every workspace, uses the PostgreSQL on
+// 127.0.0.1:5432 or starts the embedded one in a temporary folder, starts a private Redis, runs jest, and
+// stops what it started.
+import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -9,22 +11,34 @@ const args = process.argv.slice(2);
 const tierIndex = args.indexOf('--tier');
 const tier = tierIndex >= 0 ? args[tierIndex + 1] : undefined;
 const jestArgs = args.filter((_, i) => tierIndex < 0 || (i !== tierIndex && i !== tierIndex + 1));
+// After the caller's arguments: --selectProjects takes every word after it as a project name.
+const projects = tier ? ['--selectProjects', tier] : [];
+
+function jest(env) {
+  const child = spawn('npx', ['jest', ...jestArgs, ...projects], { stdio: 'inherit', env: { ...process.env, ...env } });
+  // Ctrl-C reaches jest through the terminal; we wait for it, then stop our servers.
+  const ignore = () => undefined;
+  process.on('SIGINT', ignore);
+  process.on('SIGTERM', () => child.kill('SIGTERM'));
+  return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+}
+
+if (tier === 'unit') process.exit(await jest({}));
 
 const build = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const { ensurePostgres, startRedis } = require('../packages/devstack/dist/index.js');
-const pgUrl = await ensurePostgres();
-const redis = await startRedis();
+const postgres = await ensurePostgres();
 let status = 1;
 try {
-  const projects = tier ? ['--selectProjects', tier] : [];
-  const run = spawnSync('npx', ['jest', ...projects, ...jestArgs], {
-    stdio: 'inherit',
-    env: { ...process.env, TEST_REDIS_URL: redis.url, TEST_DATABASE_URL: pgUrl, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
-  });
-  status = run.status ?? 1;
+  const redis = await startRedis();
+  try {
+    status = await jest({ TEST_REDIS_URL: redis.url, TEST_DATABASE_URL: postgres.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
+  } finally {
+    await redis.stop();
+  }
 } finally {
-  await redis.stop();
+  await postgres.stop();
 }
 process.exit(status);

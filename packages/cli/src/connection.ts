@@ -1,17 +1,23 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /**
- * The CLI reaches the same store as the running local stack: `.switchboard/local.json` written by
- * `npm start`, unless DATABASE_URL and REDIS_URL are set (docs/authentication.md#the-cli).
+ * The CLI reaches the same store as the running local stack: `local.json` that `npm start` writes in its
+ * state folder (SWITCHBOARD_HOME, default `.switchboard`), unless DATABASE_URL and REDIS_URL are set
+ * (docs/authentication.md#the-cli).
  */
 export function resolveDatabaseUrl(env: NodeJS.ProcessEnv, cwd: string): string {
   if (env.DATABASE_URL && env.REDIS_URL) return env.DATABASE_URL;
-  const local = join(cwd, '.switchboard', 'local.json');
+  const local = join(localStateDir(env, cwd), 'local.json');
   if (existsSync(local)) {
     const parsed = JSON.parse(readFileSync(local, 'utf8')) as { database_url?: string };
     if (parsed.database_url) return parsed.database_url;
   }
   if (env.DATABASE_URL) return env.DATABASE_URL;
   throw new Error('no local stack found: run `npm start` first, or set DATABASE_URL and REDIS_URL');
+}
+
+/** The state folder `npm start` keeps: SWITCHBOARD_HOME, default `.switchboard` in the working directory. */
+export function localStateDir(env: NodeJS.ProcessEnv, cwd: string): string {
+  return env.SWITCHBOARD_HOME ? resolve(cwd, env.SWITCHBOARD_HOME) : join(cwd, '.switchboard');
 }

@@ -1,4 +1,6 @@
 export * from './infra';
+export * from './embedded-postgres';
+export * from './test-postgres';
 export * from './service-process';
 export * from './test-database';
 export * from './account-key';

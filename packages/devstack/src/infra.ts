@@ -1,5 +1,5 @@
 import { execSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -71,7 +71,8 @@ export async function startRedis(opts: { port?: number; dir?: string } = {}): Pr
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always',
       '--save', '', '--maxmemory-policy', 'noeviction'],
-    { stdio: 'ignore' },
+    // Its own process group: a terminal's Ctrl-C reaches the services first, and we stop Redis after them.
+    { stdio: 'ignore', detached: true },
   );
   await waitFor(() => spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout?.trim() === 'PONG', 'redis-server');
   return {
@@ -90,23 +91,3 @@ export async function startRedis(opts: { port?: number; dir?: string } = {}): Pr
   };
 }
 
-function pgReady(): boolean {
-  return spawnSync('pg_isready', ['-h', '127.0.0.1', '-p', '5432', '-q']).status === 0;
-}
-
-export const LOCAL_POSTGRES_URL = 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
-
-/** Uses the PostgreSQL on 127.0.0.1:5432 when it answers; otherwise starts, and if need be installs, Debian's cluster. */
-export async function ensurePostgres(): Promise<string> {
-  if (has('pg_isready') && pgReady()) return LOCAL_POSTGRES_URL;
-  if (!has('pg_ctlcluster')) aptInstall(['postgresql']);
-  const versions = existsSync('/etc/postgresql') ? readdirSync('/etc/postgresql').sort() : [];
-  const version = versions[versions.length - 1];
-  if (!version) throw new Error('PostgreSQL is installed but has no cluster under /etc/postgresql');
-  log(`starting PostgreSQL ${version}`);
-  spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'start'], { stdio: 'inherit' });
-  await waitFor(pgReady, 'postgresql', 60_000);
-  // A fresh Debian cluster wants a password on TCP; give the test role the one in LOCAL_POSTGRES_URL.
-  spawnSync('su', ['postgres', '-c', `psql -qc "ALTER USER postgres PASSWORD 'postgres'"`], { stdio: 'ignore' });
-  return LOCAL_POSTGRES_URL;
-}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { createDb, migrate } from '@switchboard/store';
-import { LOCAL_POSTGRES_URL } from './infra';
+import { LOCAL_POSTGRES_URL } from './test-postgres';
 
 export interface TestDatabase {
   url: string;

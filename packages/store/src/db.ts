@@ -21,7 +21,6 @@ export interface DbOptions {
 
 export function createDb({ url, poolSize = 10, statementTimeoutMs = 5_000 }: DbOptions): Db {
   // Set once per connection rather than per transaction, which saves a round trip on every write.
-  // Embedded PGlite accepts and ignores it: local runs have no statement timeout.
   const pool = new Pool({
     connectionString: url,
     max: poolSize,

@@ -1,0 +1,144 @@
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '@switchboard/devstack';
+import { errorLines, httpClient, REPO_ROOT, startDefaultRun, type Answer, type DefaultRun } from './default-run-stack';
+
+/**
+ * The default run itself: `npm start` with no DATABASE_URL and no REDIS_URL (so the embedded PostgreSQL
+ * and a private Redis), under 50 concurrent keep-alive senders for 10 s while the CLI creates keys and
+ * clients list and read messages. 429 answers are expected (the demo key's limit is 1000/s); a 5xx, a lost
+ * message or a service logging at `error` level is a failure. See docs/architecture.md, "Embedded PostgreSQL".
+ */
+const run = promisify(execFile);
+const CONNECTIONS = 50;
+const LOAD_MS = 10_000;
+const DRAIN_TIMEOUT_MS = 240_000;
+const FINAL = new Set(['delivered', 'read']);
+
+let home: string;
+let stack: DefaultRun | undefined;
+
+beforeAll(() => {
+  home = mkdtempSync(join(tmpdir(), 'sb-default-run-'));
+  // The embedded PostgreSQL runs as the postgres user when we are root; it must reach its cluster here.
+  chmodSync(home, 0o755);
+});
+
+afterAll(async () => {
+  await stack?.interrupt(60_000).catch(() => stack?.child.kill('SIGKILL'));
+  rmSync(home, { recursive: true, force: true });
+}, 90_000);
+
+/** Every message of the account in `status`, through the list endpoint's cursor pages. */
+async function idsIn(client: ReturnType<typeof httpClient>, key: string, status: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  let cursor: string | null = null;
+  for (;;) {
+    const page: Answer = await client.call('GET', `/v1/messages?status=${status}&limit=100${cursor ? `&cursor=${cursor}` : ''}`, key);
+    if (page.status === 429) {
+      await new Promise((r) => setTimeout(r, 200));
+      continue;
+    }
+    expect(page.status).toBe(200);
+    const parsed = JSON.parse(page.body) as { data: Array<{ id: string }>; next_cursor: string | null };
+    for (const m of parsed.data) ids.add(m.id);
+    cursor = parsed.next_cursor;
+    if (!cursor) break;
+  }
+  return ids;
+}
+
+it('npm start holds under concurrent sends, CLI key creation and reads, and Ctrl-C stops everything', async () => {
+  stack = await startDefaultRun(home, await freePort(), 180_000);
+  const { baseUrl, demoKey, cliEnv } = stack;
+  const load = httpClient(baseUrl, CONNECTIONS);
+  const side = httpClient(baseUrl, 4);
+  const statuses = new Map<number, number>();
+  const accepted: string[] = [];
+  const failures: string[] = [];
+  const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  const until = Date.now() + LOAD_MS;
+
+  const sender = async (worker: number) => {
+    for (let n = 0; Date.now() < until; n++) {
+      const recipient = `+4479111${String((worker * 97 + n) % 1_000).padStart(3, '0')}00`;
+      const answer = await load.call('POST', '/v1/messages', demoKey, { channel: 'sms', recipient, content: { text: `load ${worker}/${n}` } }).catch((e: Error) => {
+        failures.push(`POST: ${e.message}`);
+        return undefined;
+      });
+      if (!answer) continue;
+      count(answer.status);
+      if (answer.status === 202) accepted.push((JSON.parse(answer.body) as { id: string }).id);
+      else if (answer.status !== 429) failures.push(`POST ${answer.status}: ${answer.body.slice(0, 300)}`);
+    }
+  };
+
+  const keysCreated: string[] = [];
+  const cliCreatesKeys = async () => {
+    for (let n = 0; Date.now() < until; n++) {
+      const { stdout } = await run(process.execPath, [join(REPO_ROOT, 'packages/cli/bin/switchboard.js'), 'keys', 'create', '--account', `cli-load-${n}`, '--test'], {
+        cwd: tmpdir(),
+        env: cliEnv,
+      });
+      const key = (JSON.parse(stdout) as { key: string }).key;
+      const first = await side.call('GET', '/v1/messages?limit=5', key);
+      if (first.status !== 200) failures.push(`a key the CLI just created answered ${first.status}: ${first.body.slice(0, 300)}`);
+      keysCreated.push(key);
+    }
+  };
+
+  const reads: number[] = [];
+  const reader = async () => {
+    while (Date.now() < until) {
+      const list = await side.call('GET', '/v1/messages?limit=20', demoKey);
+      reads.push(list.status);
+      const id = accepted[Math.floor(Math.random() * accepted.length)];
+      if (id) reads.push((await side.call('GET', `/v1/messages/${id}`, demoKey)).status);
+    }
+  };
+
+  await Promise.all([...Array.from({ length: CONNECTIONS }, (_, w) => sender(w)), cliCreatesKeys(), reader(), reader()]);
+  load.close();
+
+  expect(failures).toEqual([]);
+  expect(accepted.length).toBeGreaterThan(0);
+  expect(keysCreated.length).toBeGreaterThan(0);
+  expect(reads.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+  expect([...statuses.keys()].filter((s) => s >= 500)).toEqual([]);
+
+  // Every accepted message reaches a final state: polled through the list endpoint, with a key of its own.
+  const { stdout } = await run(process.execPath, [join(REPO_ROOT, 'packages/cli/bin/switchboard.js'), 'keys', 'create', '--account', 'demo', '--test'], { cwd: tmpdir(), env: cliEnv });
+  const pollKey = (JSON.parse(stdout) as { key: string }).key;
+  let pending = new Set(accepted);
+  const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+  while (pending.size > 0 && Date.now() < deadline) {
+    const done = new Set<string>();
+    for (const status of FINAL) for (const id of await idsIn(side, pollKey, status)) done.add(id);
+    pending = new Set([...pending].filter((id) => !done.has(id)));
+    if (pending.size > 0) await new Promise((r) => setTimeout(r, 2_000));
+  }
+  const sample = await Promise.all([...pending].slice(0, 5).map((id) => side.call('GET', `/v1/messages/${id}`, pollKey).then((a) => a.body.slice(0, 300))));
+  expect({ pending: pending.size, of: accepted.length, sample }).toEqual({ pending: 0, of: accepted.length, sample: [] });
+  side.close();
+
+  // Ctrl-C stops every process start.mjs started, the embedded PostgreSQL included.
+  const pids = stack.childPids();
+  expect(pids.length).toBeGreaterThanOrEqual(6);
+  expect(await stack.interrupt(60_000)).toBe(0);
+  const alive = pids.filter((pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  expect(alive).toEqual([]);
+  expect(existsSync(join(home, 'postgres', 'postmaster.pid'))).toBe(false);
+
+  // No service logged at error level, start-up and shutdown included.
+  expect(errorLines([...stack.stdout, ...stack.stderr])).toEqual([]);
+}, 360_000);
