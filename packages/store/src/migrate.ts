@@ -4,7 +4,7 @@ import type { Logger } from '@switchboard/logger';
 import { createDb, type Db, type DbOptions } from './db';
 
 /** Works from both `src` (tests) and `dist` (services): migrations live beside them in the package. */
-const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
+export const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
 
 /**
  * Applies pending SQL migrations in file-name order, all in one transaction under an advisory lock,

@@ -1,4 +1,4 @@
-import { startService, type ServiceProcess } from '@switchboard/devstack';
+import { startService, testSecretsKeys, type ServiceProcess } from '@switchboard/devstack';
 import { startGatewayHarness, textMessage, TEST_REDIS_URL, type GatewayHarness } from './support/gateway-harness';
 
 // A key with quota 50 driven at 100 requests/s for 5 s, from a start at a random offset within the
@@ -22,6 +22,7 @@ beforeAll(async () => {
     QUEUE_PREFIX: h.prefix,
     LOG_LEVEL: 'warn',
     DB_POOL_SIZE: '2',
+    SECRETS_ENCRYPTION_KEYS: testSecretsKeys(h.database.url),
   });
 });
 
