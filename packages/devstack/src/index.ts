@@ -4,3 +4,4 @@ export * from './test-database';
 export * from './account-key';
 export * from './stack';
 export * from './polling';
+export * from './voice-tools';
