@@ -14,6 +14,8 @@ export interface RtpOutboundStreamOptions {
   dtmf?: DtmfEventOptions;
   /** Silence between two digits of one `sendDtmf` call. @defaultValue 5 ticks (100 ms) */
   interDigitGapTicks?: number;
+  /** Called on the tick that sends the last queued audio frame. */
+  onDrained?: () => void;
 }
 
 /**
@@ -32,6 +34,8 @@ export interface RtpOutboundStream {
   queueDigits(digits: string): void;
   /** Until called, ticks send silence and keep queued audio for later. */
   openPlayback(): void;
+  /** The payload type the peer's answer gave telephone-event, if not the one offered. */
+  setTelephoneEventPayloadType(payloadType: number): void;
   readonly queuedFrames: number;
   readonly sendingDtmf: boolean;
 }
@@ -40,7 +44,7 @@ const SAMPLES_PER_FRAME = FRAME_BYTES;
 
 export function createRtpOutboundStream(opts: RtpOutboundStreamOptions): RtpOutboundStream {
   const audioPt = opts.audioPayloadType ?? 0;
-  const eventPt = opts.telephoneEventPayloadType ?? 101;
+  let eventPt = opts.telephoneEventPayloadType ?? 101;
   const gapTicks = opts.interDigitGapTicks ?? 5;
   const silence = Buffer.alloc(FRAME_BYTES, MULAW_SILENCE);
   const audio: Buffer[] = [];
@@ -77,9 +81,10 @@ export function createRtpOutboundStream(opts: RtpOutboundStreamOptions): RtpOutb
       let out = eventTick();
       if (!out) {
         ticksSinceEvent++;
-        const frame = playbackOpen && audio.length > 0 ? (audio.shift() as Buffer) : silence;
-        out = packet(audioPt, first, timestamp, frame);
+        const playing = playbackOpen && audio.length > 0;
+        out = packet(audioPt, first, timestamp, playing ? (audio.shift() as Buffer) : silence);
         first = false;
+        if (playing && audio.length === 0) opts.onDrained?.();
       }
       timestamp = (timestamp + SAMPLES_PER_FRAME) >>> 0;
       return [out];
@@ -96,6 +101,9 @@ export function createRtpOutboundStream(opts: RtpOutboundStreamOptions): RtpOutb
     },
     openPlayback() {
       playbackOpen = true;
+    },
+    setTelephoneEventPayloadType(payloadType) {
+      eventPt = payloadType;
     },
     get queuedFrames() {
       return audio.length;
