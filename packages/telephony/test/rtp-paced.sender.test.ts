@@ -58,4 +58,22 @@ describe('paced RTP sender', () => {
     expect(time.pendingAt).toBeUndefined();
     expect(sent).toHaveLength(1);
   });
+
+  it('sends nothing more once a tick’s producer stopped it (a listener hung up)', () => {
+    const time = manualClock();
+    const sent: Buffer[] = [];
+    let ticks = 0;
+    const sender = createPacedRtpSender({
+      produce: () => {
+        if (++ticks === 2) sender.stop();
+        return [Buffer.alloc(1)];
+      },
+      transmit: (p) => sent.push(p),
+      clock: time.clock,
+    });
+    sender.start();
+    time.fire(100);
+    expect(sent).toHaveLength(1);
+    expect(time.pendingAt).toBeUndefined();
+  });
 });

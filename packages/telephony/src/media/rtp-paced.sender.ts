@@ -54,7 +54,10 @@ export function createPacedRtpSender(opts: PacedRtpSenderOptions): PacedRtpSende
     let due = startedAt + stats.framesSent * frameMs;
     while (running && due <= now) {
       if (now - due > frameMs) stats.framesLate++;
-      for (const packet of opts.produce()) opts.transmit(packet);
+      const packets = opts.produce();
+      // produce() can end the call (a playback-drained listener hanging up): then nothing more goes out.
+      if (!running) break;
+      for (const packet of packets) opts.transmit(packet);
       stats.framesSent++;
       due = startedAt + stats.framesSent * frameMs;
     }

@@ -56,7 +56,9 @@ export async function openRtpSession(bindAddress: string, listener: RtpSessionLi
       socket.on('message', (datagram) => handler.handle(datagram));
       sender = createPacedRtpSender({
         produce: () => outbound.nextTick(),
-        transmit: (packet) => socket.send(packet, remote.port, remote.address),
+        transmit: (packet) => {
+          if (!closed) socket.send(packet, remote.port, remote.address);
+        },
       });
       sender.start();
     },
