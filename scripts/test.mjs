@@ -14,6 +14,7 @@ const build = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { stdio: 'i
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const { ensurePostgres, startRedis } = require('../packages/devstack/dist/index.js');
+if (tier !== 'unit') require('../packages/devstack/dist/index.js').ensureVoiceTools(); // baresip, SIPp, sox, flite: the telephony tests' real SIP peers
 const pgUrl = await ensurePostgres();
 const redis = await startRedis();
 let status = 1;

@@ -43,4 +43,9 @@ describe('SIP outcome mapping', () => {
     expect(mapCallEnd({ kind: 'local_bye', endReason: 'agent_hangup' })).toEqual({ outcome: 'completed', endReason: 'agent_hangup' });
     expect(mapCallEnd({ kind: 'unusable_answer' })).toEqual({ outcome: 'failed', endReason: 'sip_488', sipStatus: 488 });
   });
+
+  it('a leg the trunk abandons on shutdown ends as its hangup would have', () => {
+    expect(mapCallEnd({ kind: 'abandoned', answered: true, endReason: 'shutdown' })).toEqual({ outcome: 'completed', endReason: 'shutdown' });
+    expect(mapCallEnd({ kind: 'abandoned', answered: false, endReason: 'shutdown' })).toEqual({ outcome: 'canceled', endReason: 'shutdown' });
+  });
 });

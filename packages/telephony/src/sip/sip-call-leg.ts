@@ -17,9 +17,11 @@ export interface SipCallLegDeps {
   credentials?: { user: string; password: string };
 }
 
-/** The leg plus the two hooks its trunk wires: `start` sends the INVITE, and the RTP listener feeds `media`. */
+/** The leg plus the hooks its trunk uses: `start` sends the INVITE, the RTP listener feeds `media`. */
 export interface SipCallLeg extends CallLeg {
   start(): void;
+  /** Ends the leg without waiting for the peer any longer (trunk shutdown). */
+  abandon(endReason: string): void;
   readonly media: { onFirstPacket(): void; onAudioFrame(frame: Buffer): void; onDigit(digit: string): void; onPlaybackDrained(): void };
 }
 
@@ -179,6 +181,9 @@ export function createSipCallLeg(deps: SipCallLegDeps): SipCallLeg {
     sendDtmf: (digits) => rtp.outbound.queueDigits(digits),
     get mediaStats() {
       return rtp.stats;
+    },
+    abandon(endReason) {
+      finish({ kind: 'abandoned', answered: dialog !== undefined, endReason });
     },
     start() {
       ua.register(callId, onDialogRequest);

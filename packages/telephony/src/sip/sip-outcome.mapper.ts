@@ -10,7 +10,9 @@ export type CallEndCause =
   | { kind: 'remote_bye' }
   | { kind: 'local_bye'; endReason: string }
   /** The peer answered without an audio stream we can use (no PCMU on the m= line). */
-  | { kind: 'unusable_answer' };
+  | { kind: 'unusable_answer' }
+  /** The trunk shut down before the peer confirmed our BYE or CANCEL. */
+  | { kind: 'abandoned'; answered: boolean; endReason: string };
 
 /** Final responses with a meaning of their own; any other status of 300 or more is `failed` / `sip_<code>`. */
 export const FINAL_STATUS_OUTCOMES: Readonly<Record<number, CallEnd>> = {
@@ -37,6 +39,8 @@ export function mapCallEnd(cause: CallEndCause): CallEnd {
       return { outcome: 'completed', endReason: cause.endReason };
     case 'unusable_answer':
       return { outcome: 'failed', endReason: 'sip_488', sipStatus: 488 };
+    case 'abandoned':
+      return { outcome: cause.answered ? 'completed' : 'canceled', endReason: cause.endReason };
     case 'final_response': {
       const sipStatus = cause.status;
       if (cause.localCancel?.reason === 'hangup') return { outcome: 'canceled', endReason: cause.localCancel.endReason, sipStatus };

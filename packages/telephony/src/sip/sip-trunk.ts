@@ -64,6 +64,7 @@ export async function createSipTrunk(input: SipTrunkConfig): Promise<SipTrunk> {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([hangups, new Promise((resolve) => (timer = setTimeout(resolve, config.closeTimeoutMs)))]);
       clearTimeout(timer);
+      for (const leg of legs) leg.abandon('shutdown');
       ua.close();
     },
   };
