@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSipTrunk, encodeMulaw, FRAME_BYTES, type CallLeg, type SipTrunk } from '../src';
 import { startBaresip, type BaresipProcess } from './support/baresip.process';
-import { freeUdpPort } from './support/free-port';
+import { freeUdpAndTcpPort, freeUdpPort } from './support/free-port';
 import { makeSpeech, type SpeechFixture } from './support/speech.fixture';
 import { readWav } from './support/wav.reader';
 
@@ -40,8 +40,8 @@ describe('SIP trunk against baresip', () => {
 
   beforeEach(async () => {
     baresip = await startBaresip({
-      sipPort: await freeUdpPort(),
-      ctrlPort: await freeUdpPort(),
+      sipPort: await freeUdpAndTcpPort(),
+      ctrlPort: await freeUdpAndTcpPort(),
       rtpPortBase: await freeUdpPort(),
       sourceWav: calleeSpeech.paddedWavPath,
     });
@@ -51,6 +51,8 @@ describe('SIP trunk against baresip', () => {
   afterEach(async () => {
     await trunk?.close();
     await baresip?.stop();
+    trunk = undefined;
+    baresip = undefined;
   });
 
   const answeredLeg = async (): Promise<{ leg: CallLeg; events: string[]; frames: Buffer[] }> => {

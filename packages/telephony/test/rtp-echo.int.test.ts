@@ -15,6 +15,8 @@ describe('RTP against SIPp -rtp_echo', () => {
   afterEach(async () => {
     await trunk?.close();
     await sipp?.stop();
+    trunk = undefined;
+    sipp = undefined;
   });
 
   it('reports media ready on the first echoed packet, and the frames we play come back intact and in order', async () => {

@@ -64,7 +64,8 @@ function configFile(o: BaresipOptions, recordingsDir: string): string {
 }
 
 async function connectWithRetry(port: number, child: ChildProcess): Promise<Socket> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  // Generous: on a loaded machine baresip can take seconds to load its modules.
+  for (let attempt = 0; attempt < 300; attempt++) {
     if (child.exitCode !== null) throw new Error(`baresip exited with ${child.exitCode}`);
     const socket = await new Promise<Socket | undefined>((resolve) => {
       const s = connect(port, '127.0.0.1');
@@ -89,7 +90,15 @@ export async function startBaresip(o: BaresipOptions): Promise<BaresipProcess> {
   child.stdout?.on('data', (chunk) => (log = (log + chunk).slice(-20_000)));
   child.stderr?.on('data', (chunk) => (log = (log + chunk).slice(-20_000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const ctrl = await connectWithRetry(o.ctrlPort, child);
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const ctrl = await connectWithRetry(o.ctrlPort, child).catch(async (error: Error) => {
+    await kill();
+    throw new Error(`${error.message}\n${log}`);
+  });
   const emitter = new EventEmitter();
   const seen: BaresipEvent[] = [];
   const read = createNetstringReader();
@@ -126,9 +135,7 @@ export async function startBaresip(o: BaresipOptions): Promise<BaresipProcess> {
     },
     stop: async () => {
       ctrl.destroy();
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
+      await kill();
     },
   };
 }

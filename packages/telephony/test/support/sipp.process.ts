@@ -14,7 +14,7 @@ const SCENARIOS = join(__dirname, '..', 'sipp');
 
 /** Waits until something holds the UDP port: SIPp is listening. */
 async function waitForUdpListener(address: string, port: number): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  for (let attempt = 0; attempt < 300; attempt++) {
     const taken = await probeUdpPort(address, port).then(() => false, () => true);
     if (taken) return;
     await new Promise((r) => setTimeout(r, 50));
@@ -33,14 +33,15 @@ export async function startSipp(scenario: string, port: number, extraArgs: strin
   child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   child.stderr?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
   const exited = new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? -1)));
-  await Promise.race([waitForUdpListener('127.0.0.1', port), exited.then((code) => Promise.reject(new Error(`sipp exited ${code}: ${output}`)))]);
-  return {
-    port,
-    exited,
-    output: () => output,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
   };
+  try {
+    await Promise.race([waitForUdpListener('127.0.0.1', port), exited.then((code) => Promise.reject(new Error(`sipp exited ${code}: ${output}`)))]);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { port, exited, output: () => output, stop };
 }
