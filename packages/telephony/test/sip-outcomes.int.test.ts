@@ -19,11 +19,18 @@ describe('SIP trunk against SIPp: call outcomes', () => {
     sipp = undefined;
   });
 
-  it('486 Busy Here ends the leg busy, and SIPp gets its ACK', async () => {
-    sipp = await startSipp('busy-486.xml', await freeUdpPort());
+  it.each([
+    [486, 'Busy Here', 'busy', 'busy'],
+    [600, 'Busy Everywhere', 'busy', 'busy'],
+    [603, 'Decline', 'busy', 'declined'],
+    [480, 'Temporarily Unavailable', 'no-answer', 'no_answer'],
+    [404, 'Not Found', 'failed', 'sip_404'],
+    [503, 'Service Unavailable', 'failed', 'sip_503'],
+  ])('a final %i %s from SIPp ends the leg %s / %s, and SIPp gets its ACK', async (status, reason, outcome, endReason) => {
+    sipp = await startSipp('reject.xml', await freeUdpPort(), [], ['SIP/2.0 486 Busy Here', `SIP/2.0 ${status} ${reason}`]);
     trunk = await trunkTo(sipp.port);
     const leg = await trunk.originate({ to: '+15550101' });
-    await expect(leg.ended).resolves.toEqual({ outcome: 'busy', endReason: 'busy', sipStatus: 486 });
+    await expect(leg.ended).resolves.toEqual({ outcome, endReason, sipStatus: status });
     expect(await sipp.exited).toBe(0);
   });
 

@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { probeUdpPort } from '../../src/sip/udp-port.probe';
 
@@ -24,10 +26,18 @@ async function waitForUdpListener(address: string, port: number): Promise<void> 
 
 /**
  * SIPp as a UAS on 127.0.0.1 running one scenario from test/sipp for one call, then exiting.
- * `extraArgs` adds e.g. `-rtp_echo` (SIPp echoes the RTP it gets on its media port).
+ * `extraArgs` adds e.g. `-rtp_echo` (SIPp echoes the RTP it gets on its media port); `rewrite` replaces one string
+ * in a copy of the scenario.
  */
-export async function startSipp(scenario: string, port: number, extraArgs: string[] = []): Promise<SippProcess> {
-  const args = ['-sf', join(SCENARIOS, scenario), '-i', '127.0.0.1', '-p', String(port), '-m', '1', '-nostdin', '-timeout', '60s', ...extraArgs];
+export async function startSipp(scenario: string, port: number, extraArgs: string[] = [], rewrite?: [string, string]): Promise<SippProcess> {
+  let scenarioPath = join(SCENARIOS, scenario);
+  const copyDir = rewrite ? mkdtempSync(join(tmpdir(), 'sb-sipp-')) : undefined;
+  if (rewrite && copyDir) {
+    // A copy with one line changed (e.g. another final status): SIPp validates status codes at load time.
+    scenarioPath = join(copyDir, scenario);
+    writeFileSync(scenarioPath, readFileSync(join(SCENARIOS, scenario), 'utf8').replace(rewrite[0], rewrite[1]));
+  }
+  const args = ['-sf', scenarioPath, '-i', '127.0.0.1', '-p', String(port), '-m', '1', '-nostdin', '-timeout', '60s', ...extraArgs];
   const child: ChildProcess = spawn('sipp', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk) => (output = (output + chunk).slice(-20_000)));
@@ -36,6 +46,7 @@ export async function startSipp(scenario: string, port: number, extraArgs: strin
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
+    if (copyDir) rmSync(copyDir, { recursive: true, force: true });
   };
   try {
     await Promise.race([waitForUdpListener('127.0.0.1', port), exited.then((code) => Promise.reject(new Error(`sipp exited ${code}: ${output}`)))]);
