@@ -28,7 +28,9 @@ if (tier === 'unit') process.exit(await jest({}));
 const build = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const { ensurePostgres, startRedis } = require('../packages/devstack/dist/index.js');
+const { ensurePostgres, ensureVoiceTools, startRedis } = require('../packages/devstack/dist/index.js');
+// baresip, SIPp, sox, flite: the telephony tests' real SIP peers, installed with apt when missing.
+ensureVoiceTools();
 const postgres = await ensurePostgres();
 let status = 1;
 try {

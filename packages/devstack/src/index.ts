@@ -7,3 +7,4 @@ export * from './account-key';
 export * from './stack';
 export * from './polling';
 export * from './secrets-keys';
+export * from './voice-tools';

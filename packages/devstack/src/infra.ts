@@ -7,12 +7,13 @@ import { join } from 'node:path';
 // Installs and starts what the run and test commands need, on loopback only (DEVELOPERS.md rule 1).
 const log = (msg: string) => process.stderr.write(`[devstack] ${msg}\n`);
 
-function has(cmd: string): boolean {
+export function has(cmd: string): boolean {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 }
 
 let aptUpdated = false;
-function aptInstall(packages: string[]): void {
+/** Installs Debian packages as root, running `apt-get update` once per process before the first install. */
+export function aptInstall(packages: string[]): void {
   if (process.getuid && process.getuid() !== 0) throw new Error(`${packages.join(', ')} missing and not root: install them first`);
   if (!aptUpdated) {
     log('apt-get update');

@@ -1,0 +1,17 @@
+// The telephony adapter (see docs/voice.md, "Telephony layer"): the CallLeg interface, its SIP trunk
+// implementation, and the media primitives, which a SIP callee (the carrier simulator) can reuse.
+export * from './telephony.types';
+export { createSipTrunk, type SipTrunk } from './sip/sip-trunk';
+export { resolveSipTrunkConfig, type SipTrunkConfig } from './sip/sip-trunk.config';
+export { mapCallEnd, FINAL_STATUS_OUTCOMES, type CallEndCause } from './sip/sip-outcome.mapper';
+export * from './media/g711-mulaw.codec';
+export * from './media/rtp-packet.codec';
+export * from './media/telephone-event.codec';
+export * from './media/telephone-event.detector';
+export * from './media/dtmf-event.plan';
+export * from './media/sdp.codec';
+export * from './media/audio-frame.reframer';
+export * from './media/rtp-outbound.stream';
+export * from './media/rtp-paced.sender';
+export * from './media/rtp-inbound.handler';
+export * from './media/rtp-session';

@@ -1,0 +1,80 @@
+import { createSocket, type Socket } from 'node:dgram';
+import { randomInt } from 'node:crypto';
+import type { MediaStats } from '../telephony.types';
+import { createPacedRtpSender, type PacedRtpSender } from './rtp-paced.sender';
+import { createRtpInboundHandler, type RtpInboundHandler, type RtpInboundListener } from './rtp-inbound.handler';
+import { createRtpOutboundStream, type RtpOutboundStream } from './rtp-outbound.stream';
+
+export interface RtpSessionListener extends RtpInboundListener {
+  onPlaybackDrained(): void;
+}
+
+/**
+ * One leg's media: a UDP socket bound before the offer (so the SDP can name its port), the outbound stream
+ * (audio can be queued before the answer and waits for `openPlayback`), and, once started, the paced sender
+ * and the inbound handler.
+ */
+export interface RtpSession {
+  readonly localPort: number;
+  /** Starts sending to the peer's address from its answer and accepting its packets. */
+  start(remote: { address: string; port: number; telephoneEventPayloadType?: number }): void;
+  readonly outbound: RtpOutboundStream;
+  readonly stats: MediaStats;
+  close(): void;
+}
+
+export async function openRtpSession(bindAddress: string, listener: RtpSessionListener): Promise<RtpSession> {
+  const socket: Socket = createSocket('udp4');
+  await new Promise<void>((resolve, reject) => {
+    socket.once('error', reject);
+    socket.bind(0, bindAddress, () => {
+      socket.off('error', reject);
+      resolve();
+    });
+  });
+  // A send to a closed port on loopback surfaces as an asynchronous ICMP error; the stream must not die of it.
+  socket.on('error', () => undefined);
+  const outbound = createRtpOutboundStream({
+    ssrc: randomInt(0, 2 ** 32 - 1),
+    initialSequence: randomInt(0, 0xffff),
+    initialTimestamp: randomInt(0, 2 ** 32 - 1),
+    onDrained: () => listener.onPlaybackDrained(),
+  });
+  let sender: PacedRtpSender | undefined;
+  let inbound: RtpInboundHandler | undefined;
+  let closed = false;
+
+  return {
+    localPort: socket.address().port,
+    outbound,
+    start(remote) {
+      if (sender || closed) return;
+      const eventPt = remote.telephoneEventPayloadType ?? 101;
+      outbound.setTelephoneEventPayloadType(eventPt);
+      const handler = createRtpInboundHandler({ telephoneEventPayloadType: eventPt }, listener);
+      inbound = handler;
+      socket.on('message', (datagram) => handler.handle(datagram));
+      sender = createPacedRtpSender({
+        produce: () => outbound.nextTick(),
+        transmit: (packet) => {
+          if (!closed) socket.send(packet, remote.port, remote.address);
+        },
+      });
+      sender.start();
+    },
+    get stats() {
+      return {
+        framesSent: sender?.stats.framesSent ?? 0,
+        framesLate: sender?.stats.framesLate ?? 0,
+        packetsReceived: inbound?.stats.packetsReceived ?? 0,
+        packetsDropped: inbound?.stats.packetsDropped ?? 0,
+      };
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      sender?.stop();
+      socket.close();
+    },
+  };
+}

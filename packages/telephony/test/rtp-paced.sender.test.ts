@@ -1,0 +1,79 @@
+import { createPacedRtpSender, type PacedSenderClock } from '../src/media/rtp-paced.sender';
+
+/** A manual clock: the test moves time and fires the one pending timer. */
+function manualClock() {
+  let now = 1000;
+  let pending: { fn: () => void; at: number } | undefined;
+  const clock: PacedSenderClock = {
+    now: () => now,
+    setTimer: (fn, ms) => (pending = { fn, at: now + ms }),
+    clearTimer: () => (pending = undefined),
+  };
+  return {
+    clock,
+    /** Advances to the timer's due time plus an extra delay (a busy event loop), then fires it. */
+    fire(extraDelay = 0) {
+      const timer = pending!;
+      pending = undefined;
+      now = Math.max(now, timer.at) + extraDelay;
+      timer.fn();
+    },
+    get pendingAt() {
+      return pending?.at;
+    },
+  };
+}
+
+describe('paced RTP sender', () => {
+  it('sends tick n at start + 20n ms against the start time, not the previous wake-up', () => {
+    const time = manualClock();
+    const sent: number[] = [];
+    let n = 0;
+    const sender = createPacedRtpSender({ produce: () => [Buffer.from([n++])], transmit: (p) => sent.push(p[0]), clock: time.clock });
+    sender.start();
+    expect(sent).toEqual([0]);
+    expect(time.pendingAt).toBe(1020);
+    time.fire(5);
+    expect(time.pendingAt).toBe(1040);
+    time.fire();
+    expect(sent).toEqual([0, 1, 2]);
+    expect(sender.stats).toEqual({ framesSent: 3, framesLate: 0 });
+  });
+
+  it('catches up after a stall and counts ticks sent more than 20 ms late', () => {
+    const time = manualClock();
+    const sender = createPacedRtpSender({ produce: () => [Buffer.alloc(1)], transmit: () => undefined, clock: time.clock });
+    sender.start();
+    time.fire(75); // woke at 1095: ticks due at 1020, 1040, 1060, 1080 are 75, 55, 35 and 15 ms late
+    expect(sender.stats).toEqual({ framesSent: 5, framesLate: 3 });
+    expect(time.pendingAt).toBe(1100);
+  });
+
+  it('stops sending on stop', () => {
+    const time = manualClock();
+    const sent: Buffer[] = [];
+    const sender = createPacedRtpSender({ produce: () => [Buffer.alloc(1)], transmit: (p) => sent.push(p), clock: time.clock });
+    sender.start();
+    sender.stop();
+    expect(time.pendingAt).toBeUndefined();
+    expect(sent).toHaveLength(1);
+  });
+
+  it('sends nothing more once a tick’s producer stopped it (a listener hung up)', () => {
+    const time = manualClock();
+    const sent: Buffer[] = [];
+    let ticks = 0;
+    const sender = createPacedRtpSender({
+      produce: () => {
+        if (++ticks === 2) sender.stop();
+        return [Buffer.alloc(1)];
+      },
+      transmit: (p) => sent.push(p),
+      clock: time.clock,
+    });
+    sender.start();
+    time.fire(100);
+    expect(sent).toHaveLength(1);
+    expect(time.pendingAt).toBeUndefined();
+  });
+});
