@@ -147,6 +147,7 @@ export function createSubmitSmHandler(deps: SubmitSmDeps): (session: Session, sy
       deps.logger.info('submit_sm refused', { to, status: 'ESME_RINVEXPIRY', validity_period: pdu.validity_period });
       return;
     }
+    if (validity.kind === 'relative') attempt.record.validity_seconds ??= validity.seconds;
     const messageId = newSmscMessageId();
     attempt.record.upstream_message_id ??= messageId;
     session.send(pdu.response({ message_id: messageId }));
