@@ -133,3 +133,24 @@ describe('multi-part sms', () => {
     expect(failed.delivered_at).toBeNull();
   }, 30_000);
 });
+
+describe('account default for fallback_timeout_seconds', () => {
+  it('is validated, stored, and used by an auto message that sets none', async () => {
+    const invalid = await m.api<{ errors: Array<{ field: string }> }>('PATCH', '/v1/account', { fallback_timeout_seconds: 2 });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.errors.map((e) => e.field)).toEqual(['/fallback_timeout_seconds']);
+    const patched = await m.api('PATCH', '/v1/account', { fallback_timeout_seconds: 5 });
+    expect(patched).toEqual({ status: 200, body: { fallback_timeout_seconds: 5 } });
+    expect((await m.api('GET', '/v1/account')).body).toEqual({ fallback_timeout_seconds: 5 });
+
+    const recipient = '+447911124804';
+    await m.simInbound({ channel: 'chat', from: recipient, to: SANDBOX_SENDER, text: 'Hi' });
+    try {
+      const { id } = await m.send({ channel: 'auto', fallback: ['chat', 'sms'], recipient, content: { text: 'Account default' } });
+      const moved = await m.waitForMessage(id, (v) => v.channel_used === 'sms', 'moved to sms after the account default');
+      expect(summary(moved)).toEqual(['chat:sent:fallback_timeout', expect.stringMatching(/^sms:(sending|sent)$/)]);
+    } finally {
+      await m.api('PATCH', '/v1/account', { fallback_timeout_seconds: null });
+    }
+  }, 30_000);
+});

@@ -1,6 +1,6 @@
 -- Time-based fallback and TTL (docs/routing.md#time-based-fallback, docs/routing.md#ttl).
 -- The account's own default for fallback_timeout_seconds; null means the service default (60 s).
-ALTER TABLE accounts ADD COLUMN fallback_timeout_seconds integer CHECK (fallback_timeout_seconds BETWEEN 1 AND 86400);
+ALTER TABLE accounts ADD COLUMN fallback_timeout_seconds integer CHECK (fallback_timeout_seconds BETWEEN 5 AND 3600);
 -- Set when the message left this attempt (fallback timeout, TTL expiry): a later receipt still updates
 -- the attempt but no longer the message.
 ALTER TABLE message_attempts ADD COLUMN abandoned_at timestamptz;
