@@ -28,6 +28,8 @@ export function createMessageTimerProcessor(deps: MessageTimerDeps) {
   const { timers, store, clock, logger, publishEvents, metrics } = deps;
 
   return async function processMessageTimer(job: Job<MessageTimerJob>, token?: string): Promise<void> {
+    const invalidTimer = JOB_PAYLOAD_CHECKS.messageTimer(job.data);
+    if (invalidTimer) throw new UnrecoverableError(invalidTimer);
     const data = job.data;
     const fields = { message_id: data.message_id, job_id: job.id, queue: job.queueName, timer: data.kind };
     if (data.kind === 'expire') {
@@ -39,9 +41,6 @@ export function createMessageTimerProcessor(deps: MessageTimerDeps) {
       }
       return;
     }
-    if (data.kind !== 'fallback-check') throw new UnrecoverableError(`unknown timer kind in job ${String(job.id)}`);
-    const invalid = JOB_PAYLOAD_CHECKS.sendMessage(data.send);
-    if (invalid) throw new UnrecoverableError(invalid);
     const attempts = await store.attempts(data.message_id);
     const attempt = attempts.find((a) => a.id === data.attempt_id);
     if (!attempt) return;
