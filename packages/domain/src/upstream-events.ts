@@ -17,6 +17,12 @@ export interface UpstreamReceipt {
   clientRef?: string;
   /** SMS: the `user_message_reference` the SMSC echoed. */
   attemptRef?: number;
+  /**
+   * SMS: the receipted part's own SMSC id, and how many parts its message has, when the adapter knows the
+   * message went out in several parts; `upstreamMessageId` is then the first part's id (docs/routing.md#multi-part-sms).
+   */
+  partId?: string;
+  parts?: number;
   recipient?: string;
   status: UpstreamReceiptStatus;
   carrierStatusCode: string;

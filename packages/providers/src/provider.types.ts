@@ -20,6 +20,8 @@ export interface OutboundMessage {
    */
   chatPhoneNumberId?: string;
   content: OutboundContent;
+  /** SMS: seconds the SMSC may keep trying, from the message's remaining ttl_seconds (docs/routing.md#ttl). @defaultValue the SMSC's own */
+  validitySeconds?: number;
 }
 
 export interface SendAccepted {

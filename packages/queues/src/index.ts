@@ -2,6 +2,7 @@ export * from './connections';
 export * from './job-options';
 export * from './queue-contract';
 export * from './contracts/message-send.queue';
+export * from './contracts/message-timers.queue';
 export * from './contracts/provider-callbacks.queue';
 export * from './contracts/template-submit.queue';
 export * from './contracts/event-fanout.queue';

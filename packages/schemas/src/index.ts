@@ -7,6 +7,7 @@ export * from './chat-payload.schema';
 export * from './template-reference.schema';
 export * from './message-request.schema';
 export * from './message-request.validator';
+export * from './account-settings.schema';
 export * from './resources.schema';
 export * from './webhook-target.guard';
 export * from './openapi.document';

@@ -3,6 +3,7 @@ import { chatOpenApiPaths, chatOpenApiSchemas } from './chat/chat-openapi.paths'
 import type { JsonSchema } from './json-schema';
 import { webhooksOpenApiPaths, webhooksOpenApiSchemas } from './webhooks/webhooks-openapi.paths';
 import { messageRequestSchema } from './message-request.schema';
+import { accountSettingsRequestSchema, accountSettingsSchema } from './account-settings.schema';
 import {
   messageAcceptedSchema,
   messageEventsSchema,
@@ -48,7 +49,7 @@ function json(schemaName: string, description: string, headers: Record<string, J
 }
 
 function authenticated(scope: string, operation: Operation): Operation {
-  return { security: [{ bearerAuth: [scope] }], ...operation };
+  return { security: [{ bearerAuth: scope ? [scope] : [] }], ...operation };
 }
 
 function queryParameter(name: string, schema: JsonSchema, description: string): JsonSchema {
@@ -58,6 +59,20 @@ function queryParameter(name: string, schema: JsonSchema, description: string): 
 const messageIdParameter = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'A `msg_` id.' };
 
 const paths: Record<string, Record<string, Operation>> = {
+  '/v1/account': {
+    get: authenticated('', {
+      operationId: 'getAccountSettings',
+      summary: 'The account-wide sending defaults',
+      responses: { '200': json('AccountSettings', 'The settings.'), ...problems('401', '404', '429', '503') },
+    }),
+    patch: authenticated('messages:write', {
+      operationId: 'updateAccountSettings',
+      summary: 'Change the account-wide sending defaults',
+      description: '`fallback_timeout_seconds` applies to `auto` messages that set none (docs/routing.md#time-based-fallback).',
+      requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/AccountSettingsRequest' } } } },
+      responses: { '200': json('AccountSettings', 'The settings as stored.'), ...problems('400', '401', '403', '415', '429', '503') },
+    }),
+  },
   '/v1/messages': {
     post: authenticated('messages:write', {
       operationId: 'sendMessage',
@@ -195,6 +210,8 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
       ),
       schemas: {
         MessageRequest: messageRequestSchema,
+        AccountSettingsRequest: accountSettingsRequestSchema,
+        AccountSettings: accountSettingsSchema,
         MessageAccepted: messageAcceptedSchema,
         Message: messageSchema,
         MessageList: messageListSchema,

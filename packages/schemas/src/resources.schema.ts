@@ -53,6 +53,8 @@ export const messageSchema: JsonSchema = {
           status: { type: 'string' },
           error_code: { type: ['string', 'null'] },
           at: timestamp,
+          parts: { type: 'integer', minimum: 1, description: 'SMS only: how many parts (submit_sm) carried the text.' },
+          parts_delivered: { type: 'integer', minimum: 0, description: 'SMS only: how many of those parts were reported delivered.' },
         },
       },
     },

@@ -1,5 +1,5 @@
 import { newId } from '@switchboard/domain';
-import type { DeliverWebhookJob, FanOutEventJob, ProviderCallbackJob, SendMessageJob, SubmitTemplateJob } from '@switchboard/queues';
+import type { DeliverWebhookJob, FanOutEventJob, ProviderCallbackJob, MessageTimerJob, SendMessageJob, SubmitTemplateJob } from '@switchboard/queues';
 import { JOB_PAYLOAD_CHECKS, JOB_PAYLOAD_SCHEMAS } from '@switchboard/schemas';
 
 const { sendMessage, providerCallback, submitTemplate, fanOutEvent, deliverWebhook } = JOB_PAYLOAD_CHECKS;
@@ -68,6 +68,11 @@ describe('job payload checks', () => {
     expect(submitTemplate({ template_id: newId('tpl'), account_id: newId('acc'), mode: 'test' } satisfies SubmitTemplateJob)).toBeNull();
     expect(fanOutEvent({ event_id: newId('evt') } satisfies FanOutEventJob)).toBeNull();
     expect(deliverWebhook({ delivery_id: newId('dlv'), generation: 0 } satisfies DeliverWebhookJob)).toBeNull();
+    const check = JOB_PAYLOAD_CHECKS.messageTimer;
+    expect(check({ kind: 'expire', message_id: sendJob.message_id, ttl_seconds: 30 } satisfies MessageTimerJob)).toBeNull();
+    const fallbackCheck: MessageTimerJob = { kind: 'fallback-check', message_id: sendJob.message_id, attempt_id: newId('att'), timeout_seconds: 5, send: sendJob };
+    expect(check(fallbackCheck)).toBeNull();
+    expect(check({ ...fallbackCheck, send: undefined })).toMatch(/^invalid message-timer job: .*send/);
   });
 
   it('tolerate properties they do not know, so a worker one release behind runs a newer job', () => {

@@ -1,4 +1,5 @@
 import { toIso } from '@switchboard/domain';
+import { partsDelivered } from './message-progress';
 
 export interface MessageRow {
   id: string;
@@ -42,8 +43,34 @@ export interface AttemptRow {
   sender: string | null;
   error_code: string | null;
   error_message: string | null;
+  /** SMS sent in several parts: every part's SMSC id (migration 002). */
+  upstream_part_ids: string[] | null;
+  /** The furthest receipt status per part id (docs/routing.md#multi-part-sms). */
+  part_statuses: Record<string, string>;
+  /** When the message left this attempt (fallback timeout, ttl expiry); its receipts no longer move the message. */
+  abandoned_at: Date | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** One entry of `attempts` (docs/messages.md#reading-messages). */
+export interface AttemptResource {
+  channel: string;
+  status: string;
+  error_code: string | null;
+  at: string;
+  /** SMS only: how many parts carried the text, and how many of them were reported delivered. */
+  parts?: number;
+  parts_delivered?: number;
+}
+
+function toAttemptResource(a: AttemptRow): AttemptResource {
+  const resource: AttemptResource = { channel: a.channel, status: a.status, error_code: a.error_code, at: toIso(a.updated_at) as string };
+  if (a.channel !== 'sms') return resource;
+  const multipart = (a.upstream_part_ids?.length ?? 0) > 1;
+  resource.parts = multipart ? (a.upstream_part_ids as string[]).length : 1;
+  resource.parts_delivered = multipart ? partsDelivered(a) : a.status === 'delivered' || a.status === 'read' ? 1 : 0;
+  return resource;
 }
 
 /** The message as `GET /v1/messages/{id}` shows it (docs/messages.md#reading-messages). */
@@ -62,7 +89,7 @@ export interface MessageResource {
   cost_units: number;
   metadata: Record<string, string>;
   error: { code: string; message: string } | null;
-  attempts: Array<{ channel: string; status: string; error_code: string | null; at: string }>;
+  attempts: AttemptResource[];
 }
 
 export function toMessageResource(row: MessageRow, attempts: AttemptRow[]): MessageResource {
@@ -81,7 +108,7 @@ export function toMessageResource(row: MessageRow, attempts: AttemptRow[]): Mess
     cost_units: row.cost_units,
     metadata: row.metadata ?? {},
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
-    attempts: attempts.map((a) => ({ channel: a.channel, status: a.status, error_code: a.error_code, at: toIso(a.updated_at) as string })),
+    attempts: attempts.map(toAttemptResource),
   };
 }
 

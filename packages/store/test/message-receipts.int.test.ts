@@ -195,7 +195,34 @@ describe('applyReceipt matching', () => {
 
     const result = await writes.applyReceipt(receipt({ channel: 'sms', upstreamMessageId: 'part-3', status: 'delivered' }));
     expect(result).toMatchObject({ matched: true, messageId: id });
+    // One part of three: the message waits for the others (docs/routing.md#multi-part-sms).
+    expect((await writes.findRow(id))?.status).toBe('sent');
+    await writes.applyReceipt(receipt({ channel: 'sms', upstreamMessageId: 'part-1', status: 'delivered' }));
+    await writes.applyReceipt(receipt({ channel: 'sms', upstreamMessageId: 'part-3', status: 'delivered' }));
+    expect((await writes.findRow(id))?.status).toBe('sent');
+    await writes.applyReceipt(receipt({ channel: 'sms', upstreamMessageId: 'part-1', partId: 'part-2', parts: 3, status: 'delivered' }));
     expect((await writes.findRow(id))?.status).toBe('delivered');
+    expect((await writes.attempts(id))[0]).toMatchObject({ status: 'delivered', part_statuses: { 'part-1': 'delivered', 'part-2': 'delivered', 'part-3': 'delivered' } });
+  });
+
+  it('ends a long SMS undelivered when one part fails, whatever the others say later', async () => {
+    const id = await acceptedMessage('sms');
+    const started = await writes.startAttempt({ messageId: id, channel: 'sms', sender: '+14155550100', attemptRef: 8, at: at(1) });
+    if (started.outcome !== 'started') throw new Error('expected a started attempt');
+    await writes.attemptAccepted({ messageId: id, attemptId: started.attempt.id, upstreamMessageId: 'q-1', partIds: ['q-1', 'q-2'], at: at(2) });
+    await writes.applyReceipt(receipt({ channel: 'sms', upstreamMessageId: 'q-2', status: 'undelivered', errorCode: '001' }));
+    await writes.applyReceipt(receipt({ channel: 'sms', upstreamMessageId: 'q-1', status: 'delivered' }));
+    expect(await writes.findRow(id)).toMatchObject({ status: 'undelivered', error_code: '001', delivered_at: null });
+    expect((await writes.attempts(id))[0].status).toBe('undelivered');
+  });
+
+  it('leaves a part receipt unmatched until the part ids are stored', async () => {
+    const id = await acceptedMessage('sms', '+447911120077');
+    const started = await writes.startAttempt({ messageId: id, channel: 'sms', sender: '+14155550100', attemptRef: 9, at: at(1) });
+    if (started.outcome !== 'started') throw new Error('expected a started attempt');
+    const early = receipt({ channel: 'sms', upstreamMessageId: 'r-1', partId: 'r-2', parts: 2, attemptRef: 9, recipient: '+447911120077', status: 'delivered' });
+    expect(await writes.applyReceipt(early)).toEqual({ matched: false, events: [] });
+    expect((await writes.findRow(id))?.status).toBe('sending');
   });
 
   it('reports a receipt that matches nothing', async () => {

@@ -186,7 +186,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   const secrets = createSecretCipher(config.secretsKeys);
   app.use(createWebhooksRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), policy: config.webhookTargets, secrets }));
   app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue, secrets }));
-  app.use(createAccountRouter({ db, guard, auth: authOnly, secrets }));
+  app.use(createAccountRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), secrets }));
   app.use(notFoundHandler(createAllowedMethods(app)));
   app.use(errorMiddleware(logger));
   return app;

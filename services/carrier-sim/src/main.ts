@@ -9,6 +9,7 @@ import { createSimApiRouter } from './sim/sim-api.router';
 import { createEsmeSessions } from './smpp/esme-sessions';
 import { createSmscServer } from './smpp/smsc-server';
 import { createSubmitSmHandler } from './smpp/submit-sm.handler';
+import { createSmsReceiptPlanStore } from './state/sms-receipt-plan.store';
 import { createChatWindowStore } from './state/chat-window.store';
 import { createSendLogStore } from './state/send-log.store';
 import { createTemplateStore } from './state/template.store';
@@ -37,6 +38,7 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
   const sends = createSendLogStore();
   const templates = createTemplateStore();
   const windows = createChatWindowStore();
+  const smsReceiptPlans = createSmsReceiptPlanStore();
   const poster = createWebhookPoster({ scheduler, logger, ...config.webhook });
   const chatWebhooks = createChatWebhookSender({ poster, ...config.chat });
   const rbmEvents = createRbmEventSender({ poster, webhookUrl: config.rbm.webhookUrl, clientToken: config.rbm.clientToken });
@@ -46,7 +48,7 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
   const smsc = createSmscServer({
     ...config.smpp,
     sessions: esmeSessions,
-    handleSubmit: createSubmitSmHandler({ sends, sessions: esmeSessions, scheduler, logger, now, ...delays }),
+    handleSubmit: createSubmitSmHandler({ sends, receiptPlans: smsReceiptPlans, sessions: esmeSessions, scheduler, logger, now, ...delays }),
     logger,
   });
 
@@ -54,7 +56,7 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
   const app = createHttpApp(
     [
       createHealthRouter(() => ready),
-      createSimApiRouter({ sends, templates, windows, chatWebhooks, rbmEvents, smsc, defaultAgentId: config.rbm.defaultAgentId, logger, now }),
+      createSimApiRouter({ sends, smsReceiptPlans, templates, windows, chatWebhooks, rbmEvents, smsc, defaultAgentId: config.rbm.defaultAgentId, logger, now }),
       createRbmApiRouter({ sends, events: rbmEvents, scheduler, logger, now, accessToken: config.rbm.accessToken, ...delays }),
       createCloudApiRouter({
         sends,

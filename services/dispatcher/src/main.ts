@@ -5,6 +5,7 @@ import {
   EVENT_FANOUT_QUEUE,
   exponentialRetry,
   MESSAGE_SEND_QUEUE,
+  MESSAGE_TIMERS_QUEUE,
   openQueue,
   PROVIDER_CALLBACKS_QUEUE,
   publishEventsOrLeaveInOutbox,
@@ -12,11 +13,21 @@ import {
 } from '@switchboard/queues';
 import { runWorkerService } from '@switchboard/runtime';
 import { createCustomerWindowCache } from '@switchboard/shared-state';
-import { createEventsRepository, createInboundMessagesRepository, createMessageWritesRepository, createTemplatesRepository, openMigratedDb } from '@switchboard/store';
+import {
+  createAccountSettingsRepository,
+  createEventsRepository,
+  createInboundMessagesRepository,
+  createMessageTimersRepository,
+  createMessageWritesRepository,
+  createTemplatesRepository,
+  openMigratedDb,
+} from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
+import { createMessageTimers } from './dispatch/message-timers';
 import { createMediaCheck } from './media/media-check';
 import { createDispatcherMetrics } from './metrics';
 import { createInboundHandler } from './processors/inbound.handler';
+import { createMessageTimerProcessor } from './processors/message-timer.processor';
 import { createProviderCallbackProcessor } from './processors/provider-callback.processor';
 import { createSendMessageProcessor } from './processors/send-message.processor';
 import { createTemplateSubmitProcessor } from './processors/template-submit.processor';
@@ -55,7 +66,16 @@ runWorkerService({
     const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: eventFanoutQueue, outbox: createEventsRepository(db) }), logger);
 
     const templates = createTemplatesRepository(db);
+    const accountSettings = createAccountSettingsRepository(db);
+    const timerQueue = openQueue(MESSAGE_TIMERS_QUEUE, queueOptions);
+    const messageTimers = createMessageTimers({
+      queue: timerQueue,
+      clock,
+      defaultFallbackTimeoutSeconds: config.fallbackTimeoutSeconds,
+      accountFallbackTimeout: async (accountId) => (await accountSettings.find(accountId))?.fallback_timeout_seconds ?? null,
+    });
     const sendMessage = createSendMessageProcessor({
+      timers: messageTimers,
       store,
       providers: adapters.byMode,
       clock,
@@ -92,6 +112,15 @@ runWorkerService({
         templateUpdates: createTemplateUpdateHandler({ templates, logger, clock }),
       },
     });
+    const messageTimer = createMessageTimerProcessor({
+      timers: createMessageTimersRepository(db),
+      store,
+      continueSend: sendMessage.continueSend,
+      clock,
+      logger,
+      publishEvents,
+      metrics,
+    });
     const submitTemplate = createTemplateSubmitProcessor({ templates, providers: adapters.byMode, logger, clock });
 
     const workerOptions = {
@@ -104,6 +133,11 @@ runWorkerService({
     };
     const workers = [
       createJobWorker(MESSAGE_SEND_QUEUE, { [MESSAGE_SEND_QUEUE.jobs.sendMessage]: sendMessage }, workerOptions),
+      createJobWorker(
+        MESSAGE_TIMERS_QUEUE,
+        { [MESSAGE_TIMERS_QUEUE.jobs.fallbackCheck]: messageTimer, [MESSAGE_TIMERS_QUEUE.jobs.expire]: messageTimer },
+        workerOptions,
+      ),
       createJobWorker(PROVIDER_CALLBACKS_QUEUE, { [PROVIDER_CALLBACKS_QUEUE.jobs.providerCallback]: providerCallback }, workerOptions),
       createJobWorker(TEMPLATE_SUBMIT_QUEUE, { [TEMPLATE_SUBMIT_QUEUE.jobs.submitTemplate]: submitTemplate }, workerOptions),
     ];
@@ -121,7 +155,7 @@ runWorkerService({
       shutdown: [
         { name: 'workers', run: () => Promise.all(workers.map((w) => w.close())) },
         { name: 'smpp sessions', run: () => Promise.all(adapters.smsSessions.map((sms) => sms.close())) },
-        { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close()]) },
+        { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close(), timerQueue.close()]) },
         { name: 'redis', run: () => producerConnection.quit().catch(() => producerConnection.disconnect()) },
         { name: 'database', run: () => db.close() },
       ],

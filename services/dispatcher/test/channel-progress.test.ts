@@ -16,6 +16,10 @@ describe('currentChannel', () => {
     expect(currentChannel(plan, [{ channel: 'chat', status: 'failed' }, { channel: 'rcs', status }])).toBe('rcs');
   });
 
+  it('moves past a channel whose attempt was abandoned after its fallback timeout, whatever its receipts say', () => {
+    expect(currentChannel(plan, [{ channel: 'chat', status: 'delivered', abandoned_at: new Date() }])).toBe('rcs');
+  });
+
   it('follows the plan order, not the order of the attempts', () => {
     expect(currentChannel(['sms', 'chat'], [{ channel: 'sms', status: 'failed' }])).toBe('chat');
   });

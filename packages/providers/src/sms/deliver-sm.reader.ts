@@ -48,7 +48,7 @@ function concatInfo(udh: Buffer[]): MoPiece['concat'] {
   return undefined;
 }
 
-function readReceipt(pdu: PDU, text: string, receivedAt: string, firstIdOf: (id: string) => string): DeliverSmContent {
+function readReceipt(pdu: PDU, text: string, receivedAt: string, firstIdOf: (id: string) => string, partsOf: (id: string) => number): DeliverSmContent {
   const parsed = parseSmppReceiptText(text);
   // The TLV carries the id exactly as submit_sm_resp gave it; some SMSCs print a decimal form in the text.
   const tlvId = typeof pdu.receipted_message_id === 'string' && pdu.receipted_message_id !== '' ? pdu.receipted_message_id : undefined;
@@ -67,6 +67,11 @@ function readReceipt(pdu: PDU, text: string, receivedAt: string, firstIdOf: (id:
     occurredAt: receivedAt,
   };
   if (typeof pdu.user_message_reference === 'number') receipt.attemptRef = pdu.user_message_reference;
+  const parts = partsOf(id);
+  if (parts > 1) {
+    receipt.partId = id;
+    receipt.parts = parts;
+  }
   if (status === 'failed' || status === 'undelivered') {
     receipt.errorCode = err && !/^0+$/.test(err) ? err : stat;
     receipt.errorMessage = `SMSC reported ${stat}${err ? ` (err ${err})` : ''}`;
@@ -75,10 +80,15 @@ function readReceipt(pdu: PDU, text: string, receivedAt: string, firstIdOf: (id:
 }
 
 /** Sorts a deliver_sm into a delivery receipt or a mobile-originated message. */
-export function readDeliverSm(pdu: PDU, receivedAt: string, firstIdOf: (id: string) => string): DeliverSmContent {
+export function readDeliverSm(
+  pdu: PDU,
+  receivedAt: string,
+  firstIdOf: (id: string) => string,
+  partsOf: (id: string) => number = () => 1,
+): DeliverSmContent {
   const esmClass = typeof pdu.esm_class === 'number' ? pdu.esm_class : 0;
   const { text, udh } = decodedMessage(pdu);
-  if ((esmClass & ESM_MESSAGE_TYPE_MASK) !== 0) return readReceipt(pdu, text, receivedAt, firstIdOf);
+  if ((esmClass & ESM_MESSAGE_TYPE_MASK) !== 0) return readReceipt(pdu, text, receivedAt, firstIdOf, partsOf);
   const source = typeof pdu.source_addr === 'string' ? pdu.source_addr : '';
   const destination = typeof pdu.destination_addr === 'string' ? pdu.destination_addr : '';
   if (!source) return { kind: 'unreadable', reason: 'mobile-originated message without source_addr' };

@@ -3,6 +3,8 @@ export interface PartIdRegistry {
   remember(partIds: string[]): void;
   /** The first-part id for any part id still remembered; the id itself otherwise. */
   firstIdOf(partId: string): string;
+  /** How many parts the message of `partId` has, while remembered; 1 otherwise. */
+  partsOf(partId: string): number;
 }
 
 /**
@@ -14,7 +16,7 @@ export interface PartIdRegistry {
 export function createPartIdRegistry(options: { retentionMs: number; maxEntries: number; now?: () => number }): PartIdRegistry {
   const now = options.now ?? Date.now;
   // Insertion order equals expiry order because every entry lives equally long.
-  const entries = new Map<string, { firstId: string; expiresAt: number }>();
+  const entries = new Map<string, { firstId: string; parts: number; expiresAt: number }>();
 
   function evict(): void {
     const at = now();
@@ -29,15 +31,19 @@ export function createPartIdRegistry(options: { retentionMs: number; maxEntries:
       if (partIds.length < 2) return;
       const firstId = partIds[0];
       const expiresAt = now() + options.retentionMs;
-      for (const partId of partIds.slice(1)) {
+      for (const partId of partIds) {
         entries.delete(partId);
-        entries.set(partId, { firstId, expiresAt });
+        entries.set(partId, { firstId, parts: partIds.length, expiresAt });
       }
       evict();
     },
     firstIdOf(partId) {
       const entry = entries.get(partId);
       return entry && entry.expiresAt > now() ? entry.firstId : partId;
+    },
+    partsOf(partId) {
+      const entry = entries.get(partId);
+      return entry && entry.expiresAt > now() ? entry.parts : 1;
     },
   };
 }

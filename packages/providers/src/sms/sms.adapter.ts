@@ -13,6 +13,7 @@ import { encodeShortMessageParts } from './short-message.encoder';
 import { createSmppLink } from './smpp-link.connection';
 import { ESME_RX_T_APPN, linkFailure, mapSubmitStatus } from './smpp-status.mapper';
 import { createSubmitWindow, SubmitGroup } from './submit-window.queue';
+import { relativeValidityPeriod } from './validity-period.format';
 
 export interface SmsAdapterConfig {
   host: string;
@@ -140,7 +141,7 @@ export function createSmsAdapter(deps: { config: SmsAdapterConfig; logger?: Logg
       }
       return;
     }
-    const content = readDeliverSm(pdu, new Date().toISOString(), partIds.firstIdOf);
+    const content = readDeliverSm(pdu, new Date().toISOString(), partIds.firstIdOf, partIds.partsOf);
     if (content.kind === 'unreadable') {
       // Refusing it would only make the SMSC redeliver the same unreadable PDU forever.
       logger.warn('sms deliver_sm unreadable, acknowledged and skipped', { reason: content.reason });
@@ -202,6 +203,7 @@ export function createSmsAdapter(deps: { config: SmsAdapterConfig; logger?: Logg
           data_coding: part.dataCoding,
           short_message: part.shortMessage,
           ...(message.attemptRef === undefined ? {} : { user_message_reference: message.attemptRef & 0xffff }),
+          ...(message.validitySeconds === undefined ? {} : { validity_period: relativeValidityPeriod(message.validitySeconds) }),
         }),
         group,
       ),

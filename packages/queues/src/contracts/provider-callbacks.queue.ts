@@ -37,7 +37,8 @@ function jobIdPart(value: string): string {
  */
 export const providerCallbackJobId = {
   signedBody: (source: CallbackSource, bodyDigest: string) => `${source}-${bodyDigest}`,
-  smsReceipt: (r: Pick<UpstreamReceipt, 'upstreamMessageId' | 'status'>) => `sms-${jobIdPart(r.upstreamMessageId)}-${r.status}`,
+  // Each part of a long SMS has its own receipt under its own SMSC id (docs/routing.md#multi-part-sms).
+  smsReceipt: (r: Pick<UpstreamReceipt, 'upstreamMessageId' | 'partId' | 'status'>) => `sms-${jobIdPart(r.partId ?? r.upstreamMessageId)}-${r.status}`,
   smsInbound: (i: Pick<UpstreamInbound, 'upstreamId'>) => `sms-mo-${jobIdPart(i.upstreamId)}`,
 };
 

@@ -2,6 +2,7 @@ import type { FieldError } from '@switchboard/domain';
 import type { JsonSchema } from '../json-schema';
 import { compileSchema, type SchemaValidator } from '../validator';
 import { deliverWebhookJobSchema, fanOutEventJobSchema, submitTemplateJobSchema } from './id-only-jobs.schema';
+import { messageTimerJobSchema } from './message-timer-job.schema';
 import { providerCallbackJobSchema } from './provider-callback-job.schema';
 import { sendMessageJobSchema } from './send-message-job.schema';
 
@@ -29,6 +30,7 @@ export const JOB_PAYLOAD_SCHEMAS = {
   submitTemplate: submitTemplateJobSchema,
   fanOutEvent: fanOutEventJobSchema,
   deliverWebhook: deliverWebhookJobSchema,
+  messageTimer: messageTimerJobSchema,
 } as const satisfies Record<string, JsonSchema>;
 
 /**
@@ -41,4 +43,5 @@ export const JOB_PAYLOAD_CHECKS: Readonly<Record<keyof typeof JOB_PAYLOAD_SCHEMA
   submitTemplate: jobPayloadCheck('submit-template', submitTemplateJobSchema),
   fanOutEvent: jobPayloadCheck('fan-out-event', fanOutEventJobSchema),
   deliverWebhook: jobPayloadCheck('deliver-webhook', deliverWebhookJobSchema),
+  messageTimer: jobPayloadCheck('message-timer', messageTimerJobSchema),
 };

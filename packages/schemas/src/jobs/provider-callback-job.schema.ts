@@ -22,6 +22,8 @@ export const upstreamReceiptSchema: JsonSchema = {
     upstreamMessageId: nonEmpty,
     clientRef: text,
     attemptRef: { type: 'integer' },
+    partId: nonEmpty,
+    parts: { type: 'integer', minimum: 1 },
     recipient: text,
     status: { enum: [...RECEIPT_STATUSES] },
     carrierStatusCode: text,

@@ -1,6 +1,7 @@
-import { newId, statusRank, type MessageStatus, type UpstreamReceipt, type AcceptedMessageFields } from '@switchboard/domain';
+import { newId, type UpstreamReceipt, type AcceptedMessageFields } from '@switchboard/domain';
 import type { Db } from '../db';
 import { applyMessageChange, lockMessage, type StoredEvent } from '../message-change';
+import { combinedPartStatus, furtherPartStatus, isHandedOff } from '../message-progress';
 import type { AttemptRow, MessageRow } from '../message-resource';
 
 /** The accepted message under its stored id (the job's `message_id`). */
@@ -63,7 +64,8 @@ export function createMessageWritesRepository(db: Db) {
       return db.transaction(async (tx) => {
         const row = await lockMessage(tx, input.messageId);
         if (!row) throw new Error(`message ${input.messageId} is not persisted`);
-        if (statusRank(row.status as MessageStatus) >= statusRank('sent')) return { outcome: 'finished', row, events: [] };
+        const { rows: all } = await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = $1', [row.id]);
+        if (isHandedOff(row.status, all)) return { outcome: 'finished', row, events: [] };
         const { rows: open } = await tx.query<AttemptRow>(
           `SELECT * FROM message_attempts WHERE message_id = $1 AND status = 'sending' ORDER BY attempt_no DESC LIMIT 1`,
           [row.id],
@@ -110,12 +112,16 @@ export function createMessageWritesRepository(db: Db) {
            WHERE id = $1 RETURNING *`,
           [input.attemptId, input.upstreamMessageId, input.at, input.partIds && input.partIds.length > 1 ? input.partIds : null],
         );
+        // After a fallback timeout the message is already `sent` on the channel it left; the new channel's
+        // acceptance is still recorded, as another `message.sent` (docs/routing.md#time-based-fallback).
+        const resent = row.status === 'sent' && row.channel_used !== rows[0].channel;
         return applyMessageChange(tx, row, {
           status: 'sent',
           at: input.at,
           carrierStatusCode: 'accepted',
           channelUsed: rows[0].channel,
           error: null,
+          ...(resent ? { eventType: 'message.sent' } : {}),
         });
       });
     },
@@ -237,18 +243,32 @@ export function createMessageWritesRepository(db: Db) {
         // Read again under the message lock: a concurrent receipt for the same attempt may have moved it
         // since the unlocked lookup, and the rank comparison below must see that.
         attempt = (await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE id = $1', [attempt.id])).rows[0];
+        // A part receipt that overtook the write of the part ids waits for it (the job retries), so that one
+        // delivered part cannot pass for the whole message.
+        const partIds = attempt.upstream_part_ids ?? [];
+        if ((receipt.parts ?? 1) > 1 && partIds.length < 2) return { matched: false, events: [] };
         const at = new Date(receipt.occurredAt);
-        const attemptStatus = (ATTEMPT_RANK[receipt.status] ?? 0) > (ATTEMPT_RANK[attempt.status] ?? 0) ? receipt.status : attempt.status;
+        let status: string = receipt.status;
+        let partStatuses = attempt.part_statuses ?? {};
+        if (partIds.length > 1) {
+          const partId = receipt.partId ?? receipt.upstreamMessageId;
+          partStatuses = { ...partStatuses, [partId]: furtherPartStatus(partStatuses[partId], receipt.status) };
+          status = combinedPartStatus(partIds, partStatuses);
+        }
+        const isFailure = status === 'failed' || status === 'undelivered';
+        const attemptStatus = (ATTEMPT_RANK[status] ?? 0) > (ATTEMPT_RANK[attempt.status] ?? 0) ? status : attempt.status;
         const updatedAttempt = (
           await tx.query<AttemptRow>(
             `UPDATE message_attempts SET upstream_message_id = COALESCE(upstream_message_id, $2), status = $3,
-               error_code = COALESCE($4, error_code), updated_at = $5 WHERE id = $1 RETURNING *`,
-            [attempt.id, receipt.upstreamMessageId, attemptStatus, receipt.errorCode ?? null, at],
+               error_code = COALESCE($4, error_code), updated_at = $5, part_statuses = $6 WHERE id = $1 RETURNING *`,
+            [attempt.id, receipt.upstreamMessageId, attemptStatus, isFailure ? (receipt.errorCode ?? null) : null, at, JSON.stringify(partStatuses)],
           )
         ).rows[0];
-        const isFailure = receipt.status === 'failed' || receipt.status === 'undelivered';
+        // The message left this attempt (fallback timeout, ttl expiry): the receipt is kept on the attempt only
+        // (docs/routing.md#time-based-fallback).
+        if (attempt.abandoned_at) return { matched: true, messageId: row.id, attempt: updatedAttempt, row, events: [] };
         const change = await applyMessageChange(tx, row, {
-          status: receipt.status,
+          status: status as UpstreamReceipt['status'],
           at,
           carrierStatusCode: receipt.carrierStatusCode,
           channelUsed: attempt.channel,

@@ -1,6 +1,8 @@
 import { Router, type RequestHandler } from 'express';
 import { NotFoundError } from '@switchboard/domain';
-import { createAccountsRepository, type Queryable, type SecretCipher } from '@switchboard/store';
+import { createAccountSettingsRequestValidator } from '@switchboard/schemas';
+import { createAccountSettingsRepository, createAccountsRepository, type Queryable, type SecretCipher } from '@switchboard/store';
+import { requireScope } from '../auth/authenticate.middleware';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 
@@ -8,6 +10,7 @@ export interface AccountRouteDeps {
   db: Queryable;
   guard: DependencyGuard;
   auth: RequestHandler[];
+  jsonBody: RequestHandler[];
   /** Opens the callback secret, sealed at rest (docs/webhooks.md). */
   secrets: SecretCipher;
 }
@@ -24,6 +27,21 @@ export function createAccountRouter(deps: AccountRouteDeps): Router {
     const account = await deps.guard('store', () => accounts.findById(callerOf(res).accountId));
     if (!account) throw new NotFoundError();
     res.json({ secret: account.callback_secret });
+  });
+
+  // Account-wide defaults for sending (docs/routing.md#time-based-fallback); changing them needs messages:write.
+  const settings = createAccountSettingsRepository(deps.db);
+  const validateSettings = createAccountSettingsRequestValidator();
+  router.get('/v1/account', ...deps.auth, async (_req, res) => {
+    const found = await deps.guard('store', () => settings.find(callerOf(res).accountId));
+    if (!found) throw new NotFoundError();
+    res.json(found);
+  });
+  router.patch('/v1/account', ...deps.auth, requireScope('messages:write'), ...deps.jsonBody, async (req, res) => {
+    const changes = validateSettings(req.body);
+    const updated = await deps.guard('store', () => settings.update(callerOf(res).accountId, changes));
+    if (!updated) throw new NotFoundError();
+    res.json(updated);
   });
   return router;
 }

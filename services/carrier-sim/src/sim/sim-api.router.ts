@@ -4,13 +4,19 @@ import type { SendLogStore } from '../state/send-log.store';
 import type { TemplateStore } from '../state/template.store';
 import { createInboundHandler, type InboundDeps } from './inbound.route';
 import { createMediaHandler } from './media.route';
+import { createLateReceiptHandler, createSmsReceiptPlanHandlers } from './receipts.route';
+import type { SmsReceiptPlanStore } from '../state/sms-receipt-plan.store';
 
 const queryText = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
 
 /** The simulator's own test-support API under /sim: never part of any upstream. */
-export function createSimApiRouter(deps: InboundDeps & { sends: SendLogStore; templates: TemplateStore }): Router {
+export function createSimApiRouter(deps: InboundDeps & { sends: SendLogStore; templates: TemplateStore; smsReceiptPlans: SmsReceiptPlanStore }): Router {
   const router = express.Router();
   router.post('/sim/inbound', express.json({ limit: '256kb' }), createInboundHandler(deps));
+  router.post('/sim/receipts', express.json({ limit: '16kb' }), createLateReceiptHandler(deps));
+  const smsPlans = createSmsReceiptPlanHandlers({ plans: deps.smsReceiptPlans });
+  router.post('/sim/sms-receipt-plans', express.json({ limit: '16kb' }), smsPlans.set);
+  router.post('/sim/sms-receipt-plans/release', express.json({ limit: '16kb' }), smsPlans.release);
   router.get('/sim/sends', (req, res) => {
     const data = deps.sends.list({
       channel: queryText(req.query.channel),

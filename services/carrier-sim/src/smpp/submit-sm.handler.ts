@@ -6,12 +6,16 @@ import type { Scheduler } from '../support/scheduler';
 import { newSmscMessageId } from '../support/upstream-ids';
 import { toE164, type SendLogStore, type SendOutcome, type SendRecord } from '../state/send-log.store';
 import { concatFromSar, concatFromUdh, type ConcatPart } from './concat-parts';
+import type { SmsReceiptPlanStore } from '../state/sms-receipt-plan.store';
 import type { EsmeSessions } from './esme-sessions';
-import { formatReceiptText } from './receipt-text';
+import { formatReceiptText, type ReceiptStat } from './receipt-text';
+import { parseValidityPeriod } from './validity-period';
 
 export interface SubmitSmDeps {
   sends: SendLogStore;
   sessions: EsmeSessions;
+  /** Part receipts a test holds back and releases in its own order (docs/sandbox.md#multi-part-sms-receipts). */
+  receiptPlans?: SmsReceiptPlanStore;
   scheduler: Scheduler;
   logger: Logger;
   deliveryDelayMs: number;
@@ -83,10 +87,10 @@ export function createSubmitSmHandler(deps: SubmitSmDeps): (session: Session, sy
     return fresh;
   };
 
-  const scheduleReceipt = (session: Session, systemId: string, pdu: PDU, messageId: string, text: string) => {
+  const scheduleReceipt = (session: Session, systemId: string, pdu: PDU, messageId: string, text: string, part: ConcatPart | null) => {
     if (!reportPlan('sms', String(pdu.destination_addr)).delivered) return;
     const submittedAt = new Date(deps.now());
-    deps.scheduler.after(deps.deliveryDelayMs, () => {
+    const deliver = (stat: ReceiptStat) => {
       const options: Record<string, unknown> = {
         source_addr_ton: pdu.dest_addr_ton,
         source_addr_npi: pdu.dest_addr_npi,
@@ -96,13 +100,16 @@ export function createSubmitSmHandler(deps: SubmitSmDeps): (session: Session, sy
         destination_addr: pdu.source_addr,
         esm_class: smpp.ESM_CLASS.MC_DELIVERY_RECEIPT,
         data_coding: 0,
-        short_message: formatReceiptText({ messageId, submittedAt, doneAt: new Date(deps.now()), stat: 'DELIVRD', text }),
+        short_message: formatReceiptText({ messageId, submittedAt, doneAt: new Date(deps.now()), stat, err: stat === 'DELIVRD' ? 0 : 1, text }),
         receipted_message_id: messageId,
-        message_state: smpp.MESSAGE_STATE.DELIVERED,
+        message_state: stat === 'DELIVRD' ? smpp.MESSAGE_STATE.DELIVERED : smpp.MESSAGE_STATE.UNDELIVERABLE,
       };
       if (typeof pdu.user_message_reference === 'number') options.user_message_reference = pdu.user_message_reference;
       deps.sessions.deliver(systemId, session, options, 'receipt');
-    });
+    };
+    const to = toE164(String(pdu.destination_addr));
+    if (part && deps.receiptPlans?.hold(to, part.seq, deliver)) return;
+    deps.scheduler.after(deps.deliveryDelayMs, () => deliver('DELIVRD'));
   };
 
   return (session, systemId, pdu) => {
@@ -133,10 +140,20 @@ export function createSubmitSmHandler(deps: SubmitSmDeps): (session: Session, sy
       deps.logger.info('submit_sm refused', { to, status: STATUS_NAME[attempt.status], client_ref: attempt.record.client_ref });
       return;
     }
+    // Parsed so a malformed value is visible in the log; the simulator delivers well within any validity.
+    const validity = parseValidityPeriod(pdu.validity_period, deps.now());
+    if (validity.kind === 'invalid') {
+      session.send(pdu.response({ command_status: smpp.ESME_RINVEXPIRY }));
+      deps.logger.info('submit_sm refused', { to, status: 'ESME_RINVEXPIRY', validity_period: pdu.validity_period });
+      return;
+    }
+    if (validity.kind === 'relative') attempt.record.validity_seconds ??= validity.seconds;
     const messageId = newSmscMessageId();
     attempt.record.upstream_message_id ??= messageId;
     session.send(pdu.response({ message_id: messageId }));
-    deps.logger.info('submit_sm accepted', { to, message_id: messageId, part: part?.seq ?? 1, parts: part?.total ?? 1 });
-    scheduleReceipt(session, systemId, pdu, messageId, text);
+    deps.logger.info('submit_sm accepted', { to, message_id: messageId, part: part?.seq ?? 1, parts: part?.total ?? 1,
+      validity_seconds: validity.kind === 'relative' ? validity.seconds : undefined,
+    });
+    scheduleReceipt(session, systemId, pdu, messageId, text, part);
   };
 }

@@ -17,6 +17,8 @@ export interface SendRecord {
   outcome: SendOutcome;
   error_code: string | null;
   parts: number;
+  /** sms: the submit_sm validity_period, in seconds from its arrival, when one was given. */
+  validity_seconds?: number;
   at: string;
 }
 

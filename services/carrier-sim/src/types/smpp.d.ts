@@ -71,6 +71,7 @@ declare module 'smpp' {
   export const ESME_RALYBND: number;
   export const ESME_RSYSERR: number;
   export const ESME_RINVDSTADR: number;
+  export const ESME_RINVEXPIRY: number;
   export const ESME_RBINDFAIL: number;
   export const ESME_RMSGQFUL: number;
   export const ESME_RSUBMITFAIL: number;

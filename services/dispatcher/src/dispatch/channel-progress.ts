@@ -4,11 +4,13 @@ import type { ConcreteChannel } from '@switchboard/domain';
 export interface AttemptState {
   channel: string;
   status: string;
+  /** Set when the message left the attempt after its fallback timeout (docs/routing.md#time-based-fallback). */
+  abandoned_at?: Date | null;
 }
 
 /**
  * Where a message stands in its plan, read from the store rather than the job, so a run after a crash
- * continues where the last one stopped: a channel is done once it has a `failed` attempt, and the
+ * continues where the last one stopped: a channel is done once it has a `failed` or abandoned attempt, and the
  * current channel is the first plan channel that is not done.
  */
 export function currentChannel(plan: readonly ConcreteChannel[], attempts: readonly AttemptState[]): ConcreteChannel | null {
@@ -31,7 +33,7 @@ export function fallbackChannel(
 }
 
 function remainingChannels(plan: readonly ConcreteChannel[], attempts: readonly AttemptState[]): ConcreteChannel[] {
-  const done = new Set(attempts.filter((a) => a.status === 'failed').map((a) => a.channel));
+  const done = new Set(attempts.filter((a) => a.status === 'failed' || a.abandoned_at).map((a) => a.channel));
   return plan.filter((channel) => !done.has(channel));
 }
 

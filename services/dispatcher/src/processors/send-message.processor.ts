@@ -1,16 +1,17 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { randomInt } from 'node:crypto';
-import { statusRank, type ConcreteChannel, type MessageStatus, type TemplateReference } from '@switchboard/domain';
+import type { ConcreteChannel, TemplateReference } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
 import { ProviderError, type OutboundContent, type SendAccepted } from '@switchboard/providers';
 import type { PublishEvents, SendMessageJob } from '@switchboard/queues';
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
-import type { AttemptRow, MessageRow, MessageWritesRepository, StoredEvent } from '@switchboard/store';
+import { isHandedOff, type AttemptRow, type MessageRow, type MessageWritesRepository, type StoredEvent } from '@switchboard/store';
 import { channelsWithoutSender, currentChannel, fallbackChannel } from '../dispatch/channel-progress';
 import { buildOutboundContent, templateOf } from '../dispatch/outbound-content';
 import { classifySendFailure } from '../dispatch/send-failure.policy';
 import type { DispatcherMetrics } from '../metrics';
 import type { AdaptersByMode } from '../upstreams/adapter-sets';
+import type { MessageTimers } from '../dispatch/message-timers';
 
 export type SendMessageStore = Pick<
   MessageWritesRepository,
@@ -42,6 +43,8 @@ export interface SendMessageDeps {
   checkContent?: (content: OutboundContent) => Promise<void>;
   /** SMPP `user_message_reference` of a new SMS attempt. @defaultValue random 1..65535 */
   newAttemptRef?: () => number;
+  /** Arms fallback checks and ttl expiry (docs/routing.md). @defaultValue none: no time-based fallback, no expiry after hand-off */
+  timers?: MessageTimers;
 }
 
 type Pass = 'done' | 'next';
@@ -82,6 +85,12 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     await publish(result.events, ctx);
     logger.info('message ended before reaching an upstream', { ...ctx.fields, status, error_code: errorCode });
     return 'done';
+  }
+
+  /** What is left of ttl_seconds, for the SMSC's validity period (docs/routing.md#ttl). */
+  function remainingTtlSeconds(data: SendMessageJob): number | undefined {
+    if (data.ttl_seconds === undefined) return undefined;
+    return Math.max(1, Math.ceil((new Date(data.created_at).getTime() + data.ttl_seconds * 1000 - clock()) / 1000));
   }
 
   function isExpired(row: MessageRow, ttlSeconds: number | undefined): boolean {
@@ -168,7 +177,9 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
       if (!content) throw new ProviderError('permanent', 'content_not_supported_on_channel', `the payload has no text to send on ${channel}`);
       await deps.checkContent?.(content);
       const sender = data.senders[channel];
+      const validitySeconds = channel === 'sms' ? remainingTtlSeconds(data) : undefined;
       accepted = await adapters[channel].send({
+        ...(validitySeconds === undefined ? {} : { validitySeconds }),
         clientRef: data.message_id,
         attemptRef: attempt.attempt_ref ?? undefined,
         to: data.recipient,
@@ -187,6 +198,7 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
       at: new Date(clock()),
     });
     await publish(result.events, ctx);
+    await deps.timers?.armFallbackCheck(data, await store.attempts(data.message_id));
     count(channel, 'accepted');
     logger.info('upstream accepted the message', {
       ...ctx.fields,
@@ -202,12 +214,17 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
   async function runPass(ctx: RunContext): Promise<Pass> {
     const { data } = ctx;
     const row = await store.findRow(data.message_id);
-    if (!row || statusRank(row.status as MessageStatus) >= statusRank('sent')) return 'done';
+    if (!row) return 'done';
+    const attempts = await store.attempts(data.message_id);
+    if (isHandedOff(row.status, attempts)) {
+      // Arming again is a no-op unless a crash came between the acceptance and its timer.
+      if (row.status === 'sent') await deps.timers?.armFallbackCheck(data, attempts);
+      return 'done';
+    }
     if (isExpired(row, data.ttl_seconds)) {
       count(row.channel_used ?? data.channel, 'expired');
       return endMessage(ctx, 'undelivered', 'expired', `not handed to an upstream within ttl_seconds (${data.ttl_seconds})`);
     }
-    const attempts = await store.attempts(data.message_id);
     const channel = currentChannel(data.plan, attempts);
     if (!channel) {
       const last = attempts[attempts.length - 1];
@@ -226,10 +243,11 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     return sendOnChannel(ctx, started.attempt, started.outcome === 'started', attempts);
   }
 
-  return async function processSendMessage(job: Job<SendMessageJob>, token?: string): Promise<void> {
-    const invalid = JOB_PAYLOAD_CHECKS.sendMessage(job.data);
-    if (invalid) throw new UnrecoverableError(invalid);
-    const data = job.data;
+  /**
+   * Persists (idempotently) and sends `data` from wherever the store says it stands. The fallback check
+   * runs this too, on its own job, once it has moved the message off a channel that timed out.
+   */
+  async function run(job: Job<SendMessageJob>, token: string | undefined, data: SendMessageJob): Promise<void> {
     const ctx: RunContext = {
       job,
       token,
@@ -238,6 +256,7 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     };
     const { message_id: id, ...accepted } = data;
     await store.persistAccepted({ id, ...accepted });
+    if (data.ttl_seconds !== undefined) await deps.timers?.armExpiry(data);
     const unsendable = channelsWithoutSender(data.plan, data.senders);
     if (unsendable.length > 0) {
       await endMessage(ctx, 'failed', 'no_sender_for_channel', `no sender was resolved for ${unsendable.join(', ')}`);
@@ -249,4 +268,11 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     }
     throw new Error(`no decision for ${data.message_id} after ${data.plan.length * 2 + 1} passes`);
   }
+
+  async function processSendMessage(job: Job<SendMessageJob>, token?: string): Promise<void> {
+    const invalid = JOB_PAYLOAD_CHECKS.sendMessage(job.data);
+    if (invalid) throw new UnrecoverableError(invalid);
+    await run(job, token, job.data);
+  }
+  return Object.assign(processSendMessage, { continueSend: run });
 }
