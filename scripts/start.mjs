@@ -49,6 +49,9 @@ try {
   }
 
   const workers = ['dispatcher', 'webhook-delivery'];
+  // `npm start -- --https` or SWITCHBOARD_HTTPS=1: a self-signed certificate kept in the state dir (docs/running.md#https).
+  const https = process.argv.includes('--https') || ['1', 'true'].includes(process.env.SWITCHBOARD_HTTPS ?? '');
+  const gatewayTls = https ? devstack.ensureLocalCertificate(stateDir) : undefined;
   const secretsKeys = process.env.SECRETS_ENCRYPTION_KEYS || devstack.ensureLocalSecretsKey(stateDir);
   const stack = await devstack.startStack({
     databaseUrl,
@@ -56,7 +59,9 @@ try {
     redisUrl,
     prefix: process.env.QUEUE_PREFIX ?? 'sb',
     gatewayPort: Number(process.env.PORT ?? 8080),
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', MEDIA_ALLOW_PRIVATE_NETWORKS: 'true' },
+    gatewayTls,
+    // The services' stdout is our pipe, never a TTY: they write readable lines only when ours is one.
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', LOG_FORMAT: process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'), WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', MEDIA_ALLOW_PRIVATE_NETWORKS: 'true' },
     workers,
   });
   cleanups.push(() => stack.stop());
@@ -69,7 +74,7 @@ try {
   }
 
   const demo = await devstack.createAccountKey(databaseUrl, { account: 'demo', mode: 'test', scopes: ['*'], secretsKeys });
-  writeFileSync(localJson, JSON.stringify({ base_url: stack.baseUrl, sim_url: stack.simUrl, database_url: databaseUrl, redis_url: redisUrl, demo_key: demo.key }, null, 2));
+  writeFileSync(localJson, JSON.stringify({ base_url: stack.baseUrl, sim_url: stack.simUrl, database_url: databaseUrl, redis_url: redisUrl, demo_key: demo.key, ca_file: gatewayTls?.certFile }, null, 2));
   process.stdout.write(
     [
       '',
@@ -79,7 +84,8 @@ try {
       `  Simulator:     ${stack.simUrl}   (SMPP on 127.0.0.1:${stack.simSmppPort})`,
       `  Services:      ${Object.values(stack.services).map((s) => s.name).join(', ')}`,
       '  Webhooks:      loopback and http:// targets are ALLOWED in this local run (WEBHOOK_ALLOW_PRIVATE_NETWORKS, WEBHOOK_ALLOW_HTTP).',
-      `  Try:           curl -s ${stack.baseUrl}/v1/messages -H "Authorization: Bearer ${demo.key}" -H 'Content-Type: application/json' -d '{"channel":"sms","recipient":"+447911123400","content":{"text":"Hello"}}'`,
+      ...(gatewayTls ? [`  Certificate:   ${gatewayTls.certFile}   (self-signed for localhost and 127.0.0.1; trust it with --cacert)`] : []),
+      `  Try:           curl -s ${gatewayTls ? `--cacert ${gatewayTls.certFile} ` : ''}${stack.baseUrl}/v1/messages -H "Authorization: Bearer ${demo.key}" -H 'Content-Type: application/json' -d '{"channel":"sms","recipient":"+447911123400","content":{"text":"Hello"}}'`,
       '  Stop:          Ctrl-C',
       '',
     ].join('\n'),

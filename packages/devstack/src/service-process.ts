@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { join } from 'node:path';
 import { freePort, waitFor } from './infra';
 
@@ -32,6 +34,16 @@ function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
 }
 
+function readyzStatus(url: string, ca: Buffer | undefined): Promise<number> {
+  if (!ca) return fetch(`${url}/readyz`).then((res) => res.status);
+  return new Promise((resolve, reject) => {
+    httpsGet(`${url}/readyz`, { ca }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on('error', reject);
+  });
+}
+
 /** Spawns `node services/<name>/dist/main.js` and resolves once its `/readyz` answers 200. */
 export async function startService(name: ServiceName, env: Record<string, string>, opts: { readyTimeoutMs?: number } = {}): Promise<ServiceProcess> {
   const portEnv = SERVICE_PORT_ENV[name];
@@ -52,12 +64,13 @@ export async function startService(name: ServiceName, env: Record<string, string
   const output = () => Buffer.concat(chunks).toString();
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  const url = `http://127.0.0.1:${port}`;
+  // A gateway given TLS_CERT_FILE serves HTTPS only; its readiness is checked trusting that certificate.
+  const ca = env.TLS_CERT_FILE ? readFileSync(env.TLS_CERT_FILE) : undefined;
+  const url = `${ca ? 'https' : 'http'}://127.0.0.1:${port}`;
   try {
     await waitFor(async () => {
       if (child.exitCode !== null) throw new Error('exited');
-      const res = await fetch(`${url}/readyz`);
-      return res.status === 200;
+      return (await readyzStatus(url, ca)) === 200;
     }, `${name} /readyz`, opts.readyTimeoutMs ?? 30_000);
   } catch (error) {
     child.kill('SIGKILL');

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { freePort } from './infra';
+import type { CertificateFiles } from './local-tls';
 import { testSecretsKeys } from './secrets-keys';
 import { startService, type ServiceName, type ServiceProcess } from './service-process';
 
@@ -16,6 +17,11 @@ export interface StackOptions {
   /** Services to start after carrier-sim and the gateway. @defaultValue ['dispatcher'] */
   workers?: ServiceName[];
   gatewayPort?: number;
+  /**
+   * The gateway serves HTTPS with these files; every other service trusts the certificate
+   * (NODE_EXTRA_CA_CERTS), as they call the gateway's base URL.
+   */
+  gatewayTls?: CertificateFiles;
   /** SECRETS_ENCRYPTION_KEYS of every service. @defaultValue testSecretsKeys(databaseUrl): random, per database */
   secretsKeys?: string;
 }
@@ -41,7 +47,8 @@ export interface Stack {
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const prefix = opts.prefix ?? `sb${randomBytes(4).toString('hex')}`;
   const [gatewayPort, simPort, simSmppPort] = await Promise.all([opts.gatewayPort ?? freePort(), freePort(), freePort()]);
-  const baseUrl = `http://127.0.0.1:${gatewayPort}`;
+  const baseUrl = `${opts.gatewayTls ? 'https' : 'http'}://127.0.0.1:${gatewayPort}`;
+  const tlsEnv: Record<string, string> = opts.gatewayTls ? { TLS_CERT_FILE: opts.gatewayTls.certFile, TLS_KEY_FILE: opts.gatewayTls.keyFile } : {};
   const simUrl = `http://127.0.0.1:${simPort}`;
   const common: Record<string, string> = {
     DATABASE_URL: opts.databaseUrl,
@@ -49,6 +56,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     QUEUE_PREFIX: prefix,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     SECRETS_ENCRYPTION_KEYS: opts.secretsKeys ?? testSecretsKeys(opts.databaseUrl),
+    ...(opts.gatewayTls ? { NODE_EXTRA_CA_CERTS: opts.gatewayTls.certFile } : {}),
     ...opts.env,
   };
   const envs: Record<string, Record<string, string>> = {
@@ -61,7 +69,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       ...opts.simEnv,
       SIM_PORT: String(simPort),
     },
-    'api-gateway': { ...common, ...opts.gatewayEnv, PORT: String(gatewayPort) },
+    'api-gateway': { ...common, ...tlsEnv, ...opts.gatewayEnv, PORT: String(gatewayPort) },
     dispatcher: {
       ...common,
       SANDBOX_CHAT_API_BASE_URL: simUrl,

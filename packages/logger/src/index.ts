@@ -1,4 +1,7 @@
 import winston from 'winston';
+import { chooseLogFormat, winstonFormat, type LogFormat } from './log-format';
+
+export { chooseLogFormat, LOG_FORMATS, prettyLine, type LogFormat } from './log-format';
 
 /**
  * The structured-log surface every package and service uses: a message plus fields. `getLogger` gives
@@ -15,17 +18,20 @@ export interface LoggerOptions {
   service: string;
   /** @defaultValue 'info' */
   level?: string;
+  /** Services pass their config's `logFormat` (LOG_FORMAT). @defaultValue pretty when stdout is a TTY, else json */
+  format?: LogFormat;
 }
 
 /**
- * The one logger factory: JSON lines on stdout with structured fields (`request_id`, `message_id`,
- * `job_id`, `queue`, `attempt`) passed as metadata, never formatted into the text.
+ * The one logger factory: lines on stdout with structured fields (`request_id`, `message_id`,
+ * `job_id`, `queue`, `attempt`) passed as metadata, never formatted into the text; JSON unless a
+ * person is watching (docs/configuration.md#logs).
  */
-export function getLogger({ service, level = 'info' }: LoggerOptions): Logger {
+export function getLogger({ service, level = 'info', format = chooseLogFormat(undefined, process.stdout.isTTY === true) }: LoggerOptions): Logger {
   return winston.createLogger({
     level,
     defaultMeta: { service },
-    format: winston.format.combine(winston.format.timestamp(), winston.format.errors({ stack: true }), winston.format.json()),
+    format: winstonFormat(format),
     transports: [new winston.transports.Console()],
   });
 }

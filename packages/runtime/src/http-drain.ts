@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
+import { Server as TlsServer } from 'node:tls';
 
 export interface HttpDrainOptions {
   /**
@@ -47,7 +48,18 @@ export function createHttpDrain(server: Server, { idleGraceMs = 1_000, deadlineM
     else state.idleTimer = setTimeout(() => closeWhenIdle(socket, state), wait);
   };
 
-  server.on('connection', (socket: Socket) => {
+  // Over TLS requests arrive on the TLSSocket of 'secureConnection', not on the TCP socket of
+  // 'connection'; the TCP sockets are still kept, so that the deadline also cuts unfinished handshakes.
+  const tls = server instanceof TlsServer;
+  const tcpSockets = new Set<Socket>();
+  if (tls) {
+    server.on('connection', (socket: Socket) => {
+      tcpSockets.add(socket);
+      socket.once('close', () => tcpSockets.delete(socket));
+    });
+  }
+
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     const state: ConnectionState = { inFlight: 0, idleSince: Date.now() };
     connections.set(socket, state);
     socket.once('close', () => {
@@ -82,7 +94,7 @@ export function createHttpDrain(server: Server, { idleGraceMs = 1_000, deadlineM
       if (draining) return draining;
       draining = new Promise<void>((resolve) => {
         const deadline = setTimeout(() => {
-          for (const socket of connections.keys()) socket.destroy();
+          for (const socket of [...connections.keys(), ...tcpSockets]) socket.destroy();
         }, deadlineMs);
         deadline.unref();
         // net's close, not http's: http's also destroys every idle keep-alive socket at once.

@@ -1,4 +1,4 @@
-import { getLogger, type Logger } from '@switchboard/logger';
+import { getLogger, type LogFormat, type Logger } from '@switchboard/logger';
 import { startHealthServer } from './health-server';
 import type { MetricsRegistry } from './metrics';
 import { installShutdown, type ShutdownStep } from './shutdown';
@@ -12,7 +12,7 @@ export interface WorkerServiceParts {
   readyFields?: Record<string, unknown>;
 }
 
-export interface WorkerServiceSpec<Config extends { logLevel: string }> {
+export interface WorkerServiceSpec<Config extends { logLevel: string; logFormat?: LogFormat }> {
   service: string;
   loadConfig: () => Readonly<Config>;
   /** The effective configuration without secrets, logged once at start. */
@@ -26,10 +26,10 @@ export interface WorkerServiceSpec<Config extends { logLevel: string }> {
  * server (closed first on shutdown, so the orchestrator stops routing before the workers drain), the
  * shutdown handlers, and a clear exit when start-up fails.
  */
-export function runWorkerService<Config extends { logLevel: string }>(spec: WorkerServiceSpec<Config>): void {
+export function runWorkerService<Config extends { logLevel: string; logFormat?: LogFormat }>(spec: WorkerServiceSpec<Config>): void {
   const main = async (): Promise<void> => {
     const config = spec.loadConfig();
-    const logger = getLogger({ service: spec.service, level: config.logLevel });
+    const logger = getLogger({ service: spec.service, level: config.logLevel, format: config.logFormat });
     logger.info('configuration', spec.describeConfig(config));
     const parts = await spec.start({ config, logger });
     const health = await startHealthServer(parts.health);

@@ -24,6 +24,8 @@ import { errorMiddleware, notFoundHandler } from './http/error.middleware';
 import { httpMetricsMiddleware } from './http/http-metrics.middleware';
 import { jsonBody } from './http/json-body.middleware';
 import { requestIdMiddleware } from './http/request-id.middleware';
+import { requireTls } from './http/require-tls.middleware';
+import { securityHeaders } from './http/security-headers.middleware';
 import { createIdempotencyStore } from './idempotency/idempotency.store';
 import { createChatSendGate } from './chat/chat-send.gate';
 import { createMessageAcceptance } from './messages/message-acceptance';
@@ -143,8 +145,11 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  app.set('trust proxy', config.trustProxy);
+  app.use(securityHeaders({ servesTls: config.tls !== undefined }));
   app.use(requestIdMiddleware());
   app.use(httpMetricsMiddleware(metrics));
+  if (config.requireTls) app.use(requireTls());
   // The hot path is matched first.
   app.use(
     messagesRouter({

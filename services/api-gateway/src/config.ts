@@ -1,3 +1,5 @@
+import { accessSync, constants } from 'node:fs';
+import { isIP } from 'node:net';
 import type { UnitPrices } from '@switchboard/domain';
 import { describeCommonConfig, EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
 import type { WebhookTargetPolicy } from '@switchboard/schemas';
@@ -36,7 +38,62 @@ export interface GatewayConfig extends CommonConfig {
   drainDeadlineMs: number;
   /** Seals webhook signing secrets at rest (docs/webhooks.md, "Secrets at rest"). */
   secretsKeys: SecretKeyring;
+  /** PEM files; set together, the gateway serves HTTPS and rereads them on SIGHUP (docs/running.md#https). */
+  tls?: { certFile: string; keyFile: string };
+  /** express' 'trust proxy': which peers may set X-Forwarded-Proto and X-Forwarded-For (docs/configuration.md#tls-and-proxies). */
+  trustProxy: TrustProxy;
+  /** Requests not made over https (directly or per a trusted proxy) get 403 `tls_required`. */
+  requireTls: boolean;
 }
+
+/** false (default), true, a hop count, or a list of addresses, CIDRs and express' names such as `loopback`. */
+export type TrustProxy = boolean | number | string[];
+
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** Parses TRUST_PROXY into the value express' 'trust proxy' setting takes; throws saying what is wrong. */
+export function parseTrustProxy(raw: string): TrustProxy {
+  const text = raw.trim().toLowerCase();
+  if (text === 'false' || text === '0') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops > 32) throw new Error(`a hop count must be at most 32, got ${hops}`);
+    return hops;
+  }
+  const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (PROXY_NAMES.includes(entry)) continue;
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const maxPrefix = family === 6 ? 128 : 32;
+    const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= maxPrefix);
+    if (family === 0 || !prefixOk || rest.length > 0) throw new Error(`"${entry}" is not an IP address, a CIDR or one of ${PROXY_NAMES.join(', ')}`);
+  }
+  if (entries.length === 0) throw new Error('the list is empty');
+  return entries;
+}
+
+/** TLS_CERT_FILE and TLS_KEY_FILE: both or neither, each readable now (the gateway rereads them on SIGHUP). */
+export function readTlsFiles(r: EnvReader): GatewayConfig['tls'] {
+  const certFile = r.optionalString('TLS_CERT_FILE');
+  const keyFile = r.optionalString('TLS_KEY_FILE');
+  if (certFile === undefined && keyFile === undefined) return undefined;
+  if (certFile === undefined || keyFile === undefined) {
+    r.problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together (or neither, for plain HTTP)');
+    return undefined;
+  }
+  for (const [name, file] of [['TLS_CERT_FILE', certFile], ['TLS_KEY_FILE', keyFile]]) {
+    try {
+      accessSync(file, constants.R_OK);
+    } catch (error) {
+      r.problems.push(`${name} is not readable: ${(error as Error).message}`);
+    }
+  }
+  return Object.freeze({ certFile, keyFile });
+}
+
+const TRUST_PROXY_FORMAT = 'false, true, a hop count, or a comma-separated list of IPs, CIDRs, loopback, linklocal, uniquelocal';
 
 export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
   const r = new EnvReader(env);
@@ -71,6 +128,9 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     drainIdleGraceMs: 1_000,
     drainDeadlineMs: 10_000,
     secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', SecretKeyring.parse, SECRETS_KEYS_FORMAT),
+    tls: readTlsFiles(r),
+    trustProxy: env.TRUST_PROXY ? r.parsed('TRUST_PROXY', parseTrustProxy, TRUST_PROXY_FORMAT) : false,
+    requireTls: r.bool('REQUIRE_TLS', false),
   };
   if (!/^\+[1-9]\d{6,14}$/.test(config.sandboxSender)) {
     r.problems.push(`SANDBOX_SENDER must be an E.164 number, got "${config.sandboxSender}"`);

@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { getLogger, type Logger } from '@switchboard/logger';
@@ -8,6 +7,7 @@ import { createDb, createSecretCipher, migrate, resealSecrets } from '@switchboa
 import { createApp } from './app';
 import { describeConfig, loadConfig } from './config';
 import { answerClientError } from './http/client-error.handler';
+import { createGatewayServer, reloadCertificateOnSighup } from './http/gateway-server';
 
 function untilReady(redis: Redis, timeoutMs: number): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
@@ -35,7 +35,7 @@ function watchRedis(redis: Redis, logger: Logger): void {
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const logger = getLogger({ service: 'api-gateway', level: config.logLevel });
+  const logger = getLogger({ service: 'api-gateway', level: config.logLevel, format: config.logFormat });
   logger.info('configuration', { config: describeConfig(config) });
 
   const db = createDb({ url: config.databaseUrl, poolSize: config.dbPoolSize });
@@ -62,19 +62,21 @@ async function main(): Promise<void> {
 
   const metrics = new MetricsRegistry();
   const app = createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, isDraining: () => http.isDraining() });
-  const server = createServer(app);
+  const gatewayServer = createGatewayServer(app, config.tls, logger);
+  const { server } = gatewayServer;
   const http = createHttpDrain(server, { idleGraceMs: config.drainIdleGraceMs, deadlineMs: config.drainDeadlineMs });
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   const { port } = server.address() as AddressInfo;
 
+  reloadCertificateOnSighup(gatewayServer);
   installShutdown(logger, [
     { name: 'http', run: () => http.drain() },
     { name: 'queues', run: () => Promise.all([messageQueue.close(), callbackQueue.close(), templateQueue.close(), eventFanoutQueue.close()]) },
     { name: 'redis', run: () => redis.quit().catch(() => redis.disconnect()) },
     { name: 'store', run: () => db.close() },
   ]);
-  logger.info('ready', { event: 'ready', url: `http://${config.host}:${port}` });
+  logger.info('ready', { event: 'ready', url: `${gatewayServer.scheme}://${config.host}:${port}` });
 }
 
 main().catch((error: Error) => {

@@ -116,6 +116,6 @@ export function renderDocsPage(document: object): DocsPage {
 <script>${SCRIPT}</script></body></html>`;
   return {
     html,
-    contentSecurityPolicy: `default-src 'none'; script-src ${cspHash(SCRIPT)}; style-src ${cspHash(STYLE)}; base-uri 'none'; form-action 'none'`,
+    contentSecurityPolicy: `default-src 'none'; script-src ${cspHash(SCRIPT)}; style-src ${cspHash(STYLE)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
   };
 }
