@@ -8,3 +8,4 @@ export * from './stack';
 export * from './polling';
 export * from './secrets-keys';
 export * from './voice-tools';
+export * from './sdk-tools';
