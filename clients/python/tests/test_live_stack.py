@@ -124,7 +124,8 @@ class LiveStackTest(unittest.TestCase):
                 return []
             with open(ENV["SWITCHBOARD_RECEIVER_LOG"], encoding="utf-8") as log:
                 lines = [json.loads(line) for line in log if line.strip()]
-            return [d for d in lines if d["path"] == path]
+            # The endpoint hears every message of the account: keep the deliveries about this one.
+            return [d for d in lines if d["path"] == path and json.loads(d["body"])["data"]["id"] == message["id"]]
 
         delivery = eventually(deliveries, lambda d: len(d) > 0, "a delivery to the receiver")[0]
         event = webhooks.verify(delivery["body"].encode("utf-8"), delivery["headers"], endpoint["secret"])
