@@ -167,6 +167,14 @@ final class LiveStackTest extends TestCase
         } catch (WebhookVerificationException) {
             $this->addToAssertionCount(1);
         }
+        $this->assertContains($event['id'], array_column($this->client->webhooks->deliveries($endpoint['id']), 'event_id'));
+        $this->assertSame('message.delivered', $this->client->webhooks->event($event['id'])['type']);
+        // After a rotation the redelivered event carries both signatures; the new secret alone verifies it.
+        $rotated = $this->client->webhooks->rotateSecret($endpoint['id']);
+        $this->assertNotSame($endpoint['secret'], $rotated['secret']);
+        $this->client->webhooks->redeliver($event['id']);
+        $again = self::eventually($deliveries, fn (array $d) => count($d) > 1, 'the redelivery')[1];
+        $this->assertSame($event['id'], Webhook::verify($again['body'], $again['headers'], $rotated['secret'])['id']);
         $this->assertStringStartsWith('whsec_', $this->client->webhooks->accountSecret());
         $this->client->webhooks->delete($endpoint['id']);
     }

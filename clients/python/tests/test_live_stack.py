@@ -133,6 +133,14 @@ class LiveStackTest(unittest.TestCase):
         self.assertEqual(self.client.webhooks.verify(delivery["body"], delivery["headers"], endpoint["secret"])["id"], event["id"])
         with self.assertRaises(WebhookVerificationError):
             webhooks.verify(delivery["body"].replace(message["id"], "msg_tampered"), delivery["headers"], endpoint["secret"])
+        self.assertIn(event["id"], [d["event_id"] for d in self.client.webhooks.deliveries(endpoint["id"])])
+        self.assertEqual(self.client.webhooks.event(event["id"])["type"], "message.delivered")
+        # After a rotation the redelivered event carries both signatures; the new secret alone verifies it.
+        rotated = self.client.webhooks.rotate_secret(endpoint["id"])
+        self.assertNotEqual(rotated["secret"], endpoint["secret"])
+        self.client.webhooks.redeliver(event["id"])
+        again = eventually(deliveries, lambda d: len(d) > 1, "the redelivery")[1]
+        self.assertEqual(webhooks.verify(again["body"], again["headers"], rotated["secret"])["id"], event["id"])
         self.assertTrue(self.client.webhooks.account_secret().startswith("whsec_"))
         self.client.webhooks.delete(endpoint["id"])
 
