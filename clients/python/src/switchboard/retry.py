@@ -22,7 +22,7 @@ class RetryPolicy:
 
     def backoff(self, retry_number: int, rand: Callable[[], float] = random.random) -> float:
         """Delay before retry `retry_number` (1-based): uniform in [0, min(max_delay, base * 2^(n-1))]."""
-        ceiling = min(self.max_delay, self.base_delay * (2 ** (retry_number - 1)))
+        ceiling = min(self.max_delay, self.base_delay * (2.0 ** (retry_number - 1)))
         return ceiling * rand()
 
     def delay(self, retry_number: int, retry_after: Optional[str], rand: Callable[[], float] = random.random) -> float:
