@@ -9,3 +9,4 @@ export * from './polling';
 export * from './secrets-keys';
 export * from './voice-tools';
 export * from './local-tls';
+export * from './sdk-tools';

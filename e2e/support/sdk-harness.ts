@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { SANDBOX_WINDOW_ACCOUNT } from '@switchboard/domain';
+import { customerWindowCacheKey } from '@switchboard/shared-state';
+import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { SANDBOX_SENDER } from '../messaging-helpers';
+import { ReceiverProcess } from '../webhooks-harness';
+import { startFaultProxy, type FaultProxy } from './fault-proxy';
+
+const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** The customer whose chat window the harness opens, so that the SDK suites can send free-form chat to them. */
+export const CHAT_CUSTOMER = '+447911123400';
+
+/** Everything an SDK suite talks to: the stack, a fault proxy in front of its gateway, and a webhook receiver. */
+export interface SdkWorld {
+  stack: Stack;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** A real stack (carrier-sim, gateway, dispatcher, webhook-delivery) allowed to deliver webhooks to loopback http. */
+export async function startSdkWorld(): Promise<SdkWorld> {
+  const database: TestDatabase = await createTestDatabase();
+  let stack: Stack;
+  try {
+    stack = await startStack({
+      databaseUrl: database.url,
+      redisUrl: TEST_REDIS_URL,
+      prefix: `e2esdk${randomBytes(4).toString('hex')}`,
+      workers: ['dispatcher', 'webhook-delivery'],
+      env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
+    });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  const started = stack;
+  const receiver = new ReceiverProcess();
+  let proxy: FaultProxy | undefined;
+  const stop = async () => {
+    await proxy?.close();
+    await receiver.kill();
+    await started.stop();
+    await database.drop();
+  };
+  try {
+    const { key } = await createAccountKey(database.url, { account: 'sdk-e2e', mode: 'test', scopes: ['*'], secretsKeys: started.secretsKeys });
+    await receiver.start();
+    proxy = await startFaultProxy(started.baseUrl);
+    await openChatWindow(started, CHAT_CUSTOMER);
+    return {
+      stack: started,
+      env: {
+        SWITCHBOARD_BASE_URL: started.baseUrl,
+        SWITCHBOARD_API_KEY: key,
+        SWITCHBOARD_PROXY_URL: proxy.url,
+        SWITCHBOARD_RECEIVER_URL: `http://127.0.0.1:${receiver.port}`,
+        SWITCHBOARD_RECEIVER_LOG: receiver.logFile,
+        SWITCHBOARD_CHAT_RECIPIENT: CHAT_CUSTOMER,
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The customer writes to the sandbox sender through the simulator; free-form chat is allowed once the window is cached. */
+async function openChatWindow(stack: Stack, customer: string): Promise<void> {
+  const res = await fetch(`${stack.simUrl}/sim/inbound`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ channel: 'chat', from: customer, to: SANDBOX_SENDER, text: 'hi' }),
+  });
+  if (!res.ok) throw new Error(`POST /sim/inbound answered ${res.status}: ${await res.text()}`);
+  const redis = new Redis(TEST_REDIS_URL);
+  try {
+    const window = customerWindowCacheKey(stack.prefix, { accountId: SANDBOX_WINDOW_ACCOUNT, sender: SANDBOX_SENDER, customer });
+    await eventually(() => redis.exists(window), (n) => n === 1, { what: `chat window for ${customer}` });
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Runs a test command to its end without blocking the event loop: the fault proxy lives in this process. */
+export function runSuite(command: string, args: string[], opts: { cwd: string; env: Record<string, string> }): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, output }));
+  });
+}
