@@ -11,7 +11,7 @@ import {
   TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
 import { runWorkerService } from '@switchboard/runtime';
-import { createCustomerWindowCache } from '@switchboard/shared-state';
+import { createCustomerWindowCache, createUpstreamBreakerStore } from '@switchboard/shared-state';
 import { createEventsRepository, createInboundMessagesRepository, createMessageWritesRepository, createTemplatesRepository, openMigratedDb } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
 import { createMediaCheck } from './media/media-check';
@@ -22,6 +22,7 @@ import { createSendMessageProcessor } from './processors/send-message.processor'
 import { createTemplateSubmitProcessor } from './processors/template-submit.processor';
 import { createTemplateUpdateHandler } from './processors/template-update.handler';
 import { createAdapterSets } from './upstreams/adapter-sets';
+import { syncUpstreamState } from './upstreams/upstream-state.sync';
 import { forwardSmsCallbacks } from './upstreams/sms-callbacks.forwarder';
 
 runWorkerService({
@@ -34,7 +35,18 @@ runWorkerService({
     const metrics = createDispatcherMetrics();
     const clock = Date.now;
 
-    const adapters = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger });
+    // Fails fast while Redis is down, so the SMSC keeps (and redelivers) a receipt that could not be queued.
+    const producerConnection = createProducerConnection(config.redisUrl);
+    const breakers = createUpstreamBreakerStore({ redis: producerConnection, prefix: config.queuePrefix, windowSize: config.breaker.windowSize });
+    const adapters = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger, breakers, policy: config.breaker, clock, metrics });
+    const stopUpstreamSync = syncUpstreamState({
+      descriptions: adapters.descriptions,
+      names: adapters.breakerNames,
+      breakers,
+      metrics,
+      intervalMs: config.breakerGaugeRefreshMs,
+      logger,
+    });
     const smsBound = new Set<unknown>();
     for (const sms of adapters.smsSessions) {
       void sms.ready().then(
@@ -43,8 +55,6 @@ runWorkerService({
       );
     }
 
-    // Fails fast while Redis is down, so the SMSC keeps (and redelivers) a receipt that could not be queued.
-    const producerConnection = createProducerConnection(config.redisUrl);
     const queueOptions = { connection: producerConnection, prefix: config.queuePrefix };
     const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, queueOptions);
     const receiptRetry = exponentialRetry(config.receiptMatchAttempts, config.receiptRetryBackoffMs);
@@ -120,6 +130,7 @@ runWorkerService({
       },
       shutdown: [
         { name: 'workers', run: () => Promise.all(workers.map((w) => w.close())) },
+        { name: 'upstream state sync', run: async () => stopUpstreamSync() },
         { name: 'smpp sessions', run: () => Promise.all(adapters.smsSessions.map((sms) => sms.close())) },
         { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close()]) },
         { name: 'redis', run: () => producerConnection.quit().catch(() => producerConnection.disconnect()) },
