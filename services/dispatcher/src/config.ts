@@ -114,8 +114,7 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
   };
   const singleSmsVariables = ['SMPP_HOST', 'SMPP_PORT', 'SMPP_SYSTEM_ID', 'SMPP_PASSWORD'];
   const liveSmsc: SmsUpstreamConfig = {
-    // Without any SMPP_* variable live keys share the sandbox SMSC, its session and its breaker.
-    name: singleSmsVariables.some((v) => env[v] !== undefined) ? 'smsc' : sandboxSmsc.name,
+    name: 'smsc',
     host: read.string('SMPP_HOST', sandboxSmsc.host),
     port: read.int('SMPP_PORT', sandboxSmsc.port, { min: 1, max: 65535 }),
     systemId: read.string('SMPP_SYSTEM_ID', sandboxSmsc.systemId),
@@ -126,7 +125,8 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
   if (env.SMS_UPSTREAMS !== undefined && singleSmsVariables.some((v) => env[v] !== undefined)) {
     read.problems.push(`SMS_UPSTREAMS and ${singleSmsVariables.join('/')} are alternatives: set one or the other`);
   }
-  live.sms = smsList('SMS_UPSTREAMS', [liveSmsc]);
+  // Without any live SMS setting, live keys use the sandbox list: the same sessions and breakers.
+  live.sms = smsList('SMS_UPSTREAMS', singleSmsVariables.some((v) => env[v] !== undefined) ? [liveSmsc] : sandbox.sms);
   const sandboxNames = new Set(sandbox.sms.map((u) => u.name));
   for (const u of live.sms) {
     const twin = sandbox.sms.find((s) => s.name === u.name);
