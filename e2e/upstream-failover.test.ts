@@ -102,6 +102,20 @@ async function setFault(simUrl: string, body: Record<string, unknown> | null): P
 }
 
 describe('several SMS upstreams with circuit breakers', () => {
+  it('refuses a malformed fault with a 400 naming the field', async () => {
+    for (const [body, field] of [
+      [{ channel: 'chat', mode: 'down' }, 'channel'],
+      [{ channel: 'sms', mode: 'broken' }, 'mode'],
+      [{ channel: 'sms', mode: 'slow', delay_ms: -1 }, 'delay_ms'],
+      [{ channel: 'sms', mode: 'errors', error_rate: 2 }, 'error_rate'],
+    ] as const) {
+      const res = await fetch(`${stack.simUrl}/sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail).toContain(field);
+    }
+    expect(await (await fetch(`${stack.simUrl}/sim/faults`)).json()).toEqual({ data: [] });
+  });
+
   it('lists upstreams only for the admin scope', async () => {
     const { key: narrow } = await createAccountKey(database.url, { account: 'failover-e2e-narrow', mode: 'test', scopes: ['messages:write'] });
     expect((await api('GET', '/v1/upstreams', undefined, narrow)).status).toBe(403);
