@@ -71,7 +71,8 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
   const smsList = (variable: string, fallback: SmsUpstreamConfig[], credentials?: { systemId: string; password: string }) => {
     const raw = env[variable];
     if (raw === undefined || raw.trim() === '') return fallback;
-    const parsed = parseSmsUpstreams(variable, raw, { systemId: fallback[0].systemId, password: fallback[0].password }, credentials);
+    const defaults = { systemId: fallback[0]?.systemId ?? SANDBOX_CREDENTIALS.smppSystemId, password: fallback[0]?.password ?? SANDBOX_CREDENTIALS.smppPassword };
+    const parsed = parseSmsUpstreams(variable, raw, defaults, credentials);
     read.problems.push(...parsed.problems);
     return parsed.upstreams;
   };
@@ -127,11 +128,10 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
   }
   // Without any live SMS setting, live keys use the sandbox list: the same sessions and breakers.
   live.sms = smsList('SMS_UPSTREAMS', singleSmsVariables.some((v) => env[v] !== undefined) ? [liveSmsc] : sandbox.sms);
-  const sandboxNames = new Set(sandbox.sms.map((u) => u.name));
   for (const u of live.sms) {
     const twin = sandbox.sms.find((s) => s.name === u.name);
-    if (sandboxNames.has(u.name) && twin && (twin.host !== u.host || twin.port !== u.port || twin.systemId !== u.systemId)) {
-      read.problems.push(`SMS_UPSTREAMS: "${u.name}" is also a sandbox upstream name for a different SMSC; names key the breakers, so use another`);
+    if (twin && (twin.host !== u.host || twin.port !== u.port || twin.systemId !== u.systemId)) {
+      read.problems.push(`live SMSC "${u.name}" has the name of a different sandbox SMSC; names key the breakers, so use another`);
     }
   }
   for (const [name, value] of Object.entries({
