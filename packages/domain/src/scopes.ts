@@ -7,6 +7,8 @@ const SCOPES = [
   'templates:write',
   'webhooks:write',
   'agents:write',
+  /** Operator views such as GET /v1/upstreams (docs/api.md#get-v1upstreams). */
+  'admin',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 

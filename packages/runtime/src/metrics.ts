@@ -43,6 +43,20 @@ export class Counter {
   }
 }
 
+/** A value that is set, not added to: e.g. a circuit breaker's state. */
+export class Gauge {
+  private readonly values = new Map<string, number>();
+  constructor(readonly name: string, readonly help: string) {}
+  set(labels: Labels, value: number): void {
+    this.values.set(labelKey(labels), value);
+  }
+  render(): string {
+    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];
+    for (const [key, value] of this.values) lines.push(`${this.name}${key ? `{${key}}` : ''} ${value}`);
+    return lines.join('\n');
+  }
+}
+
 export class Histogram {
   private readonly series = new Map<string, { buckets: number[]; sum: number; count: number }>();
   constructor(readonly name: string, readonly help: string, readonly bounds: number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]) {}
@@ -70,7 +84,12 @@ export class Histogram {
 }
 
 export class MetricsRegistry {
-  private readonly metrics: Array<Counter | Histogram> = [];
+  private readonly metrics: Array<Counter | Gauge | Histogram> = [];
+  gauge(name: string, help: string): Gauge {
+    const g = new Gauge(name, help);
+    this.metrics.push(g);
+    return g;
+  }
   counter(name: string, help: string): Counter {
     const c = new Counter(name, help);
     this.metrics.push(c);

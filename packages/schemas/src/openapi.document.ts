@@ -1,6 +1,7 @@
 import { CONCRETE_CHANNELS, MESSAGE_STATUSES, REQUESTED_CHANNELS } from '@switchboard/domain';
 import { chatOpenApiPaths, chatOpenApiSchemas } from './chat/chat-openapi.paths';
 import type { JsonSchema } from './json-schema';
+import { upstreamsOpenApiPaths, upstreamsOpenApiSchemas } from './upstreams-openapi.paths';
 import { webhooksOpenApiPaths, webhooksOpenApiSchemas } from './webhooks/webhooks-openapi.paths';
 import { messageRequestSchema } from './message-request.schema';
 import { accountSettingsRequestSchema, accountSettingsSchema } from './account-settings.schema';
@@ -185,7 +186,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
       description: 'Unified messaging over chat, RCS and SMS. Errors are RFC 9457 problem documents; see docs/errors.md.',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
-    paths: { ...paths, ...chatOpenApiPaths, ...webhooksOpenApiPaths },
+    paths: { ...paths, ...chatOpenApiPaths, ...webhooksOpenApiPaths, ...upstreamsOpenApiPaths },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: '`sk_live_…` or `sk_test_…` (sandbox).' } },
       parameters: {
@@ -220,6 +221,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
         Problem: problemSchema,
         ...chatOpenApiSchemas,
         ...webhooksOpenApiSchemas,
+        ...upstreamsOpenApiSchemas,
         Channel: { enum: [...CONCRETE_CHANNELS] },
       },
     },

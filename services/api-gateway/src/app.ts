@@ -41,6 +41,7 @@ import { createAccountRouter } from './routes/account.route';
 import { createEventsRouter } from './routes/events.route';
 import { operationsRouter } from './routes/operations.route';
 import { providerCallbacksRouter } from './routes/provider-callbacks.route';
+import { createUpstreamsRouter } from './routes/upstreams.route';
 import { createWebhooksRouter } from './routes/webhooks.route';
 import { createLoadingCache } from './support/loading-cache';
 
@@ -192,6 +193,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(createWebhooksRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), policy: config.webhookTargets, secrets }));
   app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue, secrets }));
   app.use(createAccountRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), secrets }));
+  app.use(createUpstreamsRouter({ redis, prefix: config.queuePrefix, guard, auth: authenticated('admin') }));
   app.use(notFoundHandler(createAllowedMethods(app)));
   app.use(errorMiddleware(logger));
   return app;

@@ -5,12 +5,14 @@ import { ConfigError, describeConfig, loadConfig, type SimConfig } from './confi
 import { createHttpApp } from './http/app';
 import { createHealthRouter } from './http/health.route';
 import { createRbmApiRouter } from './rbm/rbm-api.router';
+import { createFaultsRouter } from './sim/faults.route';
 import { createSimApiRouter } from './sim/sim-api.router';
 import { createEsmeSessions } from './smpp/esme-sessions';
 import { createSmscServer } from './smpp/smsc-server';
 import { createSubmitSmHandler } from './smpp/submit-sm.handler';
 import { createSmsReceiptPlanStore } from './state/sms-receipt-plan.store';
 import { createChatWindowStore } from './state/chat-window.store';
+import { createFaultSwitchStore } from './state/fault-switch.store';
 import { createSendLogStore } from './state/send-log.store';
 import { createTemplateStore } from './state/template.store';
 import { createJsonLogger, errorFields, type Logger } from './support/json-logger';
@@ -36,6 +38,7 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
   const now = () => Date.now();
   const scheduler = createScheduler((err) => logger.error('scheduled action failed', errorFields(err)));
   const sends = createSendLogStore();
+  const faults = createFaultSwitchStore();
   const templates = createTemplateStore();
   const windows = createChatWindowStore();
   const smsReceiptPlans = createSmsReceiptPlanStore();
@@ -48,7 +51,7 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
   const smsc = createSmscServer({
     ...config.smpp,
     sessions: esmeSessions,
-    handleSubmit: createSubmitSmHandler({ sends, receiptPlans: smsReceiptPlans, sessions: esmeSessions, scheduler, logger, now, ...delays }),
+    handleSubmit: createSubmitSmHandler({ sends, receiptPlans: smsReceiptPlans, sessions: esmeSessions, scheduler, logger, now, faults, ...delays }),
     logger,
   });
 
@@ -56,6 +59,7 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
   const app = createHttpApp(
     [
       createHealthRouter(() => ready),
+      createFaultsRouter({ faults }),
       createSimApiRouter({ sends, smsReceiptPlans, templates, windows, chatWebhooks, rbmEvents, smsc, defaultAgentId: config.rbm.defaultAgentId, logger, now }),
       createRbmApiRouter({ sends, events: rbmEvents, scheduler, logger, now, accessToken: config.rbm.accessToken, ...delays }),
       createCloudApiRouter({

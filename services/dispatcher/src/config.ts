@@ -1,4 +1,6 @@
 import { EnvReader, type Env, readCommonConfig, redactUrlCredentials, type CommonConfig } from '@switchboard/runtime';
+import type { BreakerPolicy } from './upstreams/circuit-breaker';
+import { parseSmsUpstreams, type SmsUpstreamConfig } from './upstreams/sms-upstreams.config';
 
 export interface ChatUpstreamConfig {
   baseUrl: string;
@@ -12,17 +14,11 @@ export interface RcsUpstreamConfig {
   agentId: string;
 }
 
-export interface SmppUpstreamConfig {
-  host: string;
-  port: number;
-  systemId: string;
-  password: string;
-}
-
 export interface UpstreamSet {
   chat: ChatUpstreamConfig;
   rcs: RcsUpstreamConfig;
-  smpp: SmppUpstreamConfig;
+  /** One or more SMSCs, tried by priority and weight behind circuit breakers (docs/routing.md#several-upstreams-per-channel). */
+  sms: SmsUpstreamConfig[];
 }
 
 export interface DispatcherConfig extends CommonConfig {
@@ -54,6 +50,9 @@ export interface DispatcherConfig extends CommonConfig {
   sandbox: UpstreamSet;
   /** Upstreams for live keys; each one defaults to its sandbox counterpart. */
   live: UpstreamSet;
+  breaker: BreakerPolicy;
+  /** How often /metrics' breaker gauges are refreshed from Redis. */
+  breakerGaugeRefreshMs: number;
 }
 
 /**
@@ -71,6 +70,14 @@ const SANDBOX_CREDENTIALS = {
 
 export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
   const read = new EnvReader(env);
+  const smsList = (variable: string, fallback: SmsUpstreamConfig[], credentials?: { systemId: string; password: string }) => {
+    const raw = env[variable];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const defaults = { systemId: fallback[0]?.systemId ?? SANDBOX_CREDENTIALS.smppSystemId, password: fallback[0]?.password ?? SANDBOX_CREDENTIALS.smppPassword };
+    const parsed = parseSmsUpstreams(variable, raw, defaults, credentials);
+    read.problems.push(...parsed.problems);
+    return parsed.upstreams;
+  };
   const simBaseUrl = 'http://127.0.0.1:8090';
   const sandbox: UpstreamSet = {
     chat: {
@@ -83,13 +90,18 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
       accessToken: SANDBOX_CREDENTIALS.rbmAccessToken,
       agentId: SANDBOX_CREDENTIALS.rbmAgentId,
     },
-    smpp: {
-      host: read.string('SANDBOX_SMPP_HOST', '127.0.0.1'),
-      port: read.int('SANDBOX_SMPP_PORT', 2775, { min: 1, max: 65535 }),
-      systemId: SANDBOX_CREDENTIALS.smppSystemId,
-      password: SANDBOX_CREDENTIALS.smppPassword,
-    },
+    sms: [],
   };
+  const sandboxCredentials = { systemId: SANDBOX_CREDENTIALS.smppSystemId, password: SANDBOX_CREDENTIALS.smppPassword };
+  const sandboxSmsc: SmsUpstreamConfig = {
+    name: 'sandbox-smsc',
+    host: read.string('SANDBOX_SMPP_HOST', '127.0.0.1'),
+    port: read.int('SANDBOX_SMPP_PORT', 2775, { min: 1, max: 65535 }),
+    ...sandboxCredentials,
+    priority: 1,
+    weight: 1,
+  };
+  sandbox.sms = smsList('SANDBOX_SMS_UPSTREAMS', [sandboxSmsc], sandboxCredentials);
   const live: UpstreamSet = {
     chat: {
       baseUrl: read.string('CHAT_API_BASE_URL', sandbox.chat.baseUrl),
@@ -101,13 +113,29 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
       accessToken: read.string('RBM_ACCESS_TOKEN', sandbox.rcs.accessToken),
       agentId: read.string('RBM_AGENT_ID', sandbox.rcs.agentId),
     },
-    smpp: {
-      host: read.string('SMPP_HOST', sandbox.smpp.host),
-      port: read.int('SMPP_PORT', sandbox.smpp.port, { min: 1, max: 65535 }),
-      systemId: read.string('SMPP_SYSTEM_ID', sandbox.smpp.systemId),
-      password: read.string('SMPP_PASSWORD', sandbox.smpp.password),
-    },
+    sms: [],
   };
+  const singleSmsVariables = ['SMPP_HOST', 'SMPP_PORT', 'SMPP_SYSTEM_ID', 'SMPP_PASSWORD'];
+  const liveSmsc: SmsUpstreamConfig = {
+    name: 'smsc',
+    host: read.string('SMPP_HOST', sandboxSmsc.host),
+    port: read.int('SMPP_PORT', sandboxSmsc.port, { min: 1, max: 65535 }),
+    systemId: read.string('SMPP_SYSTEM_ID', sandboxSmsc.systemId),
+    password: read.string('SMPP_PASSWORD', sandboxSmsc.password),
+    priority: 1,
+    weight: 1,
+  };
+  if (env.SMS_UPSTREAMS !== undefined && singleSmsVariables.some((v) => env[v] !== undefined)) {
+    read.problems.push(`SMS_UPSTREAMS and ${singleSmsVariables.join('/')} are alternatives: set one or the other`);
+  }
+  // Without any live SMS setting, live keys use the sandbox list: the same sessions and breakers.
+  live.sms = smsList('SMS_UPSTREAMS', singleSmsVariables.some((v) => env[v] !== undefined) ? [liveSmsc] : sandbox.sms);
+  for (const u of live.sms) {
+    const twin = sandbox.sms.find((s) => s.name === u.name);
+    if (twin && (twin.host !== u.host || twin.port !== u.port || twin.systemId !== u.systemId)) {
+      read.problems.push(`live SMSC "${u.name}" has the name of a different sandbox SMSC; names key the breakers, so use another`);
+    }
+  }
   for (const [name, value] of Object.entries({
     SANDBOX_CHAT_API_BASE_URL: sandbox.chat.baseUrl,
     SANDBOX_RBM_API_BASE_URL: sandbox.rcs.baseUrl,
@@ -134,7 +162,17 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     mediaCheckTimeoutMs: read.int('MEDIA_CHECK_TIMEOUT_MS', 5_000, { min: 100, max: 60_000 }),
     sandbox,
     live,
+    breaker: {
+      windowSize: read.int('UPSTREAM_BREAKER_WINDOW', 20, { min: 10, max: 1_000 }),
+      minCalls: read.int('UPSTREAM_BREAKER_MIN_CALLS', 10, { min: 1, max: 1_000 }),
+      failureRateThreshold: read.int('UPSTREAM_BREAKER_FAILURE_PERCENT', 50, { min: 1, max: 100 }) / 100,
+      slowCallMs: read.int('UPSTREAM_BREAKER_SLOW_CALL_MS', 5_000, { min: 1 }),
+      coolDownMs: read.int('UPSTREAM_BREAKER_COOL_DOWN_MS', 30_000, { min: 100 }),
+      probeTimeoutMs: read.int('UPSTREAM_BREAKER_PROBE_TIMEOUT_MS', 10_000, { min: 100 }),
+    },
+    breakerGaugeRefreshMs: read.int('UPSTREAM_BREAKER_GAUGE_REFRESH_MS', 2_000, { min: 100 }),
   };
+  if (config.breaker.minCalls > config.breaker.windowSize) read.problems.push('UPSTREAM_BREAKER_MIN_CALLS must not exceed UPSTREAM_BREAKER_WINDOW');
   return read.finish('dispatcher', config);
 }
 
@@ -144,8 +182,7 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     chat: set.chat.baseUrl,
     rcs: set.rcs.baseUrl,
     rcs_agent: set.rcs.agentId,
-    smpp: `${set.smpp.host}:${set.smpp.port}`,
-    smpp_system_id: set.smpp.systemId,
+    sms: set.sms.map((u) => ({ name: u.name, smpp: `${u.host}:${u.port}`, system_id: u.systemId, priority: u.priority, weight: u.weight })),
   });
   return {
     redis_url: redactUrlCredentials(config.redisUrl),
@@ -165,5 +202,6 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     media_check_timeout_ms: config.mediaCheckTimeoutMs,
     sandbox: upstreams(config.sandbox),
     live: upstreams(config.live),
+    breaker: config.breaker,
   };
 }

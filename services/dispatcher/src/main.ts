@@ -12,7 +12,7 @@ import {
   TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
 import { runWorkerService } from '@switchboard/runtime';
-import { createCustomerWindowCache } from '@switchboard/shared-state';
+import { createCustomerWindowCache, createUpstreamBreakerStore } from '@switchboard/shared-state';
 import {
   createAccountSettingsRepository,
   createEventsRepository,
@@ -33,6 +33,7 @@ import { createSendMessageProcessor } from './processors/send-message.processor'
 import { createTemplateSubmitProcessor } from './processors/template-submit.processor';
 import { createTemplateUpdateHandler } from './processors/template-update.handler';
 import { createAdapterSets } from './upstreams/adapter-sets';
+import { syncUpstreamState } from './upstreams/upstream-state.sync';
 import { forwardSmsCallbacks } from './upstreams/sms-callbacks.forwarder';
 
 runWorkerService({
@@ -45,7 +46,18 @@ runWorkerService({
     const metrics = createDispatcherMetrics();
     const clock = Date.now;
 
-    const adapters = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger });
+    // Fails fast while Redis is down, so the SMSC keeps (and redelivers) a receipt that could not be queued.
+    const producerConnection = createProducerConnection(config.redisUrl);
+    const breakers = createUpstreamBreakerStore({ redis: producerConnection, prefix: config.queuePrefix, windowSize: config.breaker.windowSize });
+    const adapters = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger, breakers, policy: config.breaker, clock, metrics });
+    const stopUpstreamSync = syncUpstreamState({
+      descriptions: adapters.descriptions,
+      names: adapters.breakerNames,
+      breakers,
+      metrics,
+      intervalMs: config.breakerGaugeRefreshMs,
+      logger,
+    });
     const smsBound = new Set<unknown>();
     for (const sms of adapters.smsSessions) {
       void sms.ready().then(
@@ -54,8 +66,6 @@ runWorkerService({
       );
     }
 
-    // Fails fast while Redis is down, so the SMSC keeps (and redelivers) a receipt that could not be queued.
-    const producerConnection = createProducerConnection(config.redisUrl);
     const queueOptions = { connection: producerConnection, prefix: config.queuePrefix };
     const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, queueOptions);
     const receiptRetry = exponentialRetry(config.receiptMatchAttempts, config.receiptRetryBackoffMs);
@@ -154,6 +164,7 @@ runWorkerService({
       },
       shutdown: [
         { name: 'workers', run: () => Promise.all(workers.map((w) => w.close())) },
+        { name: 'upstream state sync', run: async () => stopUpstreamSync() },
         { name: 'smpp sessions', run: () => Promise.all(adapters.smsSessions.map((sms) => sms.close())) },
         { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close(), timerQueue.close()]) },
         { name: 'redis', run: () => producerConnection.quit().catch(() => producerConnection.disconnect()) },

@@ -1,4 +1,4 @@
-import { MetricsRegistry, type Counter } from '@switchboard/runtime';
+import { MetricsRegistry, type Counter, type Gauge } from '@switchboard/runtime';
 
 export interface DispatcherMetrics {
   registry: MetricsRegistry;
@@ -6,6 +6,11 @@ export interface DispatcherMetrics {
   sends: Counter;
   /** result: matched, unmatched (will retry), dropped. */
   receipts: Counter;
+  /** Per upstream (labels channel, upstream): calls made, calls that failed or were slow, breaker state. */
+  upstreamCalls: Counter;
+  upstreamFailures: Counter;
+  /** 0 closed, 1 half-open, 2 open (docs/routing.md#several-upstreams-per-channel). */
+  upstreamBreakerState: Gauge;
 }
 
 export function createDispatcherMetrics(registry = new MetricsRegistry()): DispatcherMetrics {
@@ -13,5 +18,8 @@ export function createDispatcherMetrics(registry = new MetricsRegistry()): Dispa
     registry,
     sends: registry.counter('switchboard_dispatcher_sends_total', 'Send decisions by channel and outcome.'),
     receipts: registry.counter('switchboard_dispatcher_receipts_total', 'Upstream receipts by channel, status and match result.'),
+    upstreamCalls: registry.counter('switchboard_upstream_calls_total', 'Send calls made to each upstream by this process.'),
+    upstreamFailures: registry.counter('switchboard_upstream_failures_total', 'Send calls to each upstream that failed transiently or were slow.'),
+    upstreamBreakerState: registry.gauge('switchboard_upstream_breaker_state', 'Circuit breaker per upstream: 0 closed, 1 half-open, 2 open.'),
   };
 }

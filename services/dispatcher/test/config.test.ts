@@ -1,4 +1,6 @@
-import { loadConfig } from '../src/config';
+import { createUpstreamBreakerStore } from '@switchboard/shared-state';
+import { loadConfig, type DispatcherConfig } from '../src/config';
+import { createDispatcherMetrics } from '../src/metrics';
 import { createAdapterSets } from '../src/upstreams/adapter-sets';
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -11,7 +13,7 @@ describe('dispatcher config', () => {
     expect(config.sandbox).toMatchObject({
       chat: { baseUrl: 'http://127.0.0.1:9999', accessToken: 'sandbox-chat-token', wabaId: '100000000000001' },
       rcs: { baseUrl: 'http://127.0.0.1:8090', accessToken: 'sandbox-rbm-token', agentId: 'switchboard-sandbox' },
-      smpp: { host: '127.0.0.1', port: 2776, systemId: 'switchboard', password: 'sandbox' },
+      sms: [{ name: 'sandbox-smsc', host: '127.0.0.1', port: 2776, systemId: 'switchboard', password: 'sandbox', priority: 1, weight: 1 }],
     });
   });
 
@@ -22,15 +24,67 @@ describe('dispatcher config', () => {
 
   it('keeps a live SMSC apart from the sandbox one', () => {
     const config = loadConfig({ ...base, SMPP_HOST: 'smsc.example.net', SMPP_SYSTEM_ID: 'acme', SMPP_PASSWORD: 'secret' });
-    expect(config.live.smpp).toEqual({ host: 'smsc.example.net', port: 2775, systemId: 'acme', password: 'secret' });
+    expect(config.live.sms).toEqual([{ name: 'smsc', host: 'smsc.example.net', port: 2775, systemId: 'acme', password: 'secret', priority: 1, weight: 1 }]);
     expect(config.live.chat).toEqual(config.sandbox.chat);
   });
+
+  it('reads several SMSCs with priority and weight from SMS_UPSTREAMS', () => {
+    const config = loadConfig({
+      ...base,
+      SMS_UPSTREAMS: JSON.stringify([
+        { name: 'smsc-a', host: 'a.example.net', port: 2775, system_id: 'acme', password: 'pa', priority: 1, weight: 3 },
+        { name: 'smsc-b', host: 'b.example.net', port: 2776, system_id: 'acme', password: 'pb', priority: 2 },
+      ]),
+    });
+    expect(config.live.sms).toEqual([
+      { name: 'smsc-a', host: 'a.example.net', port: 2775, systemId: 'acme', password: 'pa', priority: 1, weight: 3 },
+      { name: 'smsc-b', host: 'b.example.net', port: 2776, systemId: 'acme', password: 'pb', priority: 2, weight: 1 },
+    ]);
+  });
+
+  it('gives sandbox SMSCs from SANDBOX_SMS_UPSTREAMS the simulator credentials', () => {
+    const config = loadConfig({
+      ...base,
+      SANDBOX_SMS_UPSTREAMS: '[{"name":"sim-a","host":"127.0.0.1","port":2775},{"name":"sim-b","host":"127.0.0.1","port":2785,"priority":2}]',
+    });
+    expect(config.sandbox.sms.map((u) => [u.name, u.port, u.systemId, u.password, u.priority])).toEqual([
+      ['sim-a', 2775, 'switchboard', 'sandbox', 1],
+      ['sim-b', 2785, 'switchboard', 'sandbox', 2],
+    ]);
+  });
+
+  it.each([
+    ['not json', /SMS_UPSTREAMS must be a JSON array/],
+    ['[]', /SMS_UPSTREAMS must be a non-empty JSON array/],
+    ['[{"name":"a","host":"h","port":0}]', /SMS_UPSTREAMS\[0\]\.port must be an integer/],
+    ['[{"name":"a","host":"h","port":1,"weight":0}]', /SMS_UPSTREAMS\[0\]\.weight must be an integer/],
+    ['[{"name":"a","host":"h","port":1},{"name":"a","host":"h","port":2}]', /SMS_UPSTREAMS\[1\]\.name "a" is used twice/],
+    ['[{"name":"a","host":"h","port":1,"prio":1}]', /SMS_UPSTREAMS\[0\]\.prio is not a known field/],
+  ])('refuses SMS_UPSTREAMS=%s with a message naming the field', (value, message) => {
+    const exit = jest.spyOn(process, 'exit').mockImplementation((() => {
+      throw new Error('exit');
+    }) as never);
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(() => loadConfig({ ...base, SMS_UPSTREAMS: value })).toThrow('exit');
+      expect(String(stderr.mock.calls.map((c) => c[0]).join(''))).toMatch(message);
+    } finally {
+      exit.mockRestore();
+      stderr.mockRestore();
+    }
+  });
 });
+
+function adapterSets(config: DispatcherConfig) {
+  // These tests never send, so the breaker store is never asked anything.
+  const breakers = createUpstreamBreakerStore({ redis: {} as never, prefix: 'test', windowSize: 20 });
+  return createAdapterSets({ sandbox: config.sandbox, live: config.live, logger: silent, breakers, policy: config.breaker, clock: Date.now, metrics: createDispatcherMetrics() });
+}
 
 describe('adapter sets', () => {
   it('share one SMPP session when live and sandbox name the same SMSC', async () => {
     const config = loadConfig({ ...base, SANDBOX_SMPP_PORT: '1' });
-    const sets = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger: silent });
+    const sets = adapterSets(config);
     try {
       expect(sets.smsSessions).toHaveLength(1);
       expect(sets.byMode.live).toEqual(sets.byMode.test);
@@ -40,9 +94,21 @@ describe('adapter sets', () => {
     }
   });
 
+  it('bind one session per distinct SMSC and list every upstream for the gateway', async () => {
+    const config = loadConfig({ ...base, SANDBOX_SMS_UPSTREAMS: '[{"name":"sim-a","host":"127.0.0.1","port":1},{"name":"sim-b","host":"127.0.0.1","port":2,"priority":2}]' });
+    const sets = adapterSets(config);
+    try {
+      expect(sets.smsSessions).toHaveLength(2);
+      expect(sets.breakerNames).toEqual(['sim-a', 'sim-b']);
+      expect(sets.descriptions).toContainEqual({ name: 'sim-b', channel: 'sms', mode: 'test', priority: 2, weight: 1 });
+    } finally {
+      await Promise.all(sets.smsSessions.map((s) => s.close()));
+    }
+  });
+
   it('bind a second session only for a different live SMSC', async () => {
     const config = loadConfig({ ...base, SANDBOX_SMPP_PORT: '1', SMPP_PORT: '2' });
-    const sets = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger: silent });
+    const sets = adapterSets(config);
     try {
       expect(sets.smsSessions).toHaveLength(2);
       expect(sets.byMode.live.chat).toBe(sets.byMode.test.chat);

@@ -6,6 +6,7 @@ import type { Scheduler } from '../support/scheduler';
 import { newSmscMessageId } from '../support/upstream-ids';
 import { toE164, type SendLogStore, type SendOutcome, type SendRecord } from '../state/send-log.store';
 import { concatFromSar, concatFromUdh, type ConcatPart } from './concat-parts';
+import type { FaultSwitchStore } from '../state/fault-switch.store';
 import type { SmsReceiptPlanStore } from '../state/sms-receipt-plan.store';
 import type { EsmeSessions } from './esme-sessions';
 import { formatReceiptText, type ReceiptStat } from './receipt-text';
@@ -20,6 +21,8 @@ export interface SubmitSmDeps {
   logger: Logger;
   deliveryDelayMs: number;
   now: () => number;
+  /** Run-time faults (docs/sandbox.md#faults-at-run-time); none when absent. */
+  faults?: FaultSwitchStore;
 }
 
 /** One attempt at sending a (possibly multi-part) message: every part shares its verdict and record. */
@@ -39,6 +42,8 @@ const STATUS_NAME: Record<number, string> = {
   [smpp.ESME_RINVDSTADR]: 'ESME_RINVDSTADR',
   [smpp.ESME_RTHROTTLED]: 'ESME_RTHROTTLED',
 };
+
+const ESME_RSYSERR = 0x08;
 
 function textOf(pdu: PDU): string {
   const decoded = (pdu.message_payload ?? pdu.short_message) as DecodedMessage | Buffer | undefined;
@@ -112,7 +117,7 @@ export function createSubmitSmHandler(deps: SubmitSmDeps): (session: Session, sy
     deps.scheduler.after(deps.deliveryDelayMs, () => deliver('DELIVRD'));
   };
 
-  return (session, systemId, pdu) => {
+  const handle = (session: Session, systemId: string, pdu: PDU) => {
     const destination = String(pdu.destination_addr ?? '').replace(/^\+/, '');
     if (!/^\d{6,15}$/.test(destination)) {
       session.send(pdu.response({ command_status: smpp.ESME_RINVDSTADR }));
@@ -155,5 +160,20 @@ export function createSubmitSmHandler(deps: SubmitSmDeps): (session: Session, sy
       validity_seconds: validity.kind === 'relative' ? validity.seconds : undefined,
     });
     scheduleReceipt(session, systemId, pdu, messageId, text, part);
+  };
+
+  // A faulty SMSC refuses before anything is logged as sent, so the send log only holds what it took.
+  return (session, systemId, pdu) => {
+    const fault = deps.faults?.current();
+    if (fault && (fault.mode === 'down' || (fault.mode === 'errors' && Math.random() < fault.errorRate))) {
+      session.send(pdu.response({ command_status: ESME_RSYSERR }));
+      deps.logger.info('submit_sm refused by a run-time fault', { mode: fault.mode, status: 'ESME_RSYSERR' });
+      return;
+    }
+    if (fault?.mode === 'slow') {
+      deps.scheduler.after(fault.delayMs, () => handle(session, systemId, pdu));
+      return;
+    }
+    handle(session, systemId, pdu);
   };
 }

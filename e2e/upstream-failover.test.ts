@@ -1,0 +1,170 @@
+import { randomBytes } from 'node:crypto';
+import { createAccountKey, createTestDatabase, eventually, freePort, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+
+/**
+ * Two sandbox SMSCs behind the dispatcher (docs/routing.md#several-upstreams-per-channel): the primary
+ * is taken down mid-run with carrier-sim's fault switch (docs/sandbox.md#faults-at-run-time), its
+ * breaker opens, messages flow through the secondary, and after the primary recovers and the cool-down
+ * passes, a probe closes the breaker and traffic returns. Each message has its own recipient, so the two
+ * sims' send logs show where it went and that it went exactly once.
+ */
+interface Upstream {
+  name: string;
+  mode: string;
+  state: string;
+  error_rate: number;
+  recent_calls: number;
+  priority: number;
+}
+
+let database: TestDatabase;
+let stack: Stack;
+let key: string;
+let simB: string;
+let dispatcherHealth: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  stack = await startStack({
+    databaseUrl: database.url,
+    redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    prefix: `e2efo${randomBytes(4).toString('hex')}`,
+    workers: [],
+  });
+  const [simBPort, simBSmppPort, healthPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  await stack.startService('carrier-sim', { SIM_PORT: String(simBPort), SIM_SMPP_PORT: String(simBSmppPort) });
+  simB = `http://127.0.0.1:${simBPort}`;
+  await stack.startService('dispatcher', {
+    HEALTH_PORT: String(healthPort),
+    SANDBOX_SMS_UPSTREAMS: JSON.stringify([
+      { name: 'sim-primary', host: '127.0.0.1', port: stack.simSmppPort, priority: 1 },
+      { name: 'sim-secondary', host: '127.0.0.1', port: simBSmppPort, priority: 2 },
+    ]),
+    UPSTREAM_BREAKER_WINDOW: '10',
+    UPSTREAM_BREAKER_MIN_CALLS: '10',
+    UPSTREAM_BREAKER_COOL_DOWN_MS: '3000',
+    UPSTREAM_BREAKER_GAUGE_REFRESH_MS: '200',
+  });
+  dispatcherHealth = `http://127.0.0.1:${healthPort}`;
+  ({ key } = await createAccountKey(database.url, { account: 'failover-e2e', mode: 'test', scopes: ['*'] }));
+}, 90_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await database?.drop();
+});
+
+async function api<T>(method: string, path: string, body?: unknown, bearer = key): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${stack.baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+let sequence = 0;
+/** Sends one SMS to a recipient of its own (ending 00: delivered) and returns message id and recipient. */
+async function sendOne(): Promise<{ id: string; to: string }> {
+  sequence += 1;
+  const to = `+4479111${String(sequence).padStart(3, '0')}00`;
+  const res = await api<{ id: string }>('POST', '/v1/messages', { channel: 'sms', recipient: to, content: { text: `failover ${sequence}` } });
+  if (res.status !== 202) throw new Error(`POST /v1/messages answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return { id: res.body.id, to };
+}
+
+const delivered = (id: string) =>
+  eventually(() => api<{ status: string }>('GET', `/v1/messages/${id}`), (r) => r.body.status === 'delivered', { what: `${id} delivered`, timeoutMs: 20_000, intervalMs: 150 });
+
+async function acceptedAt(simUrl: string): Promise<string[]> {
+  const res = await fetch(`${simUrl}/sim/sends?channel=sms`);
+  const { data } = (await res.json()) as { data: Array<{ to: string; outcome: string }> };
+  return data.filter((s) => s.outcome === 'accepted').map((s) => s.to);
+}
+
+async function upstream(name: string): Promise<Upstream> {
+  const res = await api<{ data: Upstream[] }>('GET', '/v1/upstreams');
+  expect(res.status).toBe(200);
+  const found = res.body.data.find((u) => u.name === name && u.mode === 'test');
+  if (!found) throw new Error(`${name} is not in GET /v1/upstreams: ${JSON.stringify(res.body)}`);
+  return found;
+}
+
+async function breakerGauge(name: string): Promise<string | undefined> {
+  const text = await (await fetch(`${dispatcherHealth}/metrics`)).text();
+  return text.split('\n').find((l) => l.startsWith('switchboard_upstream_breaker_state') && l.includes(`upstream="${name}"`))?.split(' ').pop();
+}
+
+async function setFault(simUrl: string, body: Record<string, unknown> | null): Promise<void> {
+  const res = await fetch(`${simUrl}/sim/faults`, body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : { method: 'DELETE' });
+  if (!res.ok) throw new Error(`/sim/faults answered ${res.status}`);
+}
+
+describe('several SMS upstreams with circuit breakers', () => {
+  it('refuses a malformed fault with a 400 naming the field', async () => {
+    for (const [body, field] of [
+      [{ channel: 'chat', mode: 'down' }, 'channel'],
+      [{ channel: 'sms', mode: 'broken' }, 'mode'],
+      [{ channel: 'sms', mode: 'slow', delay_ms: -1 }, 'delay_ms'],
+      [{ channel: 'sms', mode: 'errors', error_rate: 2 }, 'error_rate'],
+    ] as const) {
+      const res = await fetch(`${stack.simUrl}/sim/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { detail: string }).detail).toContain(field);
+    }
+    expect(await (await fetch(`${stack.simUrl}/sim/faults`)).json()).toEqual({ data: [] });
+  });
+
+  it('lists upstreams only for the admin scope', async () => {
+    const { key: narrow } = await createAccountKey(database.url, { account: 'failover-e2e-narrow', mode: 'test', scopes: ['messages:write'] });
+    expect((await api('GET', '/v1/upstreams', undefined, narrow)).status).toBe(403);
+    await eventually(() => api<{ data: Upstream[] }>('GET', '/v1/upstreams'), (r) => r.body.data?.filter((u) => u.mode === 'test').length === 2, { what: 'published upstreams' });
+    expect(await upstream('sim-primary')).toMatchObject({ state: 'closed', priority: 1 });
+    const openapi = await api<{ paths: Record<string, { get?: { security?: unknown } }> }>('GET', '/v1/openapi.json');
+    expect(openapi.body.paths['/v1/upstreams']?.get?.security).toEqual([{ bearerAuth: ['admin'] }]);
+  });
+
+  it('fails over while the primary is down and returns after it recovers', async () => {
+    const sent: Array<{ id: string; to: string }> = [];
+    const sendAndDeliver = async (n: number) => {
+      const batch = await Promise.all(Array.from({ length: n }, () => sendOne()));
+      await Promise.all(batch.map((m) => delivered(m.id)));
+      sent.push(...batch);
+      return batch;
+    };
+
+    const healthy = await sendAndDeliver(5);
+    expect(await acceptedAt(stack.simUrl)).toEqual(expect.arrayContaining(healthy.map((m) => m.to)));
+
+    await setFault(stack.simUrl, { channel: 'sms', mode: 'down' });
+    // Each refused submit_sm moves on to the secondary within the same attempt; ten failures open the breaker.
+    await sendAndDeliver(12);
+    expect(await upstream('sim-primary')).toMatchObject({ state: 'open', error_rate: expect.any(Number) });
+    expect((await upstream('sim-primary')).error_rate).toBeGreaterThanOrEqual(0.5);
+    await eventually(() => breakerGauge('sim-primary'), (v) => v === '2', { what: 'open breaker gauge', timeoutMs: 5_000 });
+
+    const whileOpen = await sendAndDeliver(5);
+    const secondaryTook = await acceptedAt(simB);
+    expect(secondaryTook).toEqual(expect.arrayContaining(whileOpen.map((m) => m.to)));
+
+    await setFault(stack.simUrl, null);
+    // After the cool-down one send probes the primary; its success closes the breaker.
+    await eventually(
+      async () => {
+        await sendAndDeliver(1);
+        return (await upstream('sim-primary')).state;
+      },
+      (state) => state === 'closed',
+      { what: 'primary breaker closed again', timeoutMs: 30_000, intervalMs: 500 },
+    );
+    const afterRecovery = await sendAndDeliver(5);
+    expect(await acceptedAt(stack.simUrl)).toEqual(expect.arrayContaining(afterRecovery.map((m) => m.to)));
+    await eventually(() => breakerGauge('sim-primary'), (v) => v === '0', { what: 'closed breaker gauge', timeoutMs: 5_000 });
+
+    // Every message was taken by exactly one SMSC, once.
+    const taken = [...(await acceptedAt(stack.simUrl)), ...(await acceptedAt(simB))];
+    for (const m of sent) expect(taken.filter((to) => to === m.to)).toHaveLength(1);
+    expect(taken).toHaveLength(sent.length);
+  });
+});
