@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { SANDBOX_WINDOW_ACCOUNT } from '@switchboard/domain';
 import { customerWindowCacheKey } from '@switchboard/shared-state';
-import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { createAccountKey, createTestDatabase, ensureSdkTools, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 import { SANDBOX_SENDER } from '../messaging-helpers';
 import { ReceiverProcess } from '../webhooks-harness';
 import { startFaultProxy, type FaultProxy } from './fault-proxy';
@@ -94,4 +95,39 @@ export function runSuite(command: string, args: string[], opts: { cwd: string; e
     child.once('error', reject);
     child.once('exit', (code) => resolve({ code, output }));
   });
+}
+
+export interface SdkSuite {
+  /** The test's title. */
+  title: string;
+  /** The SDK's folder under clients/. */
+  client: string;
+  command: string;
+  args: string[];
+  /** Environment beyond the world's, given the SDK's folder. */
+  env?: (clientDir: string) => Record<string, string>;
+  /** Matches the runner's summary of a run in which every expected test passed and none was skipped. */
+  passed: RegExp;
+}
+
+/**
+ * One SDK's own test suite run against one real stack (every channel, a status, retries through an injected
+ * 503 and 429 with exactly one message, pagination and a real webhook delivery), installing the runner first.
+ */
+export function describeSdkSuite(suite: SdkSuite): void {
+  const clientDir = join(__dirname, '..', '..', 'clients', suite.client);
+  let world: SdkWorld;
+  beforeAll(async () => {
+    ensureSdkTools();
+    world = await startSdkWorld();
+  }, 300_000);
+  afterAll(async () => {
+    await world?.stop();
+  });
+  test(suite.title, async () => {
+    const { code, output } = await runSuite(suite.command, suite.args, { cwd: clientDir, env: { ...world.env, ...suite.env?.(clientDir) } });
+    // The whole output is the received value, so a failure shows which test broke and why.
+    expect(output).toMatch(suite.passed);
+    expect(code).toBe(0);
+  }, 180_000);
 }
