@@ -12,3 +12,4 @@ export * from './id-pool';
 export * from './upstream-events';
 export * from './accepted-message';
 export * from './customer-window';
+export * from './opt-out';

@@ -13,3 +13,4 @@ export * from './openapi.document';
 export * from './chat';
 export * from './jobs';
 export * from './webhooks';
+export * from './suppressions';

@@ -2,6 +2,7 @@ import { CONCRETE_CHANNELS, MESSAGE_STATUSES, REQUESTED_CHANNELS } from '@switch
 import { chatOpenApiPaths, chatOpenApiSchemas } from './chat/chat-openapi.paths';
 import type { JsonSchema } from './json-schema';
 import { webhooksOpenApiPaths, webhooksOpenApiSchemas } from './webhooks/webhooks-openapi.paths';
+import { suppressionsOpenApiPaths, suppressionsOpenApiSchemas } from './suppressions/suppressions-openapi.paths';
 import { messageRequestSchema } from './message-request.schema';
 import {
   messageAcceptedSchema,
@@ -170,7 +171,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
       description: 'Unified messaging over chat, RCS and SMS. Errors are RFC 9457 problem documents; see docs/errors.md.',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
-    paths: { ...paths, ...chatOpenApiPaths, ...webhooksOpenApiPaths },
+    paths: { ...paths, ...chatOpenApiPaths, ...webhooksOpenApiPaths, ...suppressionsOpenApiPaths },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: '`sk_live_…` or `sk_test_…` (sandbox).' } },
       parameters: {
@@ -203,6 +204,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
         Problem: problemSchema,
         ...chatOpenApiSchemas,
         ...webhooksOpenApiSchemas,
+        ...suppressionsOpenApiSchemas,
         Channel: { enum: [...CONCRETE_CHANNELS] },
       },
     },

@@ -82,7 +82,7 @@ describe('job payload checks', () => {
     );
     expect(sendMessage({ ...sendJob, channel: 'sms', plan: ['chat'] })).toBe('invalid send-message job: /plan must be ["sms"]');
     expect(sendMessage({ ...sendJob, senders: { fax: { e164: '+14155550100' } } })).toMatch(/^invalid send-message job: \/senders\/fax name must be one of: chat, rcs, sms/);
-    expect(sendMessage({ ...sendJob, skipped_channels: { sms: 'bored' } })).toBe('invalid send-message job: /skipped_channels/sms must be one of: outside_customer_service_window');
+    expect(sendMessage({ ...sendJob, skipped_channels: { sms: 'bored' } })).toBe('invalid send-message job: /skipped_channels/sms must be one of: outside_customer_service_window, recipient_opted_out');
     expect(sendMessage({ ...sendJob, content: { type: 'image', image: { link: 'ftp://x' } } })).toMatch(/\/content\/image\/link must be an http or https URL/);
   });
 

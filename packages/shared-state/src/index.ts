@@ -1,1 +1,2 @@
 export * from './customer-window.cache';
+export * from './suppression.cache';

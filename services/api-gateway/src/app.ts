@@ -5,7 +5,7 @@ import { createPooledIdGenerator, SANDBOX_WINDOW_ACCOUNT, type Scope } from '@sw
 import type { Logger } from '@switchboard/logger';
 import type { MetricsRegistry } from '@switchboard/runtime';
 import { createChatMessageRequestValidator, createMessageRequestValidator, createTemplateCreateValidator } from '@switchboard/schemas';
-import { createCustomerWindowCache } from '@switchboard/shared-state';
+import { createCustomerWindowCache, createSuppressionCache } from '@switchboard/shared-state';
 import {
   createApiKeysRepository,
   createInboundMessagesRepository,
@@ -27,6 +27,8 @@ import { requestIdMiddleware } from './http/request-id.middleware';
 import { createIdempotencyStore } from './idempotency/idempotency.store';
 import { createChatSendGate } from './chat/chat-send.gate';
 import { createMessageAcceptance } from './messages/message-acceptance';
+import { createSuppressionGate } from './messages/suppression.gate';
+import { createSuppressionsRouter } from './routes/suppressions.route';
 import { rateLimit, rateLimitAlongsideBody } from './rate-limit/rate-limit.middleware';
 import { createRateLimiter } from './rate-limit/rate-limiter';
 import { apiDocsRouter } from './routes/api-docs.route';
@@ -101,6 +103,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
       (window.sender === config.sandboxSender && (await customerWindows.isOpen({ ...window, accountId: SANDBOX_WINDOW_ACCOUNT }))),
     guard,
   });
+  const suppressionCache = createSuppressionCache({ redis, prefix: config.queuePrefix });
   const acceptance = createMessageAcceptance({
     queue: messageQueue,
     accountNumbers,
@@ -108,6 +111,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     prices: config.prices,
     sandboxSender: config.sandboxSender,
     chatGate,
+    suppressionGate: createSuppressionGate({ suppressedChannels: suppressionCache.suppressedChannels, guard }),
     messageStored: messageReads.exists,
     clock,
   });
@@ -159,6 +163,16 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   );
   app.use(chatMessagesRouter({ authenticateWrite: authenticatedSend, body: jsonBody(config.bodyLimitBytes), sendChatMessage }));
   app.use(templatesRouter({ authenticate: authenticated('templates:write'), body: jsonBody(config.bodyLimitBytes), handlers: templateHandlers }));
+  app.use(
+    createSuppressionsRouter({
+      db,
+      guard,
+      authenticateRead: authenticated('messages:read'),
+      authenticateWrite: authenticated('messages:write'),
+      jsonBody: jsonBody(config.bodyLimitBytes),
+      cache: suppressionCache,
+    }),
+  );
   app.use(inboundRouter({ authenticateRead: authenticated('messages:read'), handlers: inboundHandlers }));
   app.use(
     operationsRouter({

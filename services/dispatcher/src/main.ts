@@ -11,12 +11,21 @@ import {
   TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
 import { runWorkerService } from '@switchboard/runtime';
-import { createCustomerWindowCache } from '@switchboard/shared-state';
-import { createEventsRepository, createInboundMessagesRepository, createMessageWritesRepository, createTemplatesRepository, openMigratedDb } from '@switchboard/store';
+import { createCustomerWindowCache, createSuppressionCache } from '@switchboard/shared-state';
+import {
+  createEventsRepository,
+  createInboundMessagesRepository,
+  createMessageWritesRepository,
+  createNumbersRepository,
+  createSuppressionsRepository,
+  createTemplatesRepository,
+  openMigratedDb,
+} from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
 import { createMediaCheck } from './media/media-check';
 import { createDispatcherMetrics } from './metrics';
 import { createInboundHandler } from './processors/inbound.handler';
+import { createOptOutHandler } from './processors/opt-out.handler';
 import { createProviderCallbackProcessor } from './processors/provider-callback.processor';
 import { createSendMessageProcessor } from './processors/send-message.processor';
 import { createTemplateSubmitProcessor } from './processors/template-submit.processor';
@@ -55,6 +64,18 @@ runWorkerService({
     const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: eventFanoutQueue, outbox: createEventsRepository(db) }), logger);
 
     const templates = createTemplatesRepository(db);
+    // STOP/START confirmations are ordinary messages of the account (docs/routing.md#opt-out).
+    const sendQueue = openQueue(MESSAGE_SEND_QUEUE, queueOptions);
+    const optOut = createOptOutHandler({
+      suppressions: createSuppressionsRepository(db),
+      cache: createSuppressionCache({ redis: producerConnection, prefix: config.queuePrefix }),
+      numbers: createNumbersRepository(db),
+      sendQueue,
+      replies: config.optOutReplies,
+      prices: config.prices,
+      logger,
+      clock,
+    });
     const sendMessage = createSendMessageProcessor({
       store,
       providers: adapters.byMode,
@@ -88,6 +109,7 @@ runWorkerService({
           clock,
           sandboxSender: config.sandboxSender,
           publishEvents,
+          optOut,
         }),
         templateUpdates: createTemplateUpdateHandler({ templates, logger, clock }),
       },
@@ -121,7 +143,7 @@ runWorkerService({
       shutdown: [
         { name: 'workers', run: () => Promise.all(workers.map((w) => w.close())) },
         { name: 'smpp sessions', run: () => Promise.all(adapters.smsSessions.map((sms) => sms.close())) },
-        { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close()]) },
+        { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close(), sendQueue.close()]) },
         { name: 'redis', run: () => producerConnection.quit().catch(() => producerConnection.disconnect()) },
         { name: 'database', run: () => db.close() },
       ],

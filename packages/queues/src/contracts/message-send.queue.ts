@@ -14,7 +14,7 @@ export const MESSAGE_SEND_QUEUE = {
   payload: payloadType<SendMessageJob>(),
 } as const satisfies QueueContract;
 
-export type SkipReason = 'outside_customer_service_window';
+export type SkipReason = 'outside_customer_service_window' | 'recipient_opted_out';
 
 /**
  * Everything the dispatcher needs to persist and send an accepted message. The gateway writes no row

@@ -17,6 +17,8 @@ export interface MessageAcceptanceDeps {
   sandboxSender: string;
   /** Template and 24 h window rules (docs/chat.md); may take chat out of an `auto` plan. */
   chatGate?: (accountId: string, request: MessageRequest, senders: SenderPlan) => Promise<SenderPlan>;
+  /** The suppression list (docs/routing.md#opt-out); may take channels out of an `auto` plan. */
+  suppressionGate?: (accountId: string, recipient: string, senders: SenderPlan) => Promise<SenderPlan>;
   /** Whether the dispatcher already persisted the message (its job may be gone from the queue by then). */
   messageStored: (messageId: string) => Promise<boolean>;
   clock?: () => number;
@@ -45,7 +47,7 @@ export function acceptedResponse(job: Pick<SendMessageJob, 'message_id' | 'chann
   return { status: 202, body: JSON.stringify(body), location: `/v1/messages/${job.message_id}` };
 }
 
-export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, chatGate, messageStored, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
+export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, chatGate, suppressionGate, messageStored, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
   return {
     async prepare(caller, request, messageId) {
       const numbers = await accountNumbers(caller.accountId);
@@ -57,7 +59,8 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
         numbers,
         sandboxSender,
       });
-      const { plan, senders, skipped } = chatGate ? await chatGate(caller.accountId, request, resolved) : resolved;
+      const gated = chatGate ? await chatGate(caller.accountId, request, resolved) : resolved;
+      const { plan, senders, skipped } = suppressionGate ? await suppressionGate(caller.accountId, request.recipient, gated) : gated;
       // Priced on the first channel that will really be tried.
       const firstChannel = plan.find((c) => !skipped?.[c]) ?? plan[0];
       const job: SendMessageJob = {

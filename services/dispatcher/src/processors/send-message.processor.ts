@@ -157,6 +157,9 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
       if (data.skipped_channels?.[channel] === 'outside_customer_service_window') {
         throw new ProviderError('window_closed', 'outside_customer_service_window', 'the 24 h customer service window was closed at acceptance');
       }
+      if (data.skipped_channels?.[channel] === 'recipient_opted_out') {
+        throw new ProviderError('permanent', 'recipient_opted_out', 'the recipient opted out of this channel (docs/routing.md#opt-out)');
+      }
       // A fresh `auto` attempt on RCS asks first; a resend of an unknown outcome goes straight to the
       // upstream, which dedupes on our messageId and answers 404 itself for a phone without RCS.
       if (channel === 'rcs' && data.channel === 'auto' && fresh && !(await adapters.rcs.isReachable(data.recipient))) {
