@@ -1,4 +1,4 @@
-import { CONCRETE_CHANNELS, ValidationError } from '@switchboard/domain';
+import { CONCRETE_CHANNELS, isValidE164, ValidationError } from '@switchboard/domain';
 import { e164Schema, idSchema, type JsonSchema } from '../json-schema';
 import { compileSchema } from '../validator';
 
@@ -49,6 +49,9 @@ export function createSuppressionRequestValidator(): (body: unknown) => Suppress
   const errors = compileSchema(suppressionRequestSchema);
   return (body) => {
     const found = errors(body);
+    const recipient = (body as { recipient?: unknown } | null)?.recipient;
+    // The same number rule as a send's recipient, so that every number a send accepts can be suppressed.
+    if (!found.some((e) => e.field === '/recipient') && !isValidE164(recipient)) found.push({ field: '/recipient', message: 'is not a valid phone number' });
     if (found.length > 0) throw new ValidationError(found);
     return body as SuppressionRequest;
   };
