@@ -13,3 +13,4 @@ export * from './upstream-events';
 export * from './accepted-message';
 export * from './customer-window';
 export * from './opt-out';
+export * from './quiet-hours';

@@ -14,3 +14,4 @@ export * from './chat';
 export * from './jobs';
 export * from './webhooks';
 export * from './suppressions';
+export * from './account-update.schema';

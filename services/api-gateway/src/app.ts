@@ -7,6 +7,7 @@ import type { MetricsRegistry } from '@switchboard/runtime';
 import { createChatMessageRequestValidator, createMessageRequestValidator, createTemplateCreateValidator } from '@switchboard/schemas';
 import { createCustomerWindowCache, createSuppressionCache } from '@switchboard/shared-state';
 import {
+  createAccountQuietHoursRepository,
   createApiKeysRepository,
   createInboundMessagesRepository,
   createMessageReadsRepository,
@@ -28,6 +29,7 @@ import { createIdempotencyStore } from './idempotency/idempotency.store';
 import { createChatSendGate } from './chat/chat-send.gate';
 import { createMessageAcceptance } from './messages/message-acceptance';
 import { createSuppressionGate } from './messages/suppression.gate';
+import { createQuietHoursSchedule } from './messages/quiet-hours.schedule';
 import { createSuppressionsRouter } from './routes/suppressions.route';
 import { rateLimit, rateLimitAlongsideBody } from './rate-limit/rate-limit.middleware';
 import { createRateLimiter } from './rate-limit/rate-limiter';
@@ -103,6 +105,9 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
       (window.sender === config.sandboxSender && (await customerWindows.isOpen({ ...window, accountId: SANDBOX_WINDOW_ACCOUNT }))),
     guard,
   });
+  const quietHoursRows = createAccountQuietHoursRepository(db);
+  // Read on marketing sends; cached like the numbers so the send path adds no store round trip.
+  const accountQuietHours = createLoadingCache({ load: (accountId) => quietHoursRows.find(accountId), ttlMs: config.numbersCacheTtlMs, clock });
   const suppressionCache = createSuppressionCache({ redis, prefix: config.queuePrefix });
   const acceptance = createMessageAcceptance({
     queue: messageQueue,
@@ -112,6 +117,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     sandboxSender: config.sandboxSender,
     chatGate,
     suppressionGate: createSuppressionGate({ suppressedChannels: suppressionCache.suppressedChannels, guard }),
+    quietHoursDelay: createQuietHoursSchedule({ accountQuietHours, guard, clock }),
     messageStored: messageReads.exists,
     clock,
   });
@@ -200,7 +206,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   const secrets = createSecretCipher(config.secretsKeys);
   app.use(createWebhooksRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), policy: config.webhookTargets, secrets }));
   app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue, secrets }));
-  app.use(createAccountRouter({ db, guard, auth: authOnly, secrets }));
+  app.use(createAccountRouter({ db, guard, auth: authOnly, secrets, jsonBody: jsonBody(config.bodyLimitBytes), authenticateWrite: authenticated('messages:write') }));
   app.use(notFoundHandler(createAllowedMethods(app)));
   app.use(errorMiddleware(logger));
   return app;

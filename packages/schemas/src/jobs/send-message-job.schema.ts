@@ -45,6 +45,7 @@ export const sendMessageJobSchema: JsonSchema = {
     cost_units: { type: 'number', minimum: 0 },
     created_at: { type: 'string', format: 'date-time' },
     skipped_channels: byConcreteChannel({ enum: [...SKIP_REASONS] }),
+    scheduled_until: { type: 'string', format: 'date-time' },
   },
   allOf: [
     // Exactly one of content and template, each error on the property to fix.

@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { NotFoundError } from '@switchboard/domain';
-import { createAccountsRepository, type Queryable, type SecretCipher } from '@switchboard/store';
+import { createAccountQuietHoursUpdateValidator } from '@switchboard/schemas';
+import { createAccountQuietHoursRepository, createAccountsRepository, type Queryable, type SecretCipher } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 
@@ -10,6 +11,10 @@ export interface AccountRouteDeps {
   auth: RequestHandler[];
   /** Opens the callback secret, sealed at rest (docs/webhooks.md). */
   secrets: SecretCipher;
+  /** Body reading and parsing for `PATCH /v1/account`. */
+  jsonBody: RequestHandler[];
+  /** Authentication, rate limit and `messages:write`: account settings that shape sending. */
+  authenticateWrite: RequestHandler[];
 }
 
 /**
@@ -24,6 +29,15 @@ export function createAccountRouter(deps: AccountRouteDeps): Router {
     const account = await deps.guard('store', () => accounts.findById(callerOf(res).accountId));
     if (!account) throw new NotFoundError();
     res.json({ secret: account.callback_secret });
+  });
+  // Quiet hours for marketing messages (docs/routing.md#quiet-hours).
+  const quietHours = createAccountQuietHoursRepository(deps.db);
+  const validateQuietHours = createAccountQuietHoursUpdateValidator();
+  router.patch('/v1/account', ...deps.authenticateWrite, ...deps.jsonBody, async (req, res) => {
+    const { accountId } = callerOf(res);
+    const update = validateQuietHours(req.body);
+    if (!(await deps.guard('store', () => quietHours.set(accountId, update.quiet_hours)))) throw new NotFoundError();
+    res.json({ quiet_hours: update.quiet_hours });
   });
   return router;
 }

