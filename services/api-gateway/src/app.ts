@@ -117,7 +117,12 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     sandboxSender: config.sandboxSender,
     chatGate,
     suppressionGate: createSuppressionGate({ suppressedChannels: suppressionCache.suppressedChannels, guard }),
-    quietHoursDelay: createQuietHoursSchedule({ accountQuietHours, guard, clock }),
+    quietHoursDelay: createQuietHoursSchedule({
+      accountQuietHours,
+      templateCategory: async (accountId, t) => (await templateFacts(`${accountId}\n${t.name}\n${t.language}`))?.category ?? null,
+      guard,
+      clock,
+    }),
     messageStored: messageReads.exists,
     clock,
   });

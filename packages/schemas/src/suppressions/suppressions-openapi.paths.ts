@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../json-schema';
+import { accountQuietHoursUpdateSchema } from '../account-update.schema';
 import { suppressionListQuerySchema, suppressionRequestSchema, suppressionSchema } from './suppression.schema';
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
@@ -17,6 +18,7 @@ const filters = Object.entries(suppressionListQuerySchema.properties as Record<s
 }));
 
 export const suppressionsOpenApiSchemas: Record<string, JsonSchema> = {
+  AccountQuietHoursUpdate: accountQuietHoursUpdateSchema,
   SuppressionRequest: suppressionRequestSchema,
   Suppression: suppressionSchema,
   SuppressionList: {
@@ -26,7 +28,10 @@ export const suppressionsOpenApiSchemas: Record<string, JsonSchema> = {
   },
 };
 
-/** `/v1/suppressions` (docs/routing.md#opt-out): reads need `messages:read`, writes `messages:write`. */
+/**
+ * The account's sending rules (docs/routing.md): `/v1/suppressions` (reads need `messages:read`, writes
+ * `messages:write`) and the quiet hours of `PATCH /v1/account` (`messages:write`).
+ */
 export const suppressionsOpenApiPaths: Record<string, Record<string, JsonSchema>> = {
   '/v1/suppressions': {
     get: {
@@ -47,6 +52,15 @@ export const suppressionsOpenApiPaths: Record<string, Record<string, JsonSchema>
         '200': json('Suppression', 'Already on the list.'),
         ...problems('400', '401', '403', '413', '415', '429', '503'),
       },
+    },
+  },
+  '/v1/account': {
+    patch: {
+      security: [{ bearerAuth: ['messages:write'] }],
+      operationId: 'updateAccountQuietHours',
+      summary: 'Set or remove the account’s quiet hours for marketing messages',
+      requestBody: { required: true, content: { 'application/json': { schema: ref('AccountQuietHoursUpdate') } } },
+      responses: { '200': json('AccountQuietHoursUpdate', 'The quiet hours now in force.'), ...problems('400', '401', '403', '413', '415', '429', '503') },
     },
   },
   '/v1/suppressions/{id}': {

@@ -1,12 +1,15 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { timezones } from 'libphonenumber-geo-carrier';
-import { quietDelay, type QuietHours } from '@switchboard/domain';
+import { quietDelay, type QuietHours, type TemplateReference } from '@switchboard/domain';
 import type { MessageRequest } from '@switchboard/schemas';
+import { templateReference } from '../chat/chat-send.gate';
 import type { DependencyGuard } from '../http/dependency-guard';
 
 export interface QuietHoursScheduleDeps {
   /** The account's quiet hours; cached by the caller, so the send path adds no store round trip. */
   accountQuietHours: (accountId: string) => Promise<QuietHours | null>;
+  /** The category of the account's template a send names (cached by the caller); a marketing template makes a marketing message. */
+  templateCategory: (accountId: string, template: TemplateReference) => Promise<string | null>;
   guard: DependencyGuard;
   clock: () => number;
 }
@@ -23,11 +26,18 @@ export async function recipientTimeZones(e164: string): Promise<string[]> {
 
 /**
  * How long a message waits for quiet hours to end (docs/routing.md#quiet-hours): `quiet_hours` on the
- * request applies to any category; otherwise the account's apply to `category: "marketing"` only.
+ * request applies to any category; otherwise the account's apply to marketing messages only:
+ * `category: "marketing"`, or a template whose category is marketing.
  */
-export function createQuietHoursSchedule({ accountQuietHours, guard, clock }: QuietHoursScheduleDeps) {
+export function createQuietHoursSchedule({ accountQuietHours, templateCategory, guard, clock }: QuietHoursScheduleDeps) {
+  async function isMarketing(accountId: string, request: MessageRequest): Promise<boolean> {
+    if (request.category === 'marketing') return true;
+    const named = templateReference(request);
+    return named !== null && (await templateCategory(accountId, named.reference)) === 'marketing';
+  }
+
   return async (accountId: string, request: MessageRequest): Promise<number> => {
-    const quiet = request.quiet_hours ?? (request.category === 'marketing' ? await guard('store', () => accountQuietHours(accountId)) : null);
+    const quiet = request.quiet_hours ?? ((await isMarketing(accountId, request)) ? await guard('store', () => accountQuietHours(accountId)) : null);
     if (!quiet) return 0;
     return quietDelay(clock(), quiet, await recipientTimeZones(request.recipient));
   };
