@@ -22,6 +22,7 @@ const fullSendJob: Required<SendMessageJob> = {
   cost_units: 2,
   created_at: '2026-11-23T09:00:00.000Z',
   skipped_channels: { chat: 'outside_customer_service_window' },
+  scheduled_until: '2026-11-23T09:05:00.000Z',
 };
 const { template: _template, ...sendJob } = fullSendJob;
 
