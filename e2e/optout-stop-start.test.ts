@@ -82,6 +82,30 @@ describe('STOP and START', () => {
   }, 120_000);
 });
 
+describe('STOP on chat', () => {
+  const CHAT_CUSTOMER = '+447911123566';
+
+  it('suppresses the customer on chat only, and confirms on chat', async () => {
+    await m.simInbound({ channel: 'chat', from: CHAT_CUSTOMER, to: BUSINESS, text: 'Unsubscribe' });
+    await eventually(
+      async () => (await m.api<any>('GET', `/v1/suppressions?recipient=${encodeURIComponent(CHAT_CUSTOMER)}`)).body,
+      (page: any) => page?.data?.length === 1 && page.data[0].channel === 'chat',
+      { what: 'chat suppression', timeoutMs: 20_000 },
+    );
+    await eventually(
+      () => m.simSends({ channel: 'chat', to: CHAT_CUSTOMER }),
+      (sends) => sends.some((s) => s.text?.includes('unsubscribed')),
+      { what: 'chat confirmation at the simulator', timeoutMs: 20_000 },
+    );
+    const refused = await m.api<any>('POST', '/v1/messages', { channel: 'chat', recipient: CHAT_CUSTOMER, from: BUSINESS, content: { text: 'Hi' } });
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('recipient_opted_out');
+    // SMS to the same customer is not affected.
+    const sms = await m.send({ channel: 'sms', recipient: CHAT_CUSTOMER, from: BUSINESS, content: { text: 'Order update' } });
+    await m.waitForMessage(sms.id, reached('delivered'), 'sms still delivered');
+  }, 60_000);
+});
+
 describe('/v1/suppressions', () => {
   const RECIPIENT = '+447911123577';
 
