@@ -50,12 +50,17 @@ describe('quiet hours', () => {
     expect((await m.simSends({ channel: 'sms', to: RECIPIENT })).map((s) => s.text)).toEqual(expect.arrayContaining(['Sale!', 'Your code is 1234']));
   }, 150_000);
 
-  it('applies quiet_hours given on the request to a transactional message too', async () => {
+  it('applies quiet_hours given on the request to a transactional message too, and honours an opt-out made during the wait', async () => {
+    const recipient = '+14155550177';
     const { quiet } = quietPeriodAroundNow();
-    const held = await m.api<any>('POST', '/v1/messages', { channel: 'sms', recipient: RECIPIENT, quiet_hours: quiet, content: { text: 'Reminder' } });
+    const held = await m.api<any>('POST', '/v1/messages', { channel: 'sms', recipient, quiet_hours: quiet, content: { text: 'Reminder' } });
     expect(held.status).toBe(202);
     expect(held.body.status).toBe('scheduled');
-  });
+    expect((await m.api('POST', '/v1/suppressions', { recipient, channel: 'sms' })).status).toBe(201);
+    const ended = await m.waitForMessage(held.body.id, reached('failed', 'delivered'), 'scheduled message decided', 100_000);
+    expect(ended).toMatchObject({ status: 'failed', error: { code: 'recipient_opted_out' } });
+    expect(await m.simSends({ channel: 'sms', to: recipient })).toEqual([]);
+  }, 150_000);
 
   it('names the field of malformed quiet hours', async () => {
     const bad = await m.api<any>('POST', '/v1/messages', { channel: 'sms', recipient: RECIPIENT, quiet_hours: { start: '25:00', end: '8' }, category: 'promo', content: { text: 'x' } });

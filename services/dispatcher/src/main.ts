@@ -64,11 +64,12 @@ runWorkerService({
     const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: eventFanoutQueue, outbox: createEventsRepository(db) }), logger);
 
     const templates = createTemplatesRepository(db);
+    const suppressionCache = createSuppressionCache({ redis: producerConnection, prefix: config.queuePrefix });
     // STOP/START confirmations are ordinary messages of the account (docs/routing.md#opt-out).
     const sendQueue = openQueue(MESSAGE_SEND_QUEUE, queueOptions);
     const optOut = createOptOutHandler({
       suppressions: createSuppressionsRepository(db),
-      cache: createSuppressionCache({ redis: producerConnection, prefix: config.queuePrefix }),
+      cache: suppressionCache,
       numbers: createNumbersRepository(db),
       sendQueue,
       replies: config.optOutReplies,
@@ -78,6 +79,7 @@ runWorkerService({
     });
     const sendMessage = createSendMessageProcessor({
       store,
+      suppressedChannels: suppressionCache.suppressedChannels,
       providers: adapters.byMode,
       clock,
       logger,

@@ -42,6 +42,11 @@ export interface SendMessageDeps {
   checkContent?: (content: OutboundContent) => Promise<void>;
   /** SMPP `user_message_reference` of a new SMS attempt. @defaultValue random 1..65535 */
   newAttemptRef?: () => number;
+  /**
+   * The suppression list's Redis copy, asked again for a message that waited out quiet hours: the customer
+   * may have opted out meanwhile (docs/routing.md#quiet-hours). @defaultValue none
+   */
+  suppressedChannels?: (accountId: string, recipient: string, channels: readonly ConcreteChannel[]) => Promise<Set<ConcreteChannel>>;
 }
 
 type Pass = 'done' | 'next';
@@ -229,10 +234,19 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     return sendOnChannel(ctx, started.attempt, started.outcome === 'started', attempts);
   }
 
+  async function withLateOptOuts(data: SendMessageJob): Promise<SendMessageJob> {
+    if (!data.scheduled_until || !deps.suppressedChannels) return data;
+    const suppressed = await deps.suppressedChannels(data.account_id, data.recipient, data.plan);
+    if (suppressed.size === 0) return data;
+    const skipped = { ...data.skipped_channels };
+    for (const channel of suppressed) skipped[channel] = 'recipient_opted_out';
+    return { ...data, skipped_channels: skipped };
+  }
+
   return async function processSendMessage(job: Job<SendMessageJob>, token?: string): Promise<void> {
     const invalid = JOB_PAYLOAD_CHECKS.sendMessage(job.data);
     if (invalid) throw new UnrecoverableError(invalid);
-    const data = job.data;
+    const data = await withLateOptOuts(job.data);
     const ctx: RunContext = {
       job,
       token,
