@@ -140,8 +140,8 @@ describe('account default for fallback_timeout_seconds', () => {
     expect(invalid.status).toBe(400);
     expect(invalid.body.errors.map((e) => e.field)).toEqual(['/fallback_timeout_seconds']);
     const patched = await m.api('PATCH', '/v1/account', { fallback_timeout_seconds: 5 });
-    expect(patched).toEqual({ status: 200, body: { fallback_timeout_seconds: 5 } });
-    expect((await m.api('GET', '/v1/account')).body).toEqual({ fallback_timeout_seconds: 5 });
+    expect(patched).toEqual({ status: 200, body: { fallback_timeout_seconds: 5, quiet_hours: null } });
+    expect((await m.api('GET', '/v1/account')).body).toEqual({ fallback_timeout_seconds: 5, quiet_hours: null });
 
     const recipient = '+447911124804';
     await m.simInbound({ channel: 'chat', from: recipient, to: SANDBOX_SENDER, text: 'Hi' });

@@ -12,3 +12,5 @@ export * from './id-pool';
 export * from './upstream-events';
 export * from './accepted-message';
 export * from './customer-window';
+export * from './opt-out';
+export * from './quiet-hours';

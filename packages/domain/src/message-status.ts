@@ -1,12 +1,14 @@
 /**
- * Message lifecycle (docs/messages.md#message-states): queued → sending → sent → delivered → read, with `failed`
+ * Message lifecycle (docs/messages.md#message-states): (scheduled →) queued → sending → sent → delivered → read, with `failed`
  * (never reached the network or handset) and `undelivered` (the network could not deliver it).
  * Status only moves forward: a transition to a lower rank is ignored, though its timestamp may still fill a gap.
  */
-export const MESSAGE_STATUSES = ['queued', 'sending', 'sent', 'delivered', 'read', 'failed', 'undelivered'] as const;
+export const MESSAGE_STATUSES = ['scheduled', 'queued', 'sending', 'sent', 'delivered', 'read', 'failed', 'undelivered'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 const RANK: Record<MessageStatus, number> = {
+  // Delayed by quiet hours (docs/routing.md#quiet-hours): shown from the waiting job, never stored.
+  scheduled: -1,
   queued: 0,
   sending: 1,
   sent: 2,
@@ -31,6 +33,7 @@ export function isFinal(status: MessageStatus): boolean {
 
 /** The timestamp column each status fills. */
 export const STATUS_TIMESTAMP: Record<MessageStatus, string> = {
+  scheduled: 'created_at',
   queued: 'created_at',
   sending: 'sending_at',
   sent: 'sent_at',

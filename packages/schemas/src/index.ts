@@ -14,3 +14,4 @@ export * from './openapi.document';
 export * from './chat';
 export * from './jobs';
 export * from './webhooks';
+export * from './suppressions';

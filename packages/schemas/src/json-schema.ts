@@ -1,4 +1,4 @@
-import { ID_PREFIXES, type IdPrefix } from '@switchboard/domain';
+import { ID_PREFIXES, QUIET_HOURS_TIME_PATTERN, type IdPrefix } from '@switchboard/domain';
 
 /**
  * A JSON Schema (draft 2020-12) as a plain object. The same objects are compiled by ajv for request
@@ -30,6 +30,7 @@ export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [TEMPLATE_LANGUAGE_PATTERN]: 'must be a language code such as en or en_US',
   [HTTP_URL_PATTERN]: 'must be an http or https URL',
   [EVENT_RESOURCE_ID_PATTERN]: 'must be a msg_, call_ or inb_ id',
+  [QUIET_HOURS_TIME_PATTERN]: 'must be a time of day HH:MM such as 21:00',
   ...Object.fromEntries(ID_PREFIXES.map((prefix) => [idPattern(prefix), `must be a ${prefix}_ id`])),
 };
 

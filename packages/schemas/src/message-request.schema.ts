@@ -1,4 +1,13 @@
-import { CONCRETE_CHANNELS, REQUESTED_CHANNELS, type ConcreteChannel, type MessageContent, type RequestedChannel, type TemplateReference } from '@switchboard/domain';
+import {
+  CONCRETE_CHANNELS,
+  QUIET_HOURS_TIME_PATTERN,
+  REQUESTED_CHANNELS,
+  type ConcreteChannel,
+  type MessageContent,
+  type QuietHours,
+  type RequestedChannel,
+  type TemplateReference,
+} from '@switchboard/domain';
 import { messageContentSchema } from './chat-payload.schema';
 import { HTTP_URL_PATTERN, e164Schema, type JsonSchema } from './json-schema';
 import { templateReferenceSchema } from './template-reference.schema';
@@ -25,7 +34,25 @@ export interface MessageRequest {
   fallback_timeout_seconds?: number;
   metadata?: Record<string, string>;
   from?: string;
+  /** Marketing messages wait out quiet hours (docs/routing.md#quiet-hours). @defaultValue `transactional` */
+  category?: MessageCategory;
+  /** Applies to any category when given here; otherwise the account's apply to marketing only. */
+  quiet_hours?: QuietHours;
 }
+
+export const MESSAGE_CATEGORIES = ['transactional', 'marketing'] as const;
+export type MessageCategory = (typeof MESSAGE_CATEGORIES)[number];
+
+export const quietHoursSchema: JsonSchema = {
+  type: 'object',
+  required: ['start', 'end'],
+  additionalProperties: false,
+  description: 'Local times ("HH:MM") in the recipient’s time zone between which the message waits; may cross midnight.',
+  properties: {
+    start: { type: 'string', pattern: QUIET_HOURS_TIME_PATTERN },
+    end: { type: 'string', pattern: QUIET_HOURS_TIME_PATTERN },
+  },
+};
 
 export const metadataSchema: JsonSchema = {
   type: 'object',
@@ -70,5 +97,7 @@ export const messageRequestSchema: JsonSchema = {
     },
     metadata: metadataSchema,
     from: e164Schema('A number provisioned on the account for the channel; default the first one provisioned.'),
+    category: { type: 'string', enum: [...MESSAGE_CATEGORIES], description: '`marketing` waits out quiet hours; default `transactional`.' },
+    quiet_hours: quietHoursSchema,
   },
 };

@@ -3,6 +3,7 @@ import { chatOpenApiPaths, chatOpenApiSchemas } from './chat/chat-openapi.paths'
 import type { JsonSchema } from './json-schema';
 import { upstreamsOpenApiPaths, upstreamsOpenApiSchemas } from './upstreams-openapi.paths';
 import { webhooksOpenApiPaths, webhooksOpenApiSchemas } from './webhooks/webhooks-openapi.paths';
+import { suppressionsOpenApiPaths, suppressionsOpenApiSchemas } from './suppressions/suppressions-openapi.paths';
 import { messageRequestSchema } from './message-request.schema';
 import { accountSettingsRequestSchema, accountSettingsSchema } from './account-settings.schema';
 import {
@@ -69,7 +70,7 @@ const paths: Record<string, Record<string, Operation>> = {
     patch: authenticated('messages:write', {
       operationId: 'updateAccountSettings',
       summary: 'Change the account-wide sending defaults',
-      description: '`fallback_timeout_seconds` applies to `auto` messages that set none (docs/routing.md#time-based-fallback).',
+      description: '`fallback_timeout_seconds` applies to `auto` messages that set none (docs/routing.md#time-based-fallback); `quiet_hours` holds marketing messages (docs/routing.md#quiet-hours). Fields left out stay as they are.',
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/AccountSettingsRequest' } } } },
       responses: { '200': json('AccountSettings', 'The settings as stored.'), ...problems('400', '401', '403', '415', '429', '503') },
     }),
@@ -186,7 +187,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
       description: 'Unified messaging over chat, RCS and SMS. Errors are RFC 9457 problem documents; see docs/errors.md.',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
-    paths: { ...paths, ...chatOpenApiPaths, ...webhooksOpenApiPaths, ...upstreamsOpenApiPaths },
+    paths: { ...paths, ...chatOpenApiPaths, ...webhooksOpenApiPaths, ...upstreamsOpenApiPaths, ...suppressionsOpenApiPaths },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: '`sk_live_…` or `sk_test_…` (sandbox).' } },
       parameters: {
@@ -222,6 +223,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
         ...chatOpenApiSchemas,
         ...webhooksOpenApiSchemas,
         ...upstreamsOpenApiSchemas,
+        ...suppressionsOpenApiSchemas,
         Channel: { enum: [...CONCRETE_CHANNELS] },
       },
     },

@@ -13,7 +13,7 @@ export const messageAcceptedSchema: JsonSchema = {
   additionalProperties: false,
   properties: {
     id: messageId,
-    status: { const: 'queued' },
+    status: { enum: ['queued', 'scheduled'], description: '`scheduled` when quiet hours hold the message back (docs/routing.md#quiet-hours).' },
     channel: { enum: [...REQUESTED_CHANNELS] },
     recipient: { type: 'string' },
     created_at: timestamp,

@@ -22,6 +22,7 @@ const fullSendJob: Required<SendMessageJob> = {
   cost_units: 2,
   created_at: '2026-11-23T09:00:00.000Z',
   skipped_channels: { chat: 'outside_customer_service_window' },
+  scheduled_until: '2026-11-23T09:05:00.000Z',
 };
 const { template: _template, ...sendJob } = fullSendJob;
 
@@ -87,7 +88,7 @@ describe('job payload checks', () => {
     );
     expect(sendMessage({ ...sendJob, channel: 'sms', plan: ['chat'] })).toBe('invalid send-message job: /plan must be ["sms"]');
     expect(sendMessage({ ...sendJob, senders: { fax: { e164: '+14155550100' } } })).toMatch(/^invalid send-message job: \/senders\/fax name must be one of: chat, rcs, sms/);
-    expect(sendMessage({ ...sendJob, skipped_channels: { sms: 'bored' } })).toBe('invalid send-message job: /skipped_channels/sms must be one of: outside_customer_service_window');
+    expect(sendMessage({ ...sendJob, skipped_channels: { sms: 'bored' } })).toBe('invalid send-message job: /skipped_channels/sms must be one of: outside_customer_service_window, recipient_opted_out');
     expect(sendMessage({ ...sendJob, content: { type: 'image', image: { link: 'ftp://x' } } })).toMatch(/\/content\/image\/link must be an http or https URL/);
   });
 

@@ -1,2 +1,3 @@
 export * from './customer-window.cache';
 export * from './upstream-breakers.store';
+export * from './suppression.cache';

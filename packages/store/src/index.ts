@@ -18,3 +18,4 @@ export * from './repositories/events.repository';
 export * from './repositories/templates.repository';
 export * from './repositories/inbound-messages.repository';
 export * from './repositories/customer-windows.repository';
+export * from './repositories/suppressions.repository';

@@ -120,10 +120,12 @@ export function queuedMessageResource(fields: {
   created_at: string;
   cost_units: number;
   metadata?: Record<string, string>;
+  /** `scheduled` while quiet hours hold the job back (docs/routing.md#quiet-hours). @defaultValue `queued` */
+  status?: 'queued' | 'scheduled';
 }): MessageResource {
   return {
     id: fields.id,
-    status: 'queued',
+    status: fields.status ?? 'queued',
     channel: fields.channel,
     channel_used: null,
     recipient: fields.recipient,

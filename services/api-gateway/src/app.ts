@@ -5,8 +5,9 @@ import { createPooledIdGenerator, SANDBOX_WINDOW_ACCOUNT, type Scope } from '@sw
 import type { Logger } from '@switchboard/logger';
 import type { MetricsRegistry } from '@switchboard/runtime';
 import { createChatMessageRequestValidator, createMessageRequestValidator, createTemplateCreateValidator } from '@switchboard/schemas';
-import { createCustomerWindowCache } from '@switchboard/shared-state';
+import { createCustomerWindowCache, createSuppressionCache } from '@switchboard/shared-state';
 import {
+  createAccountSettingsRepository,
   createApiKeysRepository,
   createInboundMessagesRepository,
   createMessageReadsRepository,
@@ -29,6 +30,9 @@ import { securityHeaders } from './http/security-headers.middleware';
 import { createIdempotencyStore } from './idempotency/idempotency.store';
 import { createChatSendGate } from './chat/chat-send.gate';
 import { createMessageAcceptance } from './messages/message-acceptance';
+import { createSuppressionGate } from './messages/suppression.gate';
+import { createQuietHoursSchedule } from './messages/quiet-hours.schedule';
+import { createSuppressionsRouter } from './routes/suppressions.route';
 import { rateLimit, rateLimitAlongsideBody } from './rate-limit/rate-limit.middleware';
 import { createRateLimiter } from './rate-limit/rate-limiter';
 import { apiDocsRouter } from './routes/api-docs.route';
@@ -104,6 +108,10 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
       (window.sender === config.sandboxSender && (await customerWindows.isOpen({ ...window, accountId: SANDBOX_WINDOW_ACCOUNT }))),
     guard,
   });
+  const accountSettings = createAccountSettingsRepository(db);
+  // Read on marketing sends; cached like the numbers so the send path adds no store round trip.
+  const accountQuietHours = createLoadingCache({ load: async (accountId) => (await accountSettings.find(accountId))?.quiet_hours ?? null, ttlMs: config.numbersCacheTtlMs, clock });
+  const suppressionCache = createSuppressionCache({ redis, prefix: config.queuePrefix });
   const acceptance = createMessageAcceptance({
     queue: messageQueue,
     accountNumbers,
@@ -111,6 +119,13 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     prices: config.prices,
     sandboxSender: config.sandboxSender,
     chatGate,
+    suppressionGate: createSuppressionGate({ suppressedChannels: suppressionCache.suppressedChannels, guard }),
+    quietHoursDelay: createQuietHoursSchedule({
+      accountQuietHours,
+      templateCategory: async (accountId, t) => (await templateFacts(`${accountId}\n${t.name}\n${t.language}`))?.category ?? null,
+      guard,
+      clock,
+    }),
     messageStored: messageReads.exists,
     clock,
   });
@@ -165,6 +180,16 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   );
   app.use(chatMessagesRouter({ authenticateWrite: authenticatedSend, body: jsonBody(config.bodyLimitBytes), sendChatMessage }));
   app.use(templatesRouter({ authenticate: authenticated('templates:write'), body: jsonBody(config.bodyLimitBytes), handlers: templateHandlers }));
+  app.use(
+    createSuppressionsRouter({
+      db,
+      guard,
+      authenticateRead: authenticated('messages:read'),
+      authenticateWrite: authenticated('messages:write'),
+      jsonBody: jsonBody(config.bodyLimitBytes),
+      cache: suppressionCache,
+    }),
+  );
   app.use(inboundRouter({ authenticateRead: authenticated('messages:read'), handlers: inboundHandlers }));
   app.use(
     operationsRouter({
@@ -192,7 +217,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   const secrets = createSecretCipher(config.secretsKeys);
   app.use(createWebhooksRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), policy: config.webhookTargets, secrets }));
   app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue, secrets }));
-  app.use(createAccountRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), secrets }));
+  app.use(createAccountRouter({ db, guard, auth: authOnly, secrets, jsonBody: jsonBody(config.bodyLimitBytes), authenticateWrite: authenticated('messages:write') }));
   app.use(createUpstreamsRouter({ redis, prefix: config.queuePrefix, guard, auth: authenticated('admin') }));
   app.use(notFoundHandler(createAllowedMethods(app)));
   app.use(errorMiddleware(logger));

@@ -1,3 +1,4 @@
+import type { UnitPrices } from '@switchboard/domain';
 import { EnvReader, type Env, readCommonConfig, redactUrlCredentials, type CommonConfig } from '@switchboard/runtime';
 import type { BreakerPolicy } from './upstreams/circuit-breaker';
 import { parseSmsUpstreams, type SmsUpstreamConfig } from './upstreams/sms-upstreams.config';
@@ -46,6 +47,10 @@ export interface DispatcherConfig extends CommonConfig {
   sandboxSender: string;
   /** How long the HEAD of a media link may take before the message fails as `media_unreachable`. */
   mediaCheckTimeoutMs: number;
+  /** Confirmations sent after STOP and START (docs/routing.md#opt-out). */
+  optOutReplies: { optOut: string; optIn: string };
+  /** The unit prices of the confirmations' cost_units; the same PRICE_* as the gateway. */
+  prices: UnitPrices;
   /** Upstreams for `sk_test_` keys: always the carrier simulator (docs/authentication.md#test-and-live-keys). */
   sandbox: UpstreamSet;
   /** Upstreams for live keys; each one defaults to its sandbox counterpart. */
@@ -66,6 +71,12 @@ const SANDBOX_CREDENTIALS = {
   rbmAgentId: 'switchboard-sandbox',
   smppSystemId: 'switchboard',
   smppPassword: 'sandbox',
+} as const;
+
+/** Twilio's wording for its default opt-out confirmations, which customers and carriers already know. */
+const DEFAULT_OPT_OUT_REPLIES = {
+  optOut: 'You have successfully been unsubscribed. You will not receive any more messages from this number. Reply START to resubscribe.',
+  optIn: 'You have successfully been re-subscribed to messages from this number. Reply STOP to unsubscribe.',
 } as const;
 
 export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
@@ -160,6 +171,15 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     mediaAllowPrivateNetworks: read.bool('MEDIA_ALLOW_PRIVATE_NETWORKS', false),
     sandboxSender: read.string('SANDBOX_SENDER', '+14155550100'),
     mediaCheckTimeoutMs: read.int('MEDIA_CHECK_TIMEOUT_MS', 5_000, { min: 100, max: 60_000 }),
+    optOutReplies: {
+      optOut: read.string('OPT_OUT_REPLY_TEXT', DEFAULT_OPT_OUT_REPLIES.optOut),
+      optIn: read.string('OPT_IN_REPLY_TEXT', DEFAULT_OPT_OUT_REPLIES.optIn),
+    },
+    prices: Object.freeze({
+      chat: read.int('PRICE_CHAT', 1, { min: 0, max: 1_000_000 }),
+      rcs: read.int('PRICE_RCS', 1, { min: 0, max: 1_000_000 }),
+      sms: read.int('PRICE_SMS', 1, { min: 0, max: 1_000_000 }),
+    }),
     sandbox,
     live,
     breaker: {
@@ -200,6 +220,7 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     media_allow_private_networks: config.mediaAllowPrivateNetworks,
     sandbox_sender: config.sandboxSender,
     media_check_timeout_ms: config.mediaCheckTimeoutMs,
+    opt_out_replies: config.optOutReplies,
     sandbox: upstreams(config.sandbox),
     live: upstreams(config.live),
     breaker: config.breaker,

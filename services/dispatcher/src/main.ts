@@ -12,13 +12,15 @@ import {
   TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
 import { runWorkerService } from '@switchboard/runtime';
-import { createCustomerWindowCache, createUpstreamBreakerStore } from '@switchboard/shared-state';
+import { createCustomerWindowCache, createSuppressionCache, createUpstreamBreakerStore } from '@switchboard/shared-state';
 import {
   createAccountSettingsRepository,
   createEventsRepository,
   createInboundMessagesRepository,
   createMessageTimersRepository,
   createMessageWritesRepository,
+  createNumbersRepository,
+  createSuppressionsRepository,
   createTemplatesRepository,
   openMigratedDb,
 } from '@switchboard/store';
@@ -28,6 +30,7 @@ import { createMediaCheck } from './media/media-check';
 import { createDispatcherMetrics } from './metrics';
 import { createInboundHandler } from './processors/inbound.handler';
 import { createMessageTimerProcessor } from './processors/message-timer.processor';
+import { createOptOutHandler } from './processors/opt-out.handler';
 import { createProviderCallbackProcessor } from './processors/provider-callback.processor';
 import { createSendMessageProcessor } from './processors/send-message.processor';
 import { createTemplateSubmitProcessor } from './processors/template-submit.processor';
@@ -84,9 +87,23 @@ runWorkerService({
       defaultFallbackTimeoutSeconds: config.fallbackTimeoutSeconds,
       accountFallbackTimeout: async (accountId) => (await accountSettings.find(accountId))?.fallback_timeout_seconds ?? null,
     });
+    const suppressionCache = createSuppressionCache({ redis: producerConnection, prefix: config.queuePrefix });
+    // STOP/START confirmations are ordinary messages of the account (docs/routing.md#opt-out).
+    const sendQueue = openQueue(MESSAGE_SEND_QUEUE, queueOptions);
+    const optOut = createOptOutHandler({
+      suppressions: createSuppressionsRepository(db),
+      cache: suppressionCache,
+      numbers: createNumbersRepository(db),
+      sendQueue,
+      replies: config.optOutReplies,
+      prices: config.prices,
+      logger,
+      clock,
+    });
     const sendMessage = createSendMessageProcessor({
       timers: messageTimers,
       store,
+      suppressedChannels: suppressionCache.suppressedChannels,
       providers: adapters.byMode,
       clock,
       logger,
@@ -118,6 +135,7 @@ runWorkerService({
           clock,
           sandboxSender: config.sandboxSender,
           publishEvents,
+          optOut,
         }),
         templateUpdates: createTemplateUpdateHandler({ templates, logger, clock }),
       },
@@ -166,7 +184,7 @@ runWorkerService({
         { name: 'workers', run: () => Promise.all(workers.map((w) => w.close())) },
         { name: 'upstream state sync', run: async () => stopUpstreamSync() },
         { name: 'smpp sessions', run: () => Promise.all(adapters.smsSessions.map((sms) => sms.close())) },
-        { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close(), timerQueue.close()]) },
+        { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close(), timerQueue.close(), sendQueue.close()]) },
         { name: 'redis', run: () => producerConnection.quit().catch(() => producerConnection.disconnect()) },
         { name: 'database', run: () => db.close() },
       ],

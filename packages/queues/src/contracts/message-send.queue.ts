@@ -14,7 +14,7 @@ export const MESSAGE_SEND_QUEUE = {
   payload: payloadType<SendMessageJob>(),
 } as const satisfies QueueContract;
 
-export type SkipReason = 'outside_customer_service_window';
+export type SkipReason = 'outside_customer_service_window' | 'recipient_opted_out';
 
 /**
  * Everything the dispatcher needs to persist and send an accepted message. The gateway writes no row
@@ -28,9 +28,15 @@ export interface SendMessageJob extends AcceptedMessageFields {
    * without calling that upstream.
    */
   skipped_channels?: Partial<Record<ConcreteChannel, SkipReason>>;
+  /**
+   * Set when quiet hours delay the message (docs/routing.md#quiet-hours): the job waits in BullMQ's
+   * delayed set until then, and reads of the waiting job show `scheduled`.
+   */
+  scheduled_until?: string;
 }
 
-/** Enqueues under the message id; a second add of the same id is a no-op in BullMQ. */
-export function enqueueSendMessage(queue: JobAdder<SendMessageJob>, job: SendMessageJob): Promise<unknown> {
-  return queue.add(MESSAGE_SEND_QUEUE.jobs.sendMessage, job, { ...MESSAGE_SEND_QUEUE.jobOptions, jobId: job.message_id });
+/** Enqueues under the message id; a second add of the same id is a no-op in BullMQ. `delayMs` holds it back (quiet hours). */
+export function enqueueSendMessage(queue: JobAdder<SendMessageJob>, job: SendMessageJob, delayMs = 0): Promise<unknown> {
+  const delay = delayMs > 0 ? { delay: delayMs } : {};
+  return queue.add(MESSAGE_SEND_QUEUE.jobs.sendMessage, job, { ...MESSAGE_SEND_QUEUE.jobOptions, ...delay, jobId: job.message_id });
 }

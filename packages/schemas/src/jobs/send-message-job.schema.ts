@@ -3,7 +3,7 @@ import { e164Schema, idSchema, type JsonSchema } from '../json-schema';
 import { messageRequestSchema } from '../message-request.schema';
 
 /** Why the gateway already ruled a plan channel out; the dispatcher records it as that channel's failure. */
-export const SKIP_REASONS = ['outside_customer_service_window'] as const;
+export const SKIP_REASONS = ['outside_customer_service_window', 'recipient_opted_out'] as const;
 
 /** The request's own property schemas: what the gateway accepted travels in the job unchanged. */
 const request = messageRequestSchema.properties as Record<string, JsonSchema>;
@@ -45,6 +45,7 @@ export const sendMessageJobSchema: JsonSchema = {
     cost_units: { type: 'number', minimum: 0 },
     created_at: { type: 'string', format: 'date-time' },
     skipped_channels: byConcreteChannel({ enum: [...SKIP_REASONS] }),
+    scheduled_until: { type: 'string', format: 'date-time' },
   },
   allOf: [
     // Exactly one of content and template, each error on the property to fix.

@@ -12,7 +12,7 @@ export interface ChatSendGateDeps {
 }
 
 /** Where the request names a template: `template`, or a chat payload of type template in `content`. */
-function templateReference(request: MessageRequest): { reference: TemplateReference; at: string } | null {
+export function templateReference(request: MessageRequest): { reference: TemplateReference; at: string } | null {
   if (request.template) return { reference: request.template, at: '/template' };
   const content = request.content;
   if (content && !isTextContent(content) && content.type === 'template' && typeof content.template === 'object' && content.template !== null) {

@@ -17,6 +17,10 @@ export interface MessageAcceptanceDeps {
   sandboxSender: string;
   /** Template and 24 h window rules (docs/chat.md); may take chat out of an `auto` plan. */
   chatGate?: (accountId: string, request: MessageRequest, senders: SenderPlan) => Promise<SenderPlan>;
+  /** The suppression list (docs/routing.md#opt-out); may take channels out of an `auto` plan. */
+  suppressionGate?: (accountId: string, recipient: string, senders: SenderPlan) => Promise<SenderPlan>;
+  /** Milliseconds the message waits for quiet hours to end (docs/routing.md#quiet-hours); 0 to send now. */
+  quietHoursDelay?: (accountId: string, request: MessageRequest) => Promise<number>;
   /** Whether the dispatcher already persisted the message (its job may be gone from the queue by then). */
   messageStored: (messageId: string) => Promise<boolean>;
   clock?: () => number;
@@ -32,10 +36,10 @@ export interface MessageAcceptance {
 }
 
 /** Exactly the documented 202 fields, in their documented order (docs/messages.md#sending-a-message). */
-export function acceptedResponse(job: Pick<SendMessageJob, 'message_id' | 'channel' | 'recipient' | 'created_at' | 'cost_units'>): StoredResponse {
+export function acceptedResponse(job: Pick<SendMessageJob, 'message_id' | 'channel' | 'recipient' | 'created_at' | 'cost_units' | 'scheduled_until'>): StoredResponse {
   const body = {
     id: job.message_id,
-    status: 'queued',
+    status: job.scheduled_until ? 'scheduled' : 'queued',
     channel: job.channel,
     recipient: job.recipient,
     created_at: job.created_at,
@@ -45,7 +49,7 @@ export function acceptedResponse(job: Pick<SendMessageJob, 'message_id' | 'chann
   return { status: 202, body: JSON.stringify(body), location: `/v1/messages/${job.message_id}` };
 }
 
-export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, chatGate, messageStored, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
+export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, chatGate, suppressionGate, quietHoursDelay, messageStored, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
   return {
     async prepare(caller, request, messageId) {
       const numbers = await accountNumbers(caller.accountId);
@@ -57,7 +61,8 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
         numbers,
         sandboxSender,
       });
-      const { plan, senders, skipped } = chatGate ? await chatGate(caller.accountId, request, resolved) : resolved;
+      const gated = chatGate ? await chatGate(caller.accountId, request, resolved) : resolved;
+      const { plan, senders, skipped } = suppressionGate ? await suppressionGate(caller.accountId, request.recipient, gated) : gated;
       // Priced on the first channel that will really be tried.
       const firstChannel = plan.find((c) => !skipped?.[c]) ?? plan[0];
       const job: SendMessageJob = {
@@ -78,11 +83,15 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
       if (request.fallback_timeout_seconds !== undefined) job.fallback_timeout_seconds = request.fallback_timeout_seconds;
       if (request.metadata !== undefined) job.metadata = request.metadata;
       if (skipped && Object.keys(skipped).length > 0) job.skipped_channels = skipped;
+      const delayMs = quietHoursDelay ? await quietHoursDelay(caller.accountId, request) : 0;
+      if (delayMs > 0) job.scheduled_until = new Date(clock() + delayMs).toISOString();
       return job;
     },
 
     async enqueue(job) {
-      await guard('redis', () => enqueueSendMessage(queue, job));
+      // The delay is counted from now, so a takeover after the gateway died still waits only until scheduled_until.
+      const delayMs = job.scheduled_until ? Date.parse(job.scheduled_until) - clock() : 0;
+      await guard('redis', () => enqueueSendMessage(queue, job, delayMs));
     },
 
     async wasEnqueued(messageId) {

@@ -2,7 +2,6 @@ import { Router, type RequestHandler } from 'express';
 import { NotFoundError } from '@switchboard/domain';
 import { createAccountSettingsRequestValidator } from '@switchboard/schemas';
 import { createAccountSettingsRepository, createAccountsRepository, type Queryable, type SecretCipher } from '@switchboard/store';
-import { requireScope } from '../auth/authenticate.middleware';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 
@@ -10,9 +9,12 @@ export interface AccountRouteDeps {
   db: Queryable;
   guard: DependencyGuard;
   auth: RequestHandler[];
-  jsonBody: RequestHandler[];
   /** Opens the callback secret, sealed at rest (docs/webhooks.md). */
   secrets: SecretCipher;
+  /** Body reading and parsing for `PATCH /v1/account`. */
+  jsonBody: RequestHandler[];
+  /** Authentication, rate limit and `messages:write`: account settings that shape sending. */
+  authenticateWrite: RequestHandler[];
 }
 
 /**
@@ -29,7 +31,8 @@ export function createAccountRouter(deps: AccountRouteDeps): Router {
     res.json({ secret: account.callback_secret });
   });
 
-  // Account-wide defaults for sending (docs/routing.md#time-based-fallback); changing them needs messages:write.
+  // Account-wide defaults for sending: the fallback timeout (docs/routing.md#time-based-fallback) and quiet hours
+  // (docs/routing.md#quiet-hours); changing them needs messages:write.
   const settings = createAccountSettingsRepository(deps.db);
   const validateSettings = createAccountSettingsRequestValidator();
   router.get('/v1/account', ...deps.auth, async (_req, res) => {
@@ -37,7 +40,7 @@ export function createAccountRouter(deps: AccountRouteDeps): Router {
     if (!found) throw new NotFoundError();
     res.json(found);
   });
-  router.patch('/v1/account', ...deps.auth, requireScope('messages:write'), ...deps.jsonBody, async (req, res) => {
+  router.patch('/v1/account', ...deps.authenticateWrite, ...deps.jsonBody, async (req, res) => {
     const changes = validateSettings(req.body);
     const updated = await deps.guard('store', () => settings.update(callerOf(res).accountId, changes));
     if (!updated) throw new NotFoundError();

@@ -18,6 +18,10 @@ export interface MessageReadsDeps {
  * id = message id) is the message, so an accepted message is never a 404 (docs/messages.md#reading-messages).
  */
 export function createMessageReadHandlers({ reads, queue, guard }: MessageReadsDeps) {
+  // A job held back by quiet hours is `scheduled` until its time; then it waits for a worker like any other.
+  const waitingStatus = (job: SendMessageJob): 'queued' | 'scheduled' =>
+    job.scheduled_until && Date.parse(job.scheduled_until) > Date.now() ? 'scheduled' : 'queued';
+
   async function queuedJob(accountId: string, id: string): Promise<SendMessageJob | null> {
     const job = await guard('redis', () => queue.getJob(id));
     const data = job?.data as SendMessageJob | undefined;
@@ -48,6 +52,7 @@ export function createMessageReadHandlers({ reads, queue, guard }: MessageReadsD
           created_at: job.created_at,
           cost_units: job.cost_units,
           metadata: job.metadata,
+          status: waitingStatus(job),
         }),
       );
       return;
@@ -69,7 +74,7 @@ export function createMessageReadHandlers({ reads, queue, guard }: MessageReadsD
     const job = await queuedJob(accountId, id);
     if (!job) throw new NotFoundError();
     // The same first transition the dispatcher records when it persists the message.
-    res.json({ data: [{ sequence: 1, status: 'queued', channel: null, carrier_status_code: null, error_code: null, at: job.created_at }] });
+    res.json({ data: [{ sequence: 1, status: waitingStatus(job), channel: null, carrier_status_code: null, error_code: null, at: job.created_at }] });
   };
 
   const listMessages: RequestHandler = async (req, res) => {

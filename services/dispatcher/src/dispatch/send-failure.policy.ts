@@ -25,7 +25,7 @@ const CHANNEL_ENDING_CODES: Partial<Record<ProviderFailureKind, string>> = {
 };
 
 /** Refusals decided on our side (before or instead of the upstream), whose code is already a message error code. */
-const LOCAL_REFUSAL_CODES = new Set<string>(['content_not_supported_on_channel', ...MEDIA_ERROR_CODES]);
+const LOCAL_REFUSAL_CODES = new Set<string>(['content_not_supported_on_channel', 'recipient_opted_out', ...MEDIA_ERROR_CODES]);
 
 /** Link and network failures where no answer came back, so the upstream may or may not have the message. */
 const NO_ANSWER = /^(E[A-Z]+|ERR_[A-Z_]+|network_error|connection_lost|submit_timeout|closed|malformed_response)$/;

@@ -3,7 +3,7 @@ import { SANDBOX_WINDOW_ACCOUNT, type UpstreamInbound } from '@switchboard/domai
 import type { Logger } from '@switchboard/logger';
 import type { ProviderCallbackJob, PublishEvents } from '@switchboard/queues';
 import type { CustomerWindowCache } from '@switchboard/shared-state';
-import type { InboundMessagesRepository, StoredEvent } from '@switchboard/store';
+import type { InboundMessagesRepository, InboundRow, StoredEvent } from '@switchboard/store';
 
 export interface InboundHandlerDeps {
   inbound: Pick<InboundMessagesRepository, 'record'>;
@@ -13,6 +13,8 @@ export interface InboundHandlerDeps {
   /** The sender test keys fall back to (SANDBOX_SENDER); replies to it open a window no account owns. */
   sandboxSender?: string;
   publishEvents: PublishEvents<StoredEvent>;
+  /** STOP/START keywords (docs/routing.md#opt-out); true when the reply was one and was acted on. */
+  optOut?: (row: InboundRow) => Promise<boolean>;
 }
 
 const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
@@ -27,7 +29,7 @@ function isUsable(item: UpstreamInbound): boolean {
  * Redis key is written after the commit, also for a duplicate, so a run that failed between the two
  * repairs it when the job is retried.
  */
-export function createInboundHandler({ inbound, windows, logger, clock, sandboxSender, publishEvents }: InboundHandlerDeps) {
+export function createInboundHandler({ inbound, windows, logger, clock, sandboxSender, publishEvents, optOut }: InboundHandlerDeps) {
   return async (items: UpstreamInbound[], job: Job<ProviderCallbackJob>): Promise<void> => {
     for (const item of items) {
       const fields = { job_id: job.id, channel: item.channel, upstream_id: item.upstreamId };
@@ -66,6 +68,10 @@ export function createInboundHandler({ inbound, windows, logger, clock, sandboxS
       if (result.windowLastInboundAt) {
         await windows.remember({ accountId: row.account_id, sender: row.to_number, customer: row.from_number }, result.windowLastInboundAt, clock());
       }
+      // A retried job finds its reply already stored; it applies the keyword again (every step is idempotent)
+      // in case the run before failed between the commit and the suppression list. A webhook merely
+      // delivered twice does not, so an old STOP cannot undo a later START.
+      if (optOut && (result.outcome === 'stored' || job.attemptsMade > 0)) await optOut(row);
       if (result.outcome === 'duplicate') {
         logger.debug('inbound already stored', { ...fields, inbound_id: row.id });
         continue;

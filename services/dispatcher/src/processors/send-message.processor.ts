@@ -45,6 +45,11 @@ export interface SendMessageDeps {
   newAttemptRef?: () => number;
   /** Arms fallback checks and ttl expiry (docs/routing.md). @defaultValue none: no time-based fallback, no expiry after hand-off */
   timers?: MessageTimers;
+  /**
+   * The suppression list's Redis copy, asked again for a message that waited out quiet hours: the customer
+   * may have opted out meanwhile (docs/routing.md#quiet-hours). @defaultValue none
+   */
+  suppressedChannels?: (accountId: string, recipient: string, channels: readonly ConcreteChannel[]) => Promise<Set<ConcreteChannel>>;
 }
 
 type Pass = 'done' | 'next';
@@ -166,6 +171,9 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
       if (data.skipped_channels?.[channel] === 'outside_customer_service_window') {
         throw new ProviderError('window_closed', 'outside_customer_service_window', 'the 24 h customer service window was closed at acceptance');
       }
+      if (data.skipped_channels?.[channel] === 'recipient_opted_out') {
+        throw new ProviderError('permanent', 'recipient_opted_out', 'the recipient opted out of this channel (docs/routing.md#opt-out)');
+      }
       // A fresh `auto` attempt on RCS asks first; a resend of an unknown outcome goes straight to the
       // upstream, which dedupes on our messageId and answers 404 itself for a phone without RCS.
       if (channel === 'rcs' && data.channel === 'auto' && fresh && !(await adapters.rcs.isReachable(data.recipient))) {
@@ -243,6 +251,15 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     return sendOnChannel(ctx, started.attempt, started.outcome === 'started', attempts);
   }
 
+  async function withLateOptOuts(data: SendMessageJob): Promise<SendMessageJob> {
+    if (!data.scheduled_until || !deps.suppressedChannels) return data;
+    const suppressed = await deps.suppressedChannels(data.account_id, data.recipient, data.plan);
+    if (suppressed.size === 0) return data;
+    const skipped = { ...data.skipped_channels };
+    for (const channel of suppressed) skipped[channel] = 'recipient_opted_out';
+    return { ...data, skipped_channels: skipped };
+  }
+
   /**
    * Persists (idempotently) and sends `data` from wherever the store says it stands. The fallback check
    * runs this too, on its own job, once it has moved the message off a channel that timed out.
@@ -272,7 +289,7 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
   async function processSendMessage(job: Job<SendMessageJob>, token?: string): Promise<void> {
     const invalid = JOB_PAYLOAD_CHECKS.sendMessage(job.data);
     if (invalid) throw new UnrecoverableError(invalid);
-    await run(job, token, job.data);
+    await run(job, token, await withLateOptOuts(job.data));
   }
   return Object.assign(processSendMessage, { continueSend: run });
 }

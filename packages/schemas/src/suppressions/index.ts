@@ -1,0 +1,2 @@
+export * from './suppression.schema';
+export * from './suppressions-openapi.paths';

@@ -1,0 +1,45 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { timezones } from 'libphonenumber-geo-carrier';
+import { quietDelay, type QuietHours, type TemplateReference } from '@switchboard/domain';
+import type { MessageRequest } from '@switchboard/schemas';
+import { templateReference } from '../chat/chat-send.gate';
+import type { DependencyGuard } from '../http/dependency-guard';
+
+export interface QuietHoursScheduleDeps {
+  /** The account's quiet hours; cached by the caller, so the send path adds no store round trip. */
+  accountQuietHours: (accountId: string) => Promise<QuietHours | null>;
+  /** The category of the account's template a send names (cached by the caller); a marketing template makes a marketing message. */
+  templateCategory: (accountId: string, template: TemplateReference) => Promise<string | null>;
+  guard: DependencyGuard;
+  clock: () => number;
+}
+
+/**
+ * The IANA zones of a number from Google libphonenumber's prefix-to-zone map (region and area code),
+ * which libphonenumber-geo-carrier ships. A number the map does not know falls back to UTC.
+ */
+export async function recipientTimeZones(e164: string): Promise<string[]> {
+  const parsed = parsePhoneNumberFromString(e164);
+  const zones = parsed ? await timezones(parsed) : null;
+  return zones && zones.length > 0 ? zones : ['UTC'];
+}
+
+/**
+ * How long a message waits for quiet hours to end (docs/routing.md#quiet-hours): `quiet_hours` on the
+ * request applies to any category; otherwise the account's apply to marketing messages only:
+ * `category: "marketing"`, or a template whose category is marketing.
+ */
+export function createQuietHoursSchedule({ accountQuietHours, templateCategory, guard, clock }: QuietHoursScheduleDeps) {
+  async function isMarketing(accountId: string, request: MessageRequest): Promise<boolean> {
+    if (request.category === 'marketing') return true;
+    const named = templateReference(request);
+    return named !== null && (await templateCategory(accountId, named.reference)) === 'marketing';
+  }
+
+  return async (accountId: string, request: MessageRequest): Promise<number> => {
+    const quiet = request.quiet_hours ?? ((await isMarketing(accountId, request)) ? await guard('store', () => accountQuietHours(accountId)) : null);
+    if (!quiet) return 0;
+    return quietDelay(clock(), quiet, await recipientTimeZones(request.recipient));
+  };
+}
+export type QuietHoursSchedule = ReturnType<typeof createQuietHoursSchedule>;
