@@ -1,6 +1,7 @@
 import { CONCRETE_CHANNELS, MESSAGE_STATUSES, REQUESTED_CHANNELS } from '@switchboard/domain';
 import { chatOpenApiPaths, chatOpenApiSchemas } from './chat/chat-openapi.paths';
 import type { JsonSchema } from './json-schema';
+import { jsonResponse, problemResponses as problems, withScope as authenticated } from './openapi-operation.parts';
 import { upstreamsOpenApiPaths, upstreamsOpenApiSchemas } from './upstreams-openapi.paths';
 import { webhooksOpenApiPaths, webhooksOpenApiSchemas } from './webhooks/webhooks-openapi.paths';
 import { suppressionsOpenApiPaths, suppressionsOpenApiSchemas } from './suppressions/suppressions-openapi.paths';
@@ -32,13 +33,6 @@ const PROBLEMS: Record<string, string> = {
   '503': 'unavailable: Redis or the store cannot take the request; nothing was accepted.',
 };
 
-function problem(status: string): JsonSchema {
-  return { $ref: `#/components/responses/Problem${status}` };
-}
-
-function problems(...statuses: string[]): Record<string, JsonSchema> {
-  return Object.fromEntries(statuses.map((s) => [s, problem(s)]));
-}
 
 const rateLimitHeaders = {
   RateLimit: { $ref: '#/components/headers/RateLimit' },
@@ -46,13 +40,7 @@ const rateLimitHeaders = {
   'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
 };
 
-function json(schemaName: string, description: string, headers: Record<string, JsonSchema> = rateLimitHeaders): JsonSchema {
-  return { description, headers, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schemaName}` } } } };
-}
-
-function authenticated(scope: string, operation: Operation): Operation {
-  return { security: [{ bearerAuth: scope ? [scope] : [] }], ...operation };
-}
+const json = (schemaName: string, description: string, headers: Record<string, JsonSchema> = rateLimitHeaders) => jsonResponse(schemaName, description, headers);
 
 function queryParameter(name: string, schema: JsonSchema, description: string): JsonSchema {
   return { name, in: 'query', required: false, schema, description };

@@ -1,4 +1,5 @@
 import type { JsonSchema } from './json-schema';
+import { jsonResponse, problemResponses, withScope } from './openapi-operation.parts';
 
 /** `GET /v1/upstreams` (docs/api.md#get-v1upstreams): each configured upstream and its shared circuit breaker. */
 export const upstreamSchema: JsonSchema = {
@@ -24,15 +25,11 @@ export const upstreamsOpenApiSchemas: Record<string, JsonSchema> = {
 
 export const upstreamsOpenApiPaths: Record<string, Record<string, JsonSchema>> = {
   '/v1/upstreams': {
-    get: {
+    get: withScope('admin', {
       operationId: 'listUpstreams',
       summary: 'Upstreams and their circuit breakers (admin)',
       description: 'Every upstream the dispatchers were configured with, as they published it to Redis, with the breaker state all of them share.',
-      security: [{ bearerAuth: ['admin'] }],
-      responses: {
-        '200': { description: 'The upstreams.', content: { 'application/json': { schema: { $ref: '#/components/schemas/UpstreamList' } } } },
-        ...Object.fromEntries(['401', '403', '429', '503'].map((s) => [s, { $ref: `#/components/responses/Problem${s}` }])),
-      },
-    },
+      responses: { '200': jsonResponse('UpstreamList', 'The upstreams.'), ...problemResponses('401', '403', '429', '503') },
+    }),
   },
 };

@@ -1,26 +1,9 @@
 import type { JsonSchema } from '../json-schema';
 import { chatMessageRequestSchema } from './chat-message-request';
 import { TEMPLATE_CATEGORIES, templateCreateSchema } from './template-create.schema';
+import { idParameter, jsonResponse as json, pageOf as list, pageParameters, problemResponses as problems, schemaRef as ref, withScope as secured } from '../openapi-operation.parts';
 
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-const problems = (...statuses: string[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: `#/components/responses/Problem${s}` }]));
-const json = (schema: string, description: string, headers: Record<string, JsonSchema> = {}) => ({
-  description,
-  headers,
-  content: { 'application/json': { schema: ref(schema) } },
-});
-const secured = (scope: string, operation: JsonSchema): JsonSchema => ({ security: [{ bearerAuth: [scope] }], ...operation });
-const idParameter = (prefix: string) => ({ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: `A \`${prefix}_\` id.` });
-const pageParameters = [
-  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, description: 'Page size.' },
-  { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'The `next_cursor` of the previous page.' },
-];
 const location = (path: string) => ({ Location: { schema: { type: 'string' }, description: path } });
-const list = (item: string): JsonSchema => ({
-  type: 'object',
-  required: ['data', 'next_cursor'],
-  properties: { data: { type: 'array', items: ref(item), description: 'Newest first.' }, next_cursor: { type: ['string', 'null'] } },
-});
 
 const timestamp: JsonSchema = { type: 'string', format: 'date-time' };
 

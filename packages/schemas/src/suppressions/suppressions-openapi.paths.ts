@@ -1,13 +1,7 @@
 import type { JsonSchema } from '../json-schema';
 import { suppressionListQuerySchema, suppressionRequestSchema, suppressionSchema } from './suppression.schema';
+import { jsonResponse as json, pageOf, pageParameters, problemResponses as problems, schemaRef as ref } from '../openapi-operation.parts';
 
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-const problems = (...statuses: string[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: `#/components/responses/Problem${s}` }]));
-const json = (schema: string, description: string) => ({ description, content: { 'application/json': { schema: ref(schema) } } });
-const pageParameters = [
-  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, description: 'Page size.' },
-  { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'The `next_cursor` of the previous page.' },
-];
 const filters = Object.entries(suppressionListQuerySchema.properties as Record<string, JsonSchema>).map(([name, schema]) => ({
   name,
   in: 'query',
@@ -19,11 +13,7 @@ const filters = Object.entries(suppressionListQuerySchema.properties as Record<s
 export const suppressionsOpenApiSchemas: Record<string, JsonSchema> = {
   SuppressionRequest: suppressionRequestSchema,
   Suppression: suppressionSchema,
-  SuppressionList: {
-    type: 'object',
-    required: ['data', 'next_cursor'],
-    properties: { data: { type: 'array', items: ref('Suppression'), description: 'Newest first.' }, next_cursor: { type: ['string', 'null'] } },
-  },
+  SuppressionList: pageOf('Suppression'),
 };
 
 /**

@@ -11,29 +11,11 @@ import {
   webhookEndpointSchema,
   webhookSecretRotationSchema,
 } from './webhook-resources.schema';
-
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-const problems = (...statuses: string[]) => Object.fromEntries(statuses.map((s) => [s, { $ref: `#/components/responses/Problem${s}` }]));
-const json = (schema: string, description: string, headers: Record<string, JsonSchema> = {}) => ({
-  description,
-  headers,
-  content: { 'application/json': { schema: ref(schema) } },
-});
-const list = (item: string): JsonSchema => ({
-  type: 'object',
-  required: ['data', 'next_cursor'],
-  properties: { data: { type: 'array', items: ref(item), description: 'Newest first.' }, next_cursor: { type: ['string', 'null'] } },
-});
+import { idParameter, jsonResponse as json, pageOf as list, pageParameters, problemResponses as problems, schemaRef as ref, withScope as needs } from '../openapi-operation.parts';
 
 /** Writes need `webhooks:write`; reads, redelivery and the account secret take any key of the account. */
-const needs = (scope: string, operation: JsonSchema): JsonSchema => ({ security: [{ bearerAuth: [scope] }], ...operation });
-const anyKey = (operation: JsonSchema): JsonSchema => ({ security: [{ bearerAuth: [] }], ...operation });
+const anyKey = (operation: JsonSchema): JsonSchema => needs('', operation);
 
-const idParameter = (prefix: string) => ({ name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: `A \`${prefix}_\` id.` });
-const pageParameters = [
-  { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, description: 'Page size.' },
-  { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'The `next_cursor` of the previous page.' },
-];
 /** The query parameters come from the schema that checks them. */
 const eventFilters = Object.entries(eventListQuerySchema.properties as Record<string, JsonSchema>).map(([name, schema]) => ({
   name,
