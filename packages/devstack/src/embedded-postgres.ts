@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chownSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -89,6 +90,22 @@ function nativeReachableBy(native: string, user: { uid: number; gid: number } | 
   return copy;
 }
 
+/** Where root keeps clusters whose own folder the postgres user cannot reach. */
+const REACHABLE_CLUSTERS_ROOT = '/var/lib/switchboard';
+
+/**
+ * The folder the cluster lives in: `wanted`, unless the postgres user cannot reach its parent (a checkout under a
+ * private folder such as /root or a `mktemp -d`). Then the cluster lives under /var/lib/switchboard, in a folder
+ * named after `wanted`, so each checkout still finds its own cluster again on the next start.
+ */
+function clusterDirReachableBy(wanted: string, user: { uid: number; gid: number } | undefined): string {
+  if (!user || reachable(dirname(wanted), user)) return wanted;
+  const dir = join(REACHABLE_CLUSTERS_ROOT, createHash('sha256').update(wanted).digest('hex').slice(0, 16), 'postgres');
+  mkdirSync(dirname(dir), { recursive: true, mode: 0o755 });
+  log(`the postgres user cannot reach ${dirname(wanted)}; this checkout's cluster lives in ${dir}`);
+  return dir;
+}
+
 function postmasterPid(dataDir: string): number | undefined {
   const file = join(dataDir, 'postmaster.pid');
   if (!existsSync(file)) return undefined;
@@ -115,10 +132,9 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
   const user = serverUser();
   const native = nativeReachableBy(packaged, user);
   const bin = (name: string) => join(native, 'bin', name);
-  const { dataDir } = opts;
-  const parent = dirname(dataDir);
-  mkdirSync(parent, { recursive: true });
-  for (const path of [bin('postgres'), parent]) {
+  mkdirSync(dirname(opts.dataDir), { recursive: true });
+  const dataDir = clusterDirReachableBy(opts.dataDir, user);
+  for (const path of [bin('postgres'), dirname(dataDir)]) {
     if (!reachable(path, user)) throw new Error(`the postgres user cannot reach ${path}: every folder above it needs o+x (or set SWITCHBOARD_HOME elsewhere, or DATABASE_URL)`);
   }
 
