@@ -104,7 +104,7 @@ async function setFault(simUrl: string, body: Record<string, unknown> | null): P
 describe('several SMS upstreams with circuit breakers', () => {
   it('refuses a malformed fault with a 400 naming the field', async () => {
     for (const [body, field] of [
-      [{ channel: 'chat', mode: 'down' }, 'channel'],
+      [{ channel: 'fax', mode: 'down' }, 'channel'],
       [{ channel: 'sms', mode: 'broken' }, 'mode'],
       [{ channel: 'sms', mode: 'slow', delay_ms: -1 }, 'delay_ms'],
       [{ channel: 'sms', mode: 'errors', error_rate: 2 }, 'error_rate'],
