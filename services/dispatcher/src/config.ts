@@ -93,9 +93,7 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     priority: 1,
     weight: 1,
   };
-  if (env.SANDBOX_CHAT_UPSTREAMS !== undefined && env.SANDBOX_CHAT_API_BASE_URL !== undefined) {
-    read.problems.push('SANDBOX_CHAT_UPSTREAMS and SANDBOX_CHAT_API_BASE_URL are alternatives: set one or the other');
-  }
+  // As with SANDBOX_SMS_UPSTREAMS, the list wins over the single address, which stacks always set.
   const sandbox: UpstreamSet = {
     chat: chatList('SANDBOX_CHAT_UPSTREAMS', [sandboxChat], sandboxChatCredentials),
     rcs: {
