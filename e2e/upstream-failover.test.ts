@@ -11,6 +11,7 @@ import { createAccountKey, createTestDatabase, eventually, freePort, startStack,
 interface Upstream {
   name: string;
   mode: string;
+  channel: string;
   state: string;
   error_rate: number;
   recent_calls: number;
@@ -104,7 +105,7 @@ async function setFault(simUrl: string, body: Record<string, unknown> | null): P
 describe('several SMS upstreams with circuit breakers', () => {
   it('refuses a malformed fault with a 400 naming the field', async () => {
     for (const [body, field] of [
-      [{ channel: 'chat', mode: 'down' }, 'channel'],
+      [{ channel: 'fax', mode: 'down' }, 'channel'],
       [{ channel: 'sms', mode: 'broken' }, 'mode'],
       [{ channel: 'sms', mode: 'slow', delay_ms: -1 }, 'delay_ms'],
       [{ channel: 'sms', mode: 'errors', error_rate: 2 }, 'error_rate'],
@@ -119,7 +120,7 @@ describe('several SMS upstreams with circuit breakers', () => {
   it('lists upstreams only for the admin scope', async () => {
     const { key: narrow } = await createAccountKey(database.url, { account: 'failover-e2e-narrow', mode: 'test', scopes: ['messages:write'] });
     expect((await api('GET', '/v1/upstreams', undefined, narrow)).status).toBe(403);
-    await eventually(() => api<{ data: Upstream[] }>('GET', '/v1/upstreams'), (r) => r.body.data?.filter((u) => u.mode === 'test').length === 2, { what: 'published upstreams' });
+    await eventually(() => api<{ data: Upstream[] }>('GET', '/v1/upstreams'), (r) => r.body.data?.filter((u) => u.mode === 'test' && u.channel === 'sms').length === 2, { what: 'published upstreams' });
     expect(await upstream('sim-primary')).toMatchObject({ state: 'closed', priority: 1 });
     const openapi = await api<{ paths: Record<string, { get?: { security?: unknown } }> }>('GET', '/v1/openapi.json');
     expect(openapi.body.paths['/v1/upstreams']?.get?.security).toEqual([{ bearerAuth: ['admin'] }]);

@@ -103,7 +103,7 @@ describe('each Deployment', () => {
       expect(gateway).toMatchObject({ host: '0.0.0.0', port: portOf('api-gateway') });
       const dispatcher = loadDispatcherConfig(envOf('dispatcher'));
       expect(dispatcher).toMatchObject({ healthHost: '0.0.0.0', healthPort: portOf('dispatcher'), concurrency: 32 });
-      expect(dispatcher.sandbox.chat.baseUrl).toBe('http://sb-switchboard-carrier-sim:8090');
+      expect(dispatcher.sandbox.chat[0]?.baseUrl).toBe('http://sb-switchboard-carrier-sim:8090');
       expect(loadWebhookDeliveryConfig(envOf('webhook-delivery'))).toMatchObject({ healthHost: '0.0.0.0', healthPort: portOf('webhook-delivery') });
       for (const name of SERVICES) expect(envOf(name).MIGRATE_ON_START).toBe('false');
     } finally {

@@ -61,7 +61,7 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
       createHealthRouter(() => ready),
       createFaultsRouter({ faults }),
       createSimApiRouter({ sends, smsReceiptPlans, templates, windows, chatWebhooks, rbmEvents, smsc, defaultAgentId: config.rbm.defaultAgentId, logger, now }),
-      createRbmApiRouter({ sends, events: rbmEvents, scheduler, logger, now, accessToken: config.rbm.accessToken, ...delays }),
+      createRbmApiRouter({ sends, events: rbmEvents, scheduler, logger, now, accessToken: config.rbm.accessToken, faults, ...delays }),
       createCloudApiRouter({
         sends,
         templates,
@@ -74,6 +74,7 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
         accessToken: config.chat.accessToken,
         wabaId: config.chat.wabaId,
         templateReviewMs: config.templateReviewMs,
+        faults,
         ...delays,
       }),
     ],

@@ -1,13 +1,10 @@
 import type { UnitPrices } from '@switchboard/domain';
 import { EnvReader, type Env, readCommonConfig, redactUrlCredentials, type CommonConfig } from '@switchboard/runtime';
 import type { BreakerPolicy } from './upstreams/circuit-breaker';
+import { parseChatUpstreams, type ChatUpstreamConfig } from './upstreams/chat-upstreams.config';
 import { parseSmsUpstreams, type SmsUpstreamConfig } from './upstreams/sms-upstreams.config';
 
-export interface ChatUpstreamConfig {
-  baseUrl: string;
-  accessToken: string;
-  wabaId: string;
-}
+export type { ChatUpstreamConfig };
 
 export interface RcsUpstreamConfig {
   baseUrl: string;
@@ -16,7 +13,8 @@ export interface RcsUpstreamConfig {
 }
 
 export interface UpstreamSet {
-  chat: ChatUpstreamConfig;
+  /** One or more Cloud API upstreams, tried like the SMSCs (docs/routing.md#several-upstreams-per-channel). */
+  chat: ChatUpstreamConfig[];
   rcs: RcsUpstreamConfig;
   /** One or more SMSCs, tried by priority and weight behind circuit breakers (docs/routing.md#several-upstreams-per-channel). */
   sms: SmsUpstreamConfig[];
@@ -89,13 +87,26 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     read.problems.push(...parsed.problems);
     return parsed.upstreams;
   };
+  const chatList = (variable: string, fallback: ChatUpstreamConfig[], credentials?: { accessToken: string; wabaId: string }) => {
+    const raw = env[variable];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const defaults = { accessToken: fallback[0]?.accessToken ?? SANDBOX_CREDENTIALS.chatAccessToken, wabaId: fallback[0]?.wabaId ?? SANDBOX_CREDENTIALS.chatWabaId };
+    const parsed = parseChatUpstreams(variable, raw, defaults, credentials);
+    read.problems.push(...parsed.problems);
+    return parsed.upstreams;
+  };
   const simBaseUrl = 'http://127.0.0.1:8090';
+  const sandboxChatCredentials = { accessToken: SANDBOX_CREDENTIALS.chatAccessToken, wabaId: SANDBOX_CREDENTIALS.chatWabaId };
+  const sandboxChat: ChatUpstreamConfig = {
+    name: 'sandbox-chat',
+    baseUrl: read.string('SANDBOX_CHAT_API_BASE_URL', simBaseUrl),
+    ...sandboxChatCredentials,
+    priority: 1,
+    weight: 1,
+  };
+  // As with SANDBOX_SMS_UPSTREAMS, the list wins over the single address, which stacks always set.
   const sandbox: UpstreamSet = {
-    chat: {
-      baseUrl: read.string('SANDBOX_CHAT_API_BASE_URL', simBaseUrl),
-      accessToken: SANDBOX_CREDENTIALS.chatAccessToken,
-      wabaId: SANDBOX_CREDENTIALS.chatWabaId,
-    },
+    chat: chatList('SANDBOX_CHAT_UPSTREAMS', [sandboxChat], sandboxChatCredentials),
     rcs: {
       baseUrl: read.string('SANDBOX_RBM_API_BASE_URL', simBaseUrl),
       accessToken: SANDBOX_CREDENTIALS.rbmAccessToken,
@@ -113,12 +124,21 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     weight: 1,
   };
   sandbox.sms = smsList('SANDBOX_SMS_UPSTREAMS', [sandboxSmsc], sandboxCredentials);
+  const singleChatVariables = ['CHAT_API_BASE_URL', 'CHAT_ACCESS_TOKEN', 'CHAT_WABA_ID'];
+  const liveChat: ChatUpstreamConfig = {
+    name: 'chat',
+    baseUrl: read.string('CHAT_API_BASE_URL', sandbox.chat[0]?.baseUrl ?? simBaseUrl),
+    accessToken: read.string('CHAT_ACCESS_TOKEN', SANDBOX_CREDENTIALS.chatAccessToken),
+    wabaId: read.string('CHAT_WABA_ID', SANDBOX_CREDENTIALS.chatWabaId),
+    priority: 1,
+    weight: 1,
+  };
+  if (env.CHAT_UPSTREAMS !== undefined && singleChatVariables.some((v) => env[v] !== undefined)) {
+    read.problems.push(`CHAT_UPSTREAMS and ${singleChatVariables.join('/')} are alternatives: set one or the other`);
+  }
   const live: UpstreamSet = {
-    chat: {
-      baseUrl: read.string('CHAT_API_BASE_URL', sandbox.chat.baseUrl),
-      accessToken: read.string('CHAT_ACCESS_TOKEN', sandbox.chat.accessToken),
-      wabaId: read.string('CHAT_WABA_ID', sandbox.chat.wabaId),
-    },
+    // Without any live chat setting, live keys use the sandbox list: the same adapters and breakers.
+    chat: chatList('CHAT_UPSTREAMS', singleChatVariables.some((v) => env[v] !== undefined) ? [liveChat] : sandbox.chat),
     rcs: {
       baseUrl: read.string('RBM_API_BASE_URL', sandbox.rcs.baseUrl),
       accessToken: read.string('RBM_ACCESS_TOKEN', sandbox.rcs.accessToken),
@@ -147,10 +167,21 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
       read.problems.push(`live SMSC "${u.name}" has the name of a different sandbox SMSC; names key the breakers, so use another`);
     }
   }
+  for (const u of live.chat) {
+    const twin = sandbox.chat.find((s) => s.name === u.name);
+    if (twin && (twin.baseUrl !== u.baseUrl || twin.accessToken !== u.accessToken || twin.wabaId !== u.wabaId)) {
+      read.problems.push(`live chat upstream "${u.name}" has the name of a different sandbox chat upstream; names key the breakers, so use another`);
+    }
+  }
+  // Breakers are keyed by name alone, so one name cannot serve two channels.
+  const smsNames = new Set([...sandbox.sms, ...live.sms].map((u) => u.name));
+  for (const name of new Set([...sandbox.chat, ...live.chat].map((u) => u.name))) {
+    if (smsNames.has(name)) read.problems.push(`upstream name "${name}" is used by both an SMSC and a chat upstream; names key the breakers, so use another`);
+  }
   for (const [name, value] of Object.entries({
-    SANDBOX_CHAT_API_BASE_URL: sandbox.chat.baseUrl,
+    SANDBOX_CHAT_API_BASE_URL: sandboxChat.baseUrl,
     SANDBOX_RBM_API_BASE_URL: sandbox.rcs.baseUrl,
-    CHAT_API_BASE_URL: live.chat.baseUrl,
+    CHAT_API_BASE_URL: liveChat.baseUrl,
     RBM_API_BASE_URL: live.rcs.baseUrl,
   })) {
     if (!/^https?:\/\/[^\s/]+/.test(value)) read.problems.push(`${name} must be an http(s) URL, got "${value}"`);
@@ -199,7 +230,7 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
 /** The non-secret values, logged once at start-up. */
 export function describeConfig(config: DispatcherConfig): Record<string, unknown> {
   const upstreams = (set: UpstreamSet) => ({
-    chat: set.chat.baseUrl,
+    chat: set.chat.map((u) => ({ name: u.name, base_url: u.baseUrl, waba_id: u.wabaId, priority: u.priority, weight: u.weight })),
     rcs: set.rcs.baseUrl,
     rcs_agent: set.rcs.agentId,
     sms: set.sms.map((u) => ({ name: u.name, smpp: `${u.host}:${u.port}`, system_id: u.systemId, priority: u.priority, weight: u.weight })),

@@ -11,7 +11,7 @@ describe('dispatcher config', () => {
     const config = loadConfig({ ...base, SANDBOX_CHAT_API_BASE_URL: 'http://127.0.0.1:9999', SANDBOX_SMPP_PORT: '2776' });
     expect(config.live).toEqual(config.sandbox);
     expect(config.sandbox).toMatchObject({
-      chat: { baseUrl: 'http://127.0.0.1:9999', accessToken: 'sandbox-chat-token', wabaId: '100000000000001' },
+      chat: [{ name: 'sandbox-chat', baseUrl: 'http://127.0.0.1:9999', accessToken: 'sandbox-chat-token', wabaId: '100000000000001', priority: 1, weight: 1 }],
       rcs: { baseUrl: 'http://127.0.0.1:8090', accessToken: 'sandbox-rbm-token', agentId: 'switchboard-sandbox' },
       sms: [{ name: 'sandbox-smsc', host: '127.0.0.1', port: 2776, systemId: 'switchboard', password: 'sandbox', priority: 1, weight: 1 }],
     });
@@ -99,7 +99,11 @@ describe('adapter sets', () => {
     const sets = adapterSets(config);
     try {
       expect(sets.smsSessions).toHaveLength(2);
-      expect(sets.breakerNames).toEqual(['sim-a', 'sim-b']);
+      expect(sets.breakerNames).toEqual([
+        { channel: 'chat', name: 'sandbox-chat' },
+        { channel: 'sms', name: 'sim-a' },
+        { channel: 'sms', name: 'sim-b' },
+      ]);
       expect(sets.descriptions).toContainEqual({ name: 'sim-b', channel: 'sms', mode: 'test', priority: 2, weight: 1 });
     } finally {
       await Promise.all(sets.smsSessions.map((s) => s.close()));

@@ -3,6 +3,8 @@ import type { Logger } from '../support/json-logger';
 import { requireBearer } from '../http/bearer-auth';
 import { createSendChatMessageHandler, type ChatMessagesDeps } from './chat-messages.route';
 import { sendGraphError } from './graph-errors';
+import { createFaultGate } from '../sim/fault-gate.middleware';
+import type { FaultSwitchStore } from '../state/fault-switch.store';
 import { createMessageTemplateHandlers, type MessageTemplatesDeps } from './message-templates.route';
 
 /**
@@ -10,7 +12,7 @@ import { createMessageTemplateHandlers, type MessageTemplatesDeps } from './mess
  * `/{version}/{waba-id}/message_templates`, Bearer-authenticated, with Graph-style errors.
  */
 export function createCloudApiRouter(
-  deps: ChatMessagesDeps & MessageTemplatesDeps & { accessToken: string; logger: Logger },
+  deps: ChatMessagesDeps & MessageTemplatesDeps & { accessToken: string; logger: Logger; faults?: FaultSwitchStore },
 ): Router {
   const router = express.Router();
   // Any Graph version is served; adapters pin v21.0 but the simulator need not care.
@@ -24,7 +26,10 @@ export function createCloudApiRouter(
   };
 
   const templates = createMessageTemplateHandlers(deps);
-  router.post('/:version/:phoneNumberId/messages', graphVersion, auth, json, numericId, createSendChatMessageHandler(deps));
+  const faults: RequestHandler = deps.faults
+    ? createFaultGate({ channel: 'chat', faults: deps.faults, scheduler: deps.scheduler, logger: deps.logger, refuse: (res) => sendGraphError(res, 'serviceUnavailable', 'The service is temporarily unavailable.') })
+    : (_req, _res, next) => next();
+  router.post('/:version/:phoneNumberId/messages', graphVersion, auth, faults, json, numericId, createSendChatMessageHandler(deps));
   router.post('/:version/:wabaId/message_templates', graphVersion, auth, json, numericId, templates.create);
   router.get('/:version/:wabaId/message_templates', graphVersion, auth, templates.list);
   router.delete('/:version/:wabaId/message_templates', graphVersion, auth, templates.remove);

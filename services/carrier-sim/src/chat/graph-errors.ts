@@ -5,6 +5,7 @@ import { newTraceId } from '../support/upstream-ids';
 export const GRAPH_ERRORS = {
   invalidToken: { code: 190, status: 401, title: 'Invalid OAuth access token - Cannot parse access token' },
   invalidParameterGeneric: { code: 100, status: 400, title: 'Invalid parameter' },
+  serviceUnavailable: { code: 2, status: 503, title: 'Service temporarily unavailable' },
   somethingWentWrong: { code: 131000, status: 500, title: 'Something went wrong' },
   invalidParameter: { code: 131009, status: 400, title: 'Parameter value is not valid' },
   notChatUser: { code: 131026, status: 400, title: 'Message Undeliverable' },

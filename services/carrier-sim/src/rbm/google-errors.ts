@@ -6,7 +6,8 @@ export type GoogleStatus =
   | 'NOT_FOUND'
   | 'ALREADY_EXISTS'
   | 'RESOURCE_EXHAUSTED'
-  | 'INTERNAL';
+  | 'INTERNAL'
+  | 'UNAVAILABLE';
 
 const HTTP_CODE: Record<GoogleStatus, number> = {
   INVALID_ARGUMENT: 400,
@@ -15,6 +16,7 @@ const HTTP_CODE: Record<GoogleStatus, number> = {
   ALREADY_EXISTS: 409,
   RESOURCE_EXHAUSTED: 429,
   INTERNAL: 500,
+  UNAVAILABLE: 503,
 };
 
 /** Google's JSON error shape (https://cloud.google.com/apis/design/errors#http_mapping). */

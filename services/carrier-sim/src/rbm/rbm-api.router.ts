@@ -1,17 +1,22 @@
-import express, { type ErrorRequestHandler, type Router } from 'express';
+import express, { type ErrorRequestHandler, type RequestHandler, type Router } from 'express';
 import { requireBearer } from '../http/bearer-auth';
+import { createFaultGate } from '../sim/fault-gate.middleware';
+import type { FaultSwitchStore } from '../state/fault-switch.store';
 import { createAgentMessageHandlers, type AgentMessagesDeps } from './agent-messages.route';
 import { sendGoogleError } from './google-errors';
 
 /** The RBM API v1 surface: capability check and agentMessages, Bearer-authenticated, with Google-style errors. */
-export function createRbmApiRouter(deps: AgentMessagesDeps & { accessToken: string }): Router {
+export function createRbmApiRouter(deps: AgentMessagesDeps & { accessToken: string; faults?: FaultSwitchStore }): Router {
   const router = express.Router();
   const auth = requireBearer(deps.accessToken, (res) =>
     sendGoogleError(res, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token.'),
   );
   const handlers = createAgentMessageHandlers(deps);
   router.get('/v1/phones/:phone/capabilities', auth, handlers.capabilities);
-  router.post('/v1/phones/:phone/agentMessages', auth, express.json({ limit: '1mb' }), handlers.send);
+  const faults: RequestHandler = deps.faults
+    ? createFaultGate({ channel: 'rcs', faults: deps.faults, scheduler: deps.scheduler, logger: deps.logger, refuse: (res) => sendGoogleError(res, 'UNAVAILABLE', 'The service is currently unavailable.') })
+    : (_req, _res, next) => next();
+  router.post('/v1/phones/:phone/agentMessages', auth, faults, express.json({ limit: '1mb' }), handlers.send);
 
   const onError: ErrorRequestHandler = (err, _req, res, _next) => {
     if (res.headersSent) return;

@@ -6,7 +6,7 @@ import type { Scheduler } from '../support/scheduler';
 import { newSmscMessageId } from '../support/upstream-ids';
 import { toE164, type SendLogStore, type SendOutcome, type SendRecord } from '../state/send-log.store';
 import { concatFromSar, concatFromUdh, type ConcatPart } from './concat-parts';
-import type { FaultSwitchStore } from '../state/fault-switch.store';
+import { faultVerdict, type FaultSwitchStore } from '../state/fault-switch.store';
 import type { SmsReceiptPlanStore } from '../state/sms-receipt-plan.store';
 import type { EsmeSessions } from './esme-sessions';
 import { formatReceiptText, type ReceiptStat } from './receipt-text';
@@ -164,13 +164,14 @@ export function createSubmitSmHandler(deps: SubmitSmDeps): (session: Session, sy
 
   // A faulty SMSC refuses before anything is logged as sent, so the send log only holds what it took.
   return (session, systemId, pdu) => {
-    const fault = deps.faults?.current();
-    if (fault && (fault.mode === 'down' || (fault.mode === 'errors' && Math.random() < fault.errorRate))) {
+    const fault = deps.faults?.current('sms') ?? null;
+    const verdict = faultVerdict(fault);
+    if (verdict === 'refuse') {
       session.send(pdu.response({ command_status: ESME_RSYSERR }));
-      deps.logger.info('submit_sm refused by a run-time fault', { mode: fault.mode, status: 'ESME_RSYSERR' });
+      deps.logger.info('submit_sm refused by a run-time fault', { mode: fault?.mode, status: 'ESME_RSYSERR' });
       return;
     }
-    if (fault?.mode === 'slow') {
+    if (fault && verdict === 'delay') {
       deps.scheduler.after(fault.delayMs, () => handle(session, systemId, pdu));
       return;
     }

@@ -6,6 +6,8 @@ import type { UpstreamBreakerStore, UpstreamDescription } from '@switchboard/sha
 import type { UpstreamSet } from '../config';
 import type { DispatcherMetrics } from '../metrics';
 import type { BreakerPolicy } from './circuit-breaker';
+import type { ChatUpstreamConfig } from './chat-upstreams.config';
+import { createFailoverChatAdapter } from './failover-chat.adapter';
 import { createFailoverSmsAdapter, type NamedSmsUpstream } from './failover-sms.adapter';
 import type { SmsUpstreamConfig } from './sms-upstreams.config';
 
@@ -23,8 +25,8 @@ export interface AdapterSets {
   smsSessions: SmsAdapter[];
   /** What GET /v1/upstreams lists (docs/api.md#get-v1upstreams). */
   descriptions: UpstreamDescription[];
-  /** Every upstream name with a breaker, for the /metrics gauges. */
-  breakerNames: string[];
+  /** Every upstream with a breaker, for the /metrics gauges. */
+  breakerNames: Array<{ channel: 'chat' | 'sms'; name: string }>;
 }
 
 const connectionOf = (u: SmsUpstreamConfig) => ({ host: u.host, port: u.port, systemId: u.systemId, password: u.password });
@@ -33,7 +35,7 @@ const connectionOf = (u: SmsUpstreamConfig) => ({ host: u.host, port: u.port, sy
  * Test keys always use the sandbox set, live keys the live one (docs/authentication.md#test-and-live-keys). Where a live setting
  * equals its sandbox counterpart (the default) the adapter is shared: in particular an SMSC gets
  * one bind, since a second bind with the same system_id would split its receipts between two sessions.
- * Each mode's SMS adapter fails over between its SMSCs (docs/routing.md#several-upstreams-per-channel).
+ * Each mode's SMS and chat adapters fail over between their upstreams (docs/routing.md#several-upstreams-per-channel).
  */
 export function createAdapterSets(deps: {
   sandbox: UpstreamSet;
@@ -58,22 +60,42 @@ export function createAdapterSets(deps: {
     const upstreams: NamedSmsUpstream[] = list.map((config) => ({ config, adapter: sessionFor(config) }));
     return createFailoverSmsAdapter({ upstreams, breakers: deps.breakers, policy: deps.policy, clock: deps.clock, logger, metrics: deps.metrics });
   };
+  // One HTTP client per distinct Cloud API account, shared when live and sandbox name the same one.
+  const chatClients: Array<{ config: Omit<ChatUpstreamConfig, 'priority' | 'weight'>; adapter: ChatAdapter }> = [];
+  const chatClientFor = (u: ChatUpstreamConfig): ChatAdapter => {
+    const config = { name: u.name, baseUrl: u.baseUrl, accessToken: u.accessToken, wabaId: u.wabaId };
+    const known = chatClients.find((c) => isDeepStrictEqual(c.config, config));
+    if (known) return known.adapter;
+    const adapter = createChatAdapter({ config, logger });
+    chatClients.push({ config, adapter });
+    return adapter;
+  };
+  const failoverChat = (list: ChatUpstreamConfig[]) =>
+    createFailoverChatAdapter({
+      upstreams: list.map((u) => ({ name: u.name, priority: u.priority, weight: u.weight, adapter: chatClientFor(u) })),
+      breakers: deps.breakers,
+      policy: deps.policy,
+      clock: deps.clock,
+      logger,
+      metrics: deps.metrics,
+    });
   const sandboxSet: ChannelAdapters = {
-    chat: createChatAdapter({ config: sandbox.chat, logger }),
+    chat: failoverChat(sandbox.chat),
     rcs: createRcsAdapter({ config: sandbox.rcs, logger }),
     sms: failoverSms(sandbox.sms),
   };
   const liveSet: ChannelAdapters = {
-    chat: isDeepStrictEqual(live.chat, sandbox.chat) ? sandboxSet.chat : createChatAdapter({ config: live.chat, logger }),
+    chat: isDeepStrictEqual(live.chat, sandbox.chat) ? sandboxSet.chat : failoverChat(live.chat),
     rcs: isDeepStrictEqual(live.rcs, sandbox.rcs) ? sandboxSet.rcs : createRcsAdapter({ config: live.rcs, logger }),
     sms: isDeepStrictEqual(live.sms, sandbox.sms) ? sandboxSet.sms : failoverSms(live.sms),
   };
-  const describe = (mode: KeyMode, list: SmsUpstreamConfig[]): UpstreamDescription[] =>
-    list.map((u) => ({ name: u.name, channel: 'sms', mode, priority: u.priority, weight: u.weight }));
+  const describe = (mode: KeyMode, set: UpstreamSet): UpstreamDescription[] =>
+    (['chat', 'sms'] as const).flatMap((channel) => set[channel].map((u) => ({ name: u.name, channel, mode, priority: u.priority, weight: u.weight })));
+  const named = (channel: 'chat' | 'sms') => [...new Set([...sandbox[channel], ...live[channel]].map((u) => u.name))].map((name) => ({ channel, name }));
   return {
     byMode: { test: sandboxSet, live: liveSet },
     smsSessions: sessions.map((s) => s.adapter),
-    descriptions: [...describe('test', sandbox.sms), ...describe('live', live.sms)],
-    breakerNames: [...new Set([...sandbox.sms, ...live.sms].map((u) => u.name))],
+    descriptions: [...describe('test', sandbox), ...describe('live', live)],
+    breakerNames: [...named('chat'), ...named('sms')],
   };
 }

@@ -10,7 +10,7 @@ import type { DispatcherMetrics } from '../metrics';
  */
 export function syncUpstreamState(deps: {
   descriptions: UpstreamDescription[];
-  names: string[];
+  names: Array<{ channel: string; name: string }>;
   breakers: UpstreamBreakerStore;
   metrics: Pick<DispatcherMetrics, 'upstreamBreakerState'>;
   intervalMs: number;
@@ -18,9 +18,9 @@ export function syncUpstreamState(deps: {
 }): () => void {
   const refresh = async () => {
     await deps.breakers.publish(deps.descriptions);
-    for (const name of deps.names) {
+    for (const { channel, name } of deps.names) {
       const record = await deps.breakers.read(name);
-      deps.metrics.upstreamBreakerState.set({ channel: 'sms', upstream: name }, BREAKER_STATES.indexOf(record.state));
+      deps.metrics.upstreamBreakerState.set({ channel, upstream: name }, BREAKER_STATES.indexOf(record.state));
     }
   };
   const run = () => void refresh().catch((error: unknown) => deps.logger.debug('upstream state not synced with redis', { error: String(error) }));
