@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { SANDBOX_WINDOW_ACCOUNT } from '@switchboard/domain';
 import { customerWindowCacheKey } from '@switchboard/shared-state';
-import { createAccountKey, createTestDatabase, eventually, freePort, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { eventually, type Stack } from '@switchboard/devstack';
+import { startFailoverWorld, type FailoverWorld, type Upstream } from './support/failover-world';
 
 /**
  * Two sandbox Cloud API upstreams behind the dispatcher (docs/routing.md#several-upstreams-per-channel):
@@ -12,52 +12,28 @@ import { createAccountKey, createTestDatabase, eventually, freePort, startStack,
  * traffic returns. Each message carries its id as biz_opaque_callback_data, so the two sims' send logs
  * show where it went and that it went exactly once.
  */
-interface Upstream {
-  name: string;
-  channel: string;
-  mode: string;
-  state: string;
-  error_rate: number;
-  priority: number;
-}
-
 const SANDBOX_SENDER = '+14155550100';
 const RECIPIENT = '+447911123400';
 
-let database: TestDatabase;
+let world: FailoverWorld;
 let stack: Stack;
-let key: string;
 let simB: string;
-let dispatcherHealth: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  const prefix = `e2efoc${randomBytes(4).toString('hex')}`;
   // The secondary sim never sees the customer's message, so neither sim checks the window itself;
   // the gateway still does, from the window the dispatcher opened.
-  stack = await startStack({
-    databaseUrl: database.url,
-    redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    prefix,
-    workers: [],
+  world = await startFailoverWorld({
+    prefix: 'e2efoc',
+    account: 'failover-chat-e2e',
     simEnv: { SIM_ENFORCE_CHAT_WINDOW: 'false' },
+    upstreams: ({ primaryUrl, secondaryUrl }) => ({
+      SANDBOX_CHAT_UPSTREAMS: JSON.stringify([
+        { name: 'chat-primary', base_url: primaryUrl, priority: 1 },
+        { name: 'chat-secondary', base_url: secondaryUrl, priority: 2 },
+      ]),
+    }),
   });
-  const [simBPort, simBSmppPort, healthPort] = await Promise.all([freePort(), freePort(), freePort()]);
-  await stack.startService('carrier-sim', { SIM_PORT: String(simBPort), SIM_SMPP_PORT: String(simBSmppPort), SIM_ENFORCE_CHAT_WINDOW: 'false' });
-  simB = `http://127.0.0.1:${simBPort}`;
-  await stack.startService('dispatcher', {
-    HEALTH_PORT: String(healthPort),
-    SANDBOX_CHAT_UPSTREAMS: JSON.stringify([
-      { name: 'chat-primary', base_url: stack.simUrl, priority: 1 },
-      { name: 'chat-secondary', base_url: simB, priority: 2 },
-    ]),
-    UPSTREAM_BREAKER_WINDOW: '10',
-    UPSTREAM_BREAKER_MIN_CALLS: '10',
-    UPSTREAM_BREAKER_COOL_DOWN_MS: '3000',
-    UPSTREAM_BREAKER_GAUGE_REFRESH_MS: '200',
-  });
-  dispatcherHealth = `http://127.0.0.1:${healthPort}`;
-  ({ key } = await createAccountKey(database.url, { account: 'failover-chat-e2e', mode: 'test', scopes: ['*'] }));
+  ({ stack, secondaryUrl: simB } = world);
 
   // The customer writes first, which opens the customer service window for free-form replies.
   const res = await fetch(`${stack.simUrl}/sim/inbound`, {
@@ -68,7 +44,7 @@ beforeAll(async () => {
   if (!res.ok) throw new Error(`POST /sim/inbound answered ${res.status}`);
   const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
   try {
-    const window = customerWindowCacheKey(prefix, { accountId: SANDBOX_WINDOW_ACCOUNT, sender: SANDBOX_SENDER, customer: RECIPIENT });
+    const window = customerWindowCacheKey(stack.prefix, { accountId: SANDBOX_WINDOW_ACCOUNT, sender: SANDBOX_SENDER, customer: RECIPIENT });
     await eventually(() => redis.exists(window), (n) => n === 1, { what: 'chat window opened' });
   } finally {
     redis.disconnect();
@@ -76,19 +52,13 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  await stack?.stop();
-  await database?.drop();
+  await world?.stop();
 });
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${stack.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
+const api = <T>(method: string, path: string, body?: unknown) => world.api<T>(method, path, body);
+const upstream = (name: string) => world.upstream(name);
+const breakerGauge = (name: string) => world.breakerGauge('chat', name);
+const setFault = (simUrl: string, fault: Record<string, unknown> | null) => world.setFault(simUrl, 'chat', fault);
 
 let sequence = 0;
 async function sendOne(): Promise<string> {
@@ -110,24 +80,6 @@ async function acceptedAt(simUrl: string): Promise<string[]> {
   const res = await fetch(`${simUrl}/sim/sends?channel=chat`);
   const { data } = (await res.json()) as { data: Array<{ client_ref: string | null; outcome: string }> };
   return data.filter((s) => s.outcome === 'accepted').map((s) => String(s.client_ref));
-}
-
-async function upstream(name: string): Promise<Upstream> {
-  const res = await api<{ data: Upstream[] }>('GET', '/v1/upstreams');
-  expect(res.status).toBe(200);
-  const found = res.body.data.find((u) => u.name === name && u.mode === 'test');
-  if (!found) throw new Error(`${name} is not in GET /v1/upstreams: ${JSON.stringify(res.body)}`);
-  return found;
-}
-
-async function breakerGauge(name: string): Promise<string | undefined> {
-  const text = await (await fetch(`${dispatcherHealth}/metrics`)).text();
-  return text.split('\n').find((l) => l.startsWith('switchboard_upstream_breaker_state') && l.includes('channel="chat"') && l.includes(`upstream="${name}"`))?.split(' ').pop();
-}
-
-async function setFault(simUrl: string, body: Record<string, unknown> | null): Promise<void> {
-  const res = await fetch(`${simUrl}/sim/faults${body ? '' : '?channel=chat'}`, body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : { method: 'DELETE' });
-  if (!res.ok) throw new Error(`/sim/faults answered ${res.status}`);
 }
 
 describe('several chat upstreams with circuit breakers', () => {

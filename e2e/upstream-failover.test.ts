@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { createAccountKey, createTestDatabase, eventually, freePort, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { createAccountKey, eventually, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { startFailoverWorld, type FailoverWorld, type Upstream } from './support/failover-world';
 
 /**
  * Two sandbox SMSCs behind the dispatcher (docs/routing.md#several-upstreams-per-channel): the primary
@@ -8,62 +8,33 @@ import { createAccountKey, createTestDatabase, eventually, freePort, startStack,
  * passes, a probe closes the breaker and traffic returns. Each message has its own recipient, so the two
  * sims' send logs show where it went and that it went exactly once.
  */
-interface Upstream {
-  name: string;
-  mode: string;
-  channel: string;
-  state: string;
-  error_rate: number;
-  recent_calls: number;
-  priority: number;
-}
-
+let world: FailoverWorld;
 let database: TestDatabase;
 let stack: Stack;
-let key: string;
 let simB: string;
-let dispatcherHealth: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  stack = await startStack({
-    databaseUrl: database.url,
-    redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-    prefix: `e2efo${randomBytes(4).toString('hex')}`,
-    workers: [],
+  world = await startFailoverWorld({
+    prefix: 'e2efo',
+    account: 'failover-e2e',
+    upstreams: ({ primarySmppPort, secondarySmppPort }) => ({
+      SANDBOX_SMS_UPSTREAMS: JSON.stringify([
+        { name: 'sim-primary', host: '127.0.0.1', port: primarySmppPort, priority: 1 },
+        { name: 'sim-secondary', host: '127.0.0.1', port: secondarySmppPort, priority: 2 },
+      ]),
+    }),
   });
-  const [simBPort, simBSmppPort, healthPort] = await Promise.all([freePort(), freePort(), freePort()]);
-  await stack.startService('carrier-sim', { SIM_PORT: String(simBPort), SIM_SMPP_PORT: String(simBSmppPort) });
-  simB = `http://127.0.0.1:${simBPort}`;
-  await stack.startService('dispatcher', {
-    HEALTH_PORT: String(healthPort),
-    SANDBOX_SMS_UPSTREAMS: JSON.stringify([
-      { name: 'sim-primary', host: '127.0.0.1', port: stack.simSmppPort, priority: 1 },
-      { name: 'sim-secondary', host: '127.0.0.1', port: simBSmppPort, priority: 2 },
-    ]),
-    UPSTREAM_BREAKER_WINDOW: '10',
-    UPSTREAM_BREAKER_MIN_CALLS: '10',
-    UPSTREAM_BREAKER_COOL_DOWN_MS: '3000',
-    UPSTREAM_BREAKER_GAUGE_REFRESH_MS: '200',
-  });
-  dispatcherHealth = `http://127.0.0.1:${healthPort}`;
-  ({ key } = await createAccountKey(database.url, { account: 'failover-e2e', mode: 'test', scopes: ['*'] }));
+  ({ database, stack, secondaryUrl: simB } = world);
 }, 90_000);
 
 afterAll(async () => {
-  await stack?.stop();
-  await database?.drop();
+  await world?.stop();
 });
 
-async function api<T>(method: string, path: string, body?: unknown, bearer = key): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${stack.baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
+const api = <T>(method: string, path: string, body?: unknown, bearer?: string) => world.api<T>(method, path, body, bearer);
+const upstream = (name: string) => world.upstream(name);
+const breakerGauge = (name: string) => world.breakerGauge('sms', name);
+const setFault = (simUrl: string, fault: Record<string, unknown> | null) => world.setFault(simUrl, 'sms', fault);
 
 let sequence = 0;
 /** Sends one SMS to a recipient of its own (ending 00: delivered) and returns message id and recipient. */
@@ -82,24 +53,6 @@ async function acceptedAt(simUrl: string): Promise<string[]> {
   const res = await fetch(`${simUrl}/sim/sends?channel=sms`);
   const { data } = (await res.json()) as { data: Array<{ to: string; outcome: string }> };
   return data.filter((s) => s.outcome === 'accepted').map((s) => s.to);
-}
-
-async function upstream(name: string): Promise<Upstream> {
-  const res = await api<{ data: Upstream[] }>('GET', '/v1/upstreams');
-  expect(res.status).toBe(200);
-  const found = res.body.data.find((u) => u.name === name && u.mode === 'test');
-  if (!found) throw new Error(`${name} is not in GET /v1/upstreams: ${JSON.stringify(res.body)}`);
-  return found;
-}
-
-async function breakerGauge(name: string): Promise<string | undefined> {
-  const text = await (await fetch(`${dispatcherHealth}/metrics`)).text();
-  return text.split('\n').find((l) => l.startsWith('switchboard_upstream_breaker_state') && l.includes(`upstream="${name}"`))?.split(' ').pop();
-}
-
-async function setFault(simUrl: string, body: Record<string, unknown> | null): Promise<void> {
-  const res = await fetch(`${simUrl}/sim/faults`, body ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : { method: 'DELETE' });
-  if (!res.ok) throw new Error(`/sim/faults answered ${res.status}`);
 }
 
 describe('several SMS upstreams with circuit breakers', () => {

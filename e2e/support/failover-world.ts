@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { createAccountKey, createTestDatabase, freePort, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+
+/**
+ * Two carrier-sims behind one dispatcher, for the failover tests (docs/routing.md#several-upstreams-per-channel):
+ * the stack's own sim is the primary, a second sim the secondary, and `upstreams` tells the dispatcher about both.
+ */
+export interface Upstream {
+  name: string;
+  mode: string;
+  channel: string;
+  state: string;
+  error_rate: number;
+  recent_calls: number;
+  priority: number;
+}
+
+export interface FailoverWorldOptions {
+  prefix: string;
+  account: string;
+  /** The dispatcher's upstream-list variables, given both sims' HTTP bases and SMPP ports. */
+  upstreams: (sims: { primaryUrl: string; primarySmppPort: number; secondaryUrl: string; secondarySmppPort: number }) => Record<string, string>;
+  /** Environment of both sims. */
+  simEnv?: Record<string, string>;
+}
+
+export interface FailoverWorld {
+  stack: Stack;
+  database: TestDatabase;
+  primaryUrl: string;
+  secondaryUrl: string;
+  /** A call with the world's `*` key, or with `bearer`. */
+  api<T>(method: string, path: string, body?: unknown, bearer?: string): Promise<{ status: number; body: T }>;
+  /** The upstream as `GET /v1/upstreams` lists it for test keys. */
+  upstream(name: string): Promise<Upstream>;
+  /** The dispatcher's `switchboard_upstream_breaker_state` for the upstream: '0' closed, '1' half-open, '2' open. */
+  breakerGauge(channel: string, name: string): Promise<string | undefined>;
+  /** Switches a sim's fault for `channel` on (`fault`) or off (null): docs/sandbox.md#faults-at-run-time. */
+  setFault(simUrl: string, channel: string, fault: Record<string, unknown> | null): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startFailoverWorld(opts: FailoverWorldOptions): Promise<FailoverWorld> {
+  const database = await createTestDatabase();
+  const stack = await startStack({
+    databaseUrl: database.url,
+    redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    prefix: `${opts.prefix}${randomBytes(4).toString('hex')}`,
+    workers: [],
+    simEnv: opts.simEnv,
+  });
+  const [secondaryPort, secondarySmppPort, healthPort] = await Promise.all([freePort(), freePort(), freePort()]);
+  await stack.startService('carrier-sim', { ...opts.simEnv, SIM_PORT: String(secondaryPort), SIM_SMPP_PORT: String(secondarySmppPort) });
+  const secondaryUrl = `http://127.0.0.1:${secondaryPort}`;
+  await stack.startService('dispatcher', {
+    HEALTH_PORT: String(healthPort),
+    ...opts.upstreams({ primaryUrl: stack.simUrl, primarySmppPort: stack.simSmppPort, secondaryUrl, secondarySmppPort }),
+    UPSTREAM_BREAKER_WINDOW: '10',
+    UPSTREAM_BREAKER_MIN_CALLS: '10',
+    UPSTREAM_BREAKER_COOL_DOWN_MS: '3000',
+    UPSTREAM_BREAKER_GAUGE_REFRESH_MS: '200',
+  });
+  const { key } = await createAccountKey(database.url, { account: opts.account, mode: 'test', scopes: ['*'] });
+
+  async function api<T>(method: string, path: string, body?: unknown, bearer = key): Promise<{ status: number; body: T }> {
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+  }
+
+  return {
+    stack,
+    database,
+    primaryUrl: stack.simUrl,
+    secondaryUrl,
+    api,
+    upstream: async (name) => {
+      const res = await api<{ data: Upstream[] }>('GET', '/v1/upstreams');
+      expect(res.status).toBe(200);
+      const found = res.body.data.find((u) => u.name === name && u.mode === 'test');
+      if (!found) throw new Error(`${name} is not in GET /v1/upstreams: ${JSON.stringify(res.body)}`);
+      return found;
+    },
+    breakerGauge: async (channel, name) => {
+      const text = await (await fetch(`http://127.0.0.1:${healthPort}/metrics`)).text();
+      return text
+        .split('\n')
+        .find((l) => l.startsWith('switchboard_upstream_breaker_state') && l.includes(`channel="${channel}"`) && l.includes(`upstream="${name}"`))
+        ?.split(' ')
+        .pop();
+    },
+    setFault: async (simUrl, channel, fault) => {
+      const res = await fetch(
+        `${simUrl}/sim/faults${fault ? '' : `?channel=${channel}`}`,
+        fault ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ channel, ...fault }) } : { method: 'DELETE' },
+      );
+      if (!res.ok) throw new Error(`/sim/faults answered ${res.status}`);
+    },
+    stop: async () => {
+      await stack.stop();
+      await database.drop();
+    },
+  };
+}
