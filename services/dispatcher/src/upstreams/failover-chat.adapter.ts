@@ -1,10 +1,6 @@
-import type { Logger } from '@switchboard/logger';
 import type { ChatAdapter } from '@switchboard/providers';
-import type { UpstreamBreakerStore } from '@switchboard/shared-state';
 import { resendIsSafe } from '../dispatch/send-failure.policy';
-import type { DispatcherMetrics } from '../metrics';
-import type { BreakerPolicy } from './circuit-breaker';
-import { createUpstreamFailover, type FailoverUpstream } from './upstream-failover';
+import { createUpstreamFailover, type FailoverParts, type FailoverUpstream } from './upstream-failover';
 
 /**
  * One chat adapter over several Cloud API upstreams (docs/routing.md#several-upstreams-per-channel).
@@ -15,15 +11,7 @@ import { createUpstreamFailover, type FailoverUpstream } from './upstream-failov
  * Templates are created at the first upstream by priority only, whatever its breaker says: a template
  * belongs to one business account, and the others' must be created there by their owner.
  */
-export function createFailoverChatAdapter(deps: {
-  upstreams: FailoverUpstream<ChatAdapter>[];
-  breakers: UpstreamBreakerStore;
-  policy: BreakerPolicy;
-  clock: () => number;
-  logger: Logger;
-  metrics: Pick<DispatcherMetrics, 'upstreamCalls' | 'upstreamFailures' | 'upstreamBreakerState'>;
-  random?: () => number;
-}): ChatAdapter {
+export function createFailoverChatAdapter(deps: FailoverParts & { upstreams: FailoverUpstream<ChatAdapter>[] }): ChatAdapter {
   const failover = createUpstreamFailover({ ...deps, channel: 'chat', mayMoveOn: (error) => resendIsSafe('chat', error) });
   const primary = [...deps.upstreams].sort((a, b) => a.priority - b.priority)[0];
   return {

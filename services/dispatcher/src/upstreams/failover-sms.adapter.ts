@@ -1,11 +1,7 @@
-import type { Logger } from '@switchboard/logger';
 import type { SmsAdapter } from '@switchboard/providers';
-import type { UpstreamBreakerStore } from '@switchboard/shared-state';
 import { resendIsSafe } from '../dispatch/send-failure.policy';
-import type { DispatcherMetrics } from '../metrics';
-import type { BreakerPolicy } from './circuit-breaker';
 import type { SmsUpstreamConfig } from './sms-upstreams.config';
-import { createUpstreamFailover } from './upstream-failover';
+import { createUpstreamFailover, type FailoverParts } from './upstream-failover';
 
 export interface NamedSmsUpstream {
   config: SmsUpstreamConfig;
@@ -18,15 +14,7 @@ export interface NamedSmsUpstream {
  * attempt, with the same user_message_reference. A send of unknown outcome (no submit_sm_resp) is not
  * moved on: the attempt stays open for the receipt, as with one SMSC, and only a later attempt goes elsewhere.
  */
-export function createFailoverSmsAdapter(deps: {
-  upstreams: NamedSmsUpstream[];
-  breakers: UpstreamBreakerStore;
-  policy: BreakerPolicy;
-  clock: () => number;
-  logger: Logger;
-  metrics: Pick<DispatcherMetrics, 'upstreamCalls' | 'upstreamFailures' | 'upstreamBreakerState'>;
-  random?: () => number;
-}): SmsAdapter {
+export function createFailoverSmsAdapter(deps: FailoverParts & { upstreams: NamedSmsUpstream[] }): SmsAdapter {
   const { upstreams } = deps;
   const failover = createUpstreamFailover({
     ...deps,

@@ -25,18 +25,24 @@ const CLOSED: BreakerRecord = { state: 'closed', openedAt: 0, probeUntil: 0, rec
  * than transient ones are the upstream working as it should and do not count against its breaker.
  * If Redis cannot be read the breakers are taken as closed: better a failing upstream than none at all.
  */
-export function createUpstreamFailover<A>(deps: {
-  channel: ConcreteChannel;
-  upstreams: FailoverUpstream<A>[];
+/** What every channel's failover adapter needs besides its upstreams. */
+export interface FailoverParts {
   breakers: UpstreamBreakerStore;
   policy: BreakerPolicy;
   clock: () => number;
   logger: Logger;
   metrics: Pick<DispatcherMetrics, 'upstreamCalls' | 'upstreamFailures' | 'upstreamBreakerState'>;
-  /** Whether, after this transient failure, sending the same message to another upstream cannot deliver it twice. */
-  mayMoveOn: (error: unknown) => boolean;
   random?: () => number;
-}): <R>(call: (adapter: A) => Promise<R>) => Promise<R> {
+}
+
+export function createUpstreamFailover<A>(
+  deps: FailoverParts & {
+    channel: ConcreteChannel;
+    upstreams: FailoverUpstream<A>[];
+    /** Whether, after this transient failure, sending the same message to another upstream cannot deliver it twice. */
+    mayMoveOn: (error: unknown) => boolean;
+  },
+): <R>(call: (adapter: A) => Promise<R>) => Promise<R> {
   const { channel, upstreams, breakers, policy, clock, logger, metrics } = deps;
   const labels = (name: string) => ({ channel, upstream: name });
 
