@@ -10,3 +10,4 @@ export * from './secrets-keys';
 export * from './voice-tools';
 export * from './local-tls';
 export * from './sdk-tools';
+export * from './browser-tools';
