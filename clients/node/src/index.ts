@@ -1,0 +1,11 @@
+export { Switchboard, type SwitchboardOptions } from './client';
+export { ApiError, NetworkError, SwitchboardError, WebhookVerificationError, type FieldError, type Problem } from './errors';
+export { PageIterator } from './pagination';
+export { DEFAULT_RETRY, backoffMs, isRetryableStatus, parseRetryAfterMs, retryDelayMs, type RetryOptions } from './retry-policy';
+export { Transport, type Query, type RequestOptions, type TransportOptions } from './transport';
+export { sign, verify, type VerifyOptions, type WebhookHeaders } from './webhook-signature';
+export type { SendMessageRequest, SendOptions, MessageListQuery } from './resources/messages';
+export type { EventListQuery } from './resources/events';
+export type { SuppressionListQuery } from './resources/suppressions';
+export type * from './types';
+export type { components, operations, paths } from './generated/openapi';
