@@ -45,6 +45,8 @@ export function parseRetryAfterMs(value: string | null | undefined, now: number 
   const text = value?.trim();
   if (!text) return undefined;
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // Only an HTTP date (RFC 9110: "Sun, 06 Nov 1994 08:49:37 GMT") may be a date; Date.parse would read "-1" as a year.
+  if (!/^[A-Za-z]{3},? /.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
