@@ -5,6 +5,8 @@ WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json tsconfig.build.json ./
 COPY packages ./packages
 COPY services ./services
+# The root build also compiles the Node SDK, a workspace (clients/README.md).
+COPY clients/node ./clients/node
 RUN npm ci --no-audit --no-fund && npx tsc -b tsconfig.build.json && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
