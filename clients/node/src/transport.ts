@@ -69,8 +69,11 @@ export class Transport {
 
     for (let attempt = 1; ; attempt += 1) {
       let response: Response;
+      let answer: unknown;
       try {
         response = await this.fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+        // A connection cut or a timeout while the body streams in is a network error too: the answer is incomplete.
+        answer = parseBody(await response.text());
       } catch (error) {
         if (!repeatable || attempt >= this.retry.maxAttempts) {
           throw new NetworkError(`${method} ${path}: ${describe(error)}`, { cause: error });
@@ -78,7 +81,6 @@ export class Transport {
         await this.sleep(retryDelayMs(this.retry, attempt, undefined, this.random));
         continue;
       }
-      const answer = await readBody(response);
       if (response.ok) return answer as T;
       const problem: Problem = isObject(answer) ? (answer as Problem) : {};
       // A 429 is answered before the request is processed, so even a POST without a key may be repeated.
@@ -103,14 +105,7 @@ function queryString(query: Query | undefined): string {
   return text ? `?${text}` : '';
 }
 
-async function readBody(response: Response): Promise<unknown> {
-  let text: string;
-  try {
-    text = await response.text();
-  } catch {
-    // A connection cut mid-body: the status is still known, the body is not.
-    return undefined;
-  }
+function parseBody(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text);

@@ -185,3 +185,35 @@ test('ids are escaped into the path, so they cannot reach another route', async 
     await api.close();
   }
 });
+
+test('an answer cut off mid-body is a network error, retried like one', async () => {
+  const api = await server([
+    (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"id":"msg_');
+      setImmediate(() => res.socket?.destroy());
+    },
+    json(200, { id: 'msg_whole' }),
+  ]);
+  try {
+    const { sb } = client(api.url);
+    assert.equal((await sb.messages.get('msg_whole')).id, 'msg_whole');
+    assert.equal(api.seen.length, 2);
+  } finally {
+    await api.close();
+  }
+});
+
+test('an attempt that gets no answer within timeoutMs is abandoned and retried', async () => {
+  // The first request is never answered; the client gives up on it after timeoutMs and sends the next.
+  const api = await server([() => undefined, json(200, { id: 'msg_late' })]);
+  try {
+    const waits: number[] = [];
+    const sb = new Switchboard({ baseUrl: api.url, apiKey: 'sk_test_x', timeoutMs: 2000, random: () => 0, sleep: async (ms) => void waits.push(ms) });
+    assert.equal((await sb.messages.get('msg_late')).id, 'msg_late');
+    assert.equal(api.seen.length, 2);
+    assert.deepEqual(waits, [0]);
+  } finally {
+    await api.close();
+  }
+});
