@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { ApiError, Switchboard, verify, WebhookVerificationError, type Message } from '../src/index';
+import { ApiError, Switchboard, verify, WebhookVerificationError, type Message, type TemplateCreateRequest } from '../src/index';
 
 const env = process.env;
 const live = Boolean(env.SWITCHBOARD_BASE_URL);
@@ -175,5 +175,27 @@ describe('the SDK against the running stack', () => {
     assert.equal(settings.fallback_timeout_seconds, 45);
     assert.equal((await sb.account.get()).fallback_timeout_seconds, 45);
     await sb.account.update({ fallback_timeout_seconds: null });
+  });
+
+  liveTest('a template is created, approved, sent on chat outside the window, listed and deleted', async () => {
+    const sb = client();
+    const name = `sdk_node_${randomUUID().slice(0, 8).replace(/-/g, '')}`;
+    const template = await sb.templates.create({
+      name,
+      language: 'en_US',
+      category: 'utility',
+      components: [{ type: 'body', text: 'Hi {{1}}, your order has shipped.' } as TemplateCreateRequest['components'][number]],
+    });
+    assert.equal(template.status, 'pending');
+    await eventually(() => sb.templates.get(template.id), (t) => t.status === 'approved', `template ${name} approved`);
+    assert.ok((await sb.templates.list().toArray()).some((t) => t.id === template.id));
+    // recipient(49) never wrote to us, so only a template may reach them on chat (docs/chat.md).
+    const sent = await sb.messages.sendChat({ to: recipient(49), type: 'template', template: { name, language: 'en_US', parameters: [{ type: 'text', text: 'Ada' }] } });
+    const final = await waitStatus(sent.id, 'delivered', 'read');
+    assert.equal(final.channel_used, 'chat');
+    await sb.templates.delete(template.id);
+    await assert.rejects(sb.templates.get(template.id), (e: unknown) => e instanceof ApiError && e.code === 'not_found');
+    assert.ok(Array.isArray(await sb.inbound.list({ limit: 5 }).toArray(5)));
+    assert.ok((await sb.account.upstreams()).length > 0);
   });
 });
