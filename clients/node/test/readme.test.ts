@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SDK_VERSION } from '../src/version';
 
 // Tests run from build-test/test; the sources sit two folders up. The example itself is type-checked with the tests.
 const packageDir = join(__dirname, '..', '..');
@@ -19,4 +20,5 @@ test('package.json publishes the build with its types and no runtime dependencie
   assert.equal(pkg.dependencies, undefined);
   assert.deepEqual((pkg.exports as Record<string, Record<string, string>>)['.'], { types: './dist/index.d.ts', default: './dist/index.js' });
   assert.ok((pkg.files as string[]).includes('dist'));
+  assert.equal(SDK_VERSION, pkg.version, 'src/version.ts (the User-Agent) follows package.json');
 });
