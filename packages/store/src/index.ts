@@ -19,3 +19,4 @@ export * from './repositories/templates.repository';
 export * from './repositories/inbound-messages.repository';
 export * from './repositories/customer-windows.repository';
 export * from './repositories/suppressions.repository';
+export * from './repositories/scheduled-messages.repository';
