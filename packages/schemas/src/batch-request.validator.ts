@@ -37,7 +37,9 @@ function pointAt(error: FieldError, index: number, item: Body): FieldError {
   return own ? { ...error, field: `/messages/${index}${error.field}` } : error;
 }
 
-function repointed(error: ApiError, index: number, item: Body): ApiError {
+/** The same refusal with its field errors pointed into the batch (`/messages/{index}/…` or the shared default). */
+export function repointBatchItemError(error: ApiError, index: number, item: unknown): ApiError {
+  if (!isObject(item)) return error;
   const errors = error.errors?.map((e) => pointAt(e, index, item));
   return new ApiError(error.status, error.code, error.title, error.message, errors, error.headers);
 }
@@ -66,7 +68,7 @@ export function createBatchRequestValidator(rules: MessageRequestRules): (body: 
       try {
         return { request: validateMessage(mergeBatchItem(defaults, item)) as MessageRequest };
       } catch (error) {
-        if (error instanceof ApiError) return { error: repointed(error, index, item) };
+        if (error instanceof ApiError) return { error: repointBatchItemError(error, index, item) };
         throw error;
       }
     });

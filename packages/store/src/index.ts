@@ -20,3 +20,4 @@ export * from './repositories/inbound-messages.repository';
 export * from './repositories/customer-windows.repository';
 export * from './repositories/suppressions.repository';
 export * from './repositories/scheduled-messages.repository';
+export * from './repositories/batch-counts.repository';

@@ -50,9 +50,24 @@ export function createScheduledMessagesRepository(db: Db) {
       });
     },
 
-    /** Stores a message still waiting in the delayed set, so that its expiry has a row to end. */
-    async persistScheduled(message: AcceptedMessage): Promise<void> {
-      await db.transaction((tx) => insertScheduled(tx, message));
+    /**
+     * The TTL of a message still waiting in the delayed set ran out (docs/routing.md#ttl): it is stored and
+     * ended `undelivered` / `expired` in one transaction. `stored: false` when the dispatcher stored it
+     * first; the ordinary expiry then applies.
+     */
+    async expireScheduled(input: { message: AcceptedMessage; ttlSeconds: number; at: Date }): Promise<{ stored: boolean; expired: boolean; events: StoredEvent[] }> {
+      return db.transaction(async (tx) => {
+        await insertScheduled(tx, input.message);
+        const row = (await lockMessage(tx, input.message.id)) as MessageRow;
+        if (row.status !== 'scheduled') return { stored: false, expired: false, events: [] };
+        const change = await applyMessageChange(tx, row, {
+          status: 'undelivered',
+          at: input.at,
+          carrierStatusCode: 'expired',
+          error: { code: 'expired', message: `not delivered within ttl_seconds (${input.ttlSeconds})` },
+        });
+        return { stored: true, expired: change.changed, events: change.events };
+      });
     },
   };
 }
