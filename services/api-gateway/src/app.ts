@@ -159,7 +159,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     guard,
     newMessageId: () => newMessageId('msg'),
   });
-  const batchSending = createBatchSending({ config, db, redis, logger, guard, messageQueue, eventFanoutQueue, acceptanceDeps, idempotency, newMessageId: () => newMessageId('msg'), authenticated, body: jsonBody(config.bodyLimitBytes), clock });
+  const batchSending = createBatchSending({ config, db, redis, logger, guard, messageQueue, eventFanoutQueue, acceptanceDeps, idempotency, newMessageId: () => newMessageId('msg'), authenticated, clock });
   const templateHandlers = createTemplateHandlers({ templates, submitQueue: templateQueue, validate: createTemplateCreateValidator(), guard, logger, clock });
   const inboundHandlers = createInboundReadHandlers({ inbound: createInboundMessagesRepository(db), guard });
 

@@ -12,11 +12,15 @@ import type { IdempotencyStore } from '../idempotency/idempotency.store';
 import { createMessageCancelHandler } from '../messages/message-cancel.handler';
 import { createMessageAcceptance, type MessageAcceptanceDeps } from '../messages/message-acceptance';
 import { createSuppressionGate } from '../messages/suppression.gate';
+import { jsonBody } from '../http/json-body.middleware';
 import { batchesRouter } from '../routes/batches.route';
 import { createBatchReadHandler } from './batch-read.handler';
 import { createBatchSummaryStore } from './batch-summary.store';
 import { createSendBatchHandler } from './batch-send.handler';
 import { createCoalescedSuppressionLookup } from './coalesced-mget';
+
+/** 1,000 items of a few hundred bytes each do not fit the single send's limit (docs/messages.md#batch-sends). */
+export const BATCH_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 
 export interface BatchSendingDeps {
   config: GatewayConfig;
@@ -31,7 +35,6 @@ export interface BatchSendingDeps {
   idempotency: IdempotencyStore;
   newMessageId: () => string;
   authenticated: (scope: Scope) => RequestHandler[];
-  body: RequestHandler[];
   clock: () => number;
 }
 
@@ -67,7 +70,7 @@ export function createBatchSending(deps: BatchSendingDeps) {
     clock,
   });
   return {
-    router: batchesRouter({ authenticateWrite: deps.authenticated('messages:write'), authenticateRead: deps.authenticated('messages:read'), body: deps.body, sendBatch, getBatch }),
+    router: batchesRouter({ authenticateWrite: deps.authenticated('messages:write'), authenticateRead: deps.authenticated('messages:read'), body: jsonBody(Math.max(config.bodyLimitBytes, BATCH_BODY_LIMIT_BYTES)), sendBatch, getBatch }),
     cancel: { cancelMessage, authenticateCancel: deps.authenticated('messages:write') },
   };
 }
