@@ -8,7 +8,7 @@ import { callerOf, requestIdOf } from '../http/request-context';
 import { readIdempotencyKey } from '../idempotency/idempotency-key';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
-import { acceptedResponse, type MessageAcceptance } from '../messages/message-acceptance';
+import { acceptedBody, type MessageAcceptance } from '../messages/message-acceptance';
 import type { BatchSummary, BatchSummaryStore } from './batch-summary.store';
 
 /** Keys are scoped to (account, route) (docs/api.md#idempotency-key); a batch has its own route. */
@@ -42,7 +42,7 @@ function send(res: Response, response: StoredResponse, replayed: boolean): void 
 
 /** The 202 body: one result per item, in order, each the single-send answer or a problem document. */
 function batchResponse(batchId: string, createdAt: string, outcomes: Outcome[], requestId: string): StoredResponse {
-  const results = outcomes.map((o) => ('job' in o ? JSON.parse(acceptedResponse(o.job).body) : problemDocument(o.error, requestId)));
+  const results = outcomes.map((o) => ('job' in o ? acceptedBody(o.job) : problemDocument(o.error, requestId)));
   const accepted = outcomes.filter((o) => 'job' in o).length;
   const body = { batch_id: batchId, created_at: createdAt, accepted, rejected: outcomes.length - accepted, results };
   return { status: 202, body: JSON.stringify(body), location: `/v1/batches/${batchId}` };

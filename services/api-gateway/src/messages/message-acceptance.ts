@@ -43,8 +43,11 @@ export interface MessageAcceptance {
 }
 
 /** Exactly the documented 202 fields, in their documented order (docs/messages.md#sending-a-message). */
-export function acceptedResponse(job: Pick<SendMessageJob, 'message_id' | 'channel' | 'recipient' | 'created_at' | 'cost_units' | 'scheduled_until'>): StoredResponse {
-  const body = {
+type AcceptedJob = Pick<SendMessageJob, 'message_id' | 'channel' | 'recipient' | 'created_at' | 'cost_units' | 'scheduled_until'>;
+
+/** The 202 body as an object (a batch nests one per accepted item, docs/messages.md#batch-sends). */
+export function acceptedBody(job: AcceptedJob) {
+  return {
     id: job.message_id,
     status: job.scheduled_until ? 'scheduled' : 'queued',
     channel: job.channel,
@@ -53,7 +56,10 @@ export function acceptedResponse(job: Pick<SendMessageJob, 'message_id' | 'chann
     estimated_delivery: estimatedDelivery(job.channel),
     cost_units: job.cost_units,
   };
-  return { status: 202, body: JSON.stringify(body), location: `/v1/messages/${job.message_id}` };
+}
+
+export function acceptedResponse(job: AcceptedJob): StoredResponse {
+  return { status: 202, body: JSON.stringify(acceptedBody(job)), location: `/v1/messages/${job.message_id}` };
 }
 
 export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, chatGate, suppressionGate, quietHoursDelay, timersQueue, messageStored, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
