@@ -11,7 +11,7 @@ describe('POST /v1/messages/batch body', () => {
   it('checks each item as the single send it stands for and points its errors into the batch', () => {
     const { items } = validate({
       channel: 'sms',
-      from: 'not-a-number',
+      fallback: ['sms'],
       messages: [
         { recipient: '+14155552671', content: { text: 'ok' } },
         { recipient: '+1415', content: { text: 'bad recipient' } },
@@ -19,13 +19,22 @@ describe('POST /v1/messages/batch body', () => {
         { recipient: '+14155552673', content: { text: 'x' }, send_at: 'now' },
       ],
     });
-    // The shared `from` is wrong for every item, and is named where the client wrote it.
+    // The shared `fallback` breaks a rule of every item (only with `auto`), and is named where the client wrote it.
     expect(items.map((i) => ('error' in i ? fieldsOf(i.error) : []))).toEqual([
-      ['/from'],
-      ['/messages/1/recipient', '/from'],
-      ['/from'],
+      ['/fallback'],
+      ['/messages/1/recipient', '/fallback'],
+      ['/fallback'],
       ['/messages/3/send_at'],
     ]);
+    const envelopeRefusal = (() => {
+      try {
+        validate({ channel: 'sms', from: 'not-a-number', messages: [{ recipient: '+14155552671' }] });
+      } catch (error) {
+        return fieldsOf(error as ApiError);
+      }
+      return [];
+    })();
+    expect(envelopeRefusal).toEqual(['/from']);
   });
 
   it('accepts valid items beside refused ones, with per-recipient template parameters and merged metadata', () => {
@@ -34,12 +43,12 @@ describe('POST /v1/messages/batch body', () => {
       template: { name: 'order_ready', language: 'en_US' },
       metadata: { campaign: 'spring' },
       messages: [
-        { recipient: '+14155552671', template: { parameters: ['Ada'] }, metadata: { row: '1' } },
+        { recipient: '+14155552671', template: { parameters: [{ type: 'text', text: 'Ada' }] }, metadata: { row: '1' } },
         { recipient: '+14155552672', content: { text: 'hi' } },
       ],
     });
     expect(items[0]).toEqual({
-      request: { channel: 'chat', recipient: '+14155552671', template: { name: 'order_ready', language: 'en_US', parameters: ['Ada'] }, metadata: { campaign: 'spring', row: '1' } },
+      request: { channel: 'chat', recipient: '+14155552671', template: { name: 'order_ready', language: 'en_US', parameters: [{ type: 'text', text: 'Ada' }] }, metadata: { campaign: 'spring', row: '1' } },
     });
     expect(items[1]).toEqual({ request: { channel: 'chat', recipient: '+14155552672', content: { text: 'hi' }, metadata: { campaign: 'spring' } } });
   });
