@@ -1,9 +1,9 @@
 /**
- * Message lifecycle (docs/messages.md#message-states): (scheduled →) queued → sending → sent → delivered → read, with `failed`
+ * Message lifecycle (docs/messages.md#message-states): (scheduled → canceled, or scheduled →) queued → sending → sent → delivered → read, with `failed`
  * (never reached the network or handset) and `undelivered` (the network could not deliver it).
  * Status only moves forward: a transition to a lower rank is ignored, though its timestamp may still fill a gap.
  */
-export const MESSAGE_STATUSES = ['scheduled', 'queued', 'sending', 'sent', 'delivered', 'read', 'failed', 'undelivered'] as const;
+export const MESSAGE_STATUSES = ['scheduled', 'queued', 'sending', 'sent', 'delivered', 'read', 'failed', 'undelivered', 'canceled'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 const RANK: Record<MessageStatus, number> = {
@@ -14,6 +14,8 @@ const RANK: Record<MessageStatus, number> = {
   sent: 2,
   failed: 3,
   undelivered: 3,
+  // Canceled while scheduled (docs/messages.md#canceling-a-scheduled-message): never sent, so nothing follows it.
+  canceled: 3,
   // A late positive confirmation from the handset outranks a network's earlier give-up.
   delivered: 4,
   read: 5,
@@ -28,7 +30,7 @@ export function canAdvance(from: MessageStatus, to: MessageStatus): boolean {
 }
 
 export function isFinal(status: MessageStatus): boolean {
-  return status === 'read' || status === 'failed';
+  return status === 'read' || status === 'failed' || status === 'canceled';
 }
 
 /** The timestamp column each status fills. */
@@ -41,6 +43,7 @@ export const STATUS_TIMESTAMP: Record<MessageStatus, string> = {
   read: 'read_at',
   failed: 'failed_at',
   undelivered: 'undelivered_at',
+  canceled: 'canceled_at',
 };
 
 /** Which events a status change produces (docs/webhooks.md#events): failed and undelivered share message.failed. */
@@ -55,6 +58,8 @@ export function eventTypeForStatus(status: MessageStatus): string | null {
     case 'failed':
     case 'undelivered':
       return 'message.failed';
+    case 'canceled':
+      return 'message.canceled';
     default:
       return null;
   }

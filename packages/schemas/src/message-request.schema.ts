@@ -10,6 +10,7 @@ import {
 } from '@switchboard/domain';
 import { messageContentSchema } from './chat-payload.schema';
 import { HTTP_URL_PATTERN, e164Schema, type JsonSchema } from './json-schema';
+import { sendAtSchema } from './send-at.schema';
 import { templateReferenceSchema } from './template-reference.schema';
 
 /** Limits of the message request (docs/api.md); exported so that docs and tests quote the same numbers. */
@@ -38,6 +39,8 @@ export interface MessageRequest {
   category?: MessageCategory;
   /** Applies to any category when given here; otherwise the account's apply to marketing only. */
   quiet_hours?: QuietHours;
+  /** ISO 8601; the message is `scheduled` until then (docs/messages.md#scheduled-sends). */
+  send_at?: string;
 }
 
 export const MESSAGE_CATEGORIES = ['transactional', 'marketing'] as const;
@@ -99,5 +102,6 @@ export const messageRequestSchema: JsonSchema = {
     from: e164Schema('A number provisioned on the account for the channel; default the first one provisioned.'),
     category: { type: 'string', enum: [...MESSAGE_CATEGORIES], description: '`marketing` waits out quiet hours; default `transactional`.' },
     quiet_hours: quietHoursSchema,
+    send_at: sendAtSchema,
   },
 };

@@ -2,11 +2,14 @@ import { UnprocessableError, ValidationError, isChatOnlyContent, isValidE164, ty
 import type { MessageRequest } from './message-request.schema';
 import { messageRequestSchema } from './message-request.schema';
 import { chatPayloadRuleErrors, pointAtFirstExcessItem, type ChatPayloadRules } from './chat/chat-payload.checks';
+import { sendAtErrors } from './send-at.schema';
 import { compileSchema } from './validator';
 import { webhookUrlRefusal, type WebhookTargetPolicy } from './webhook-target.guard';
 
 export interface MessageRequestRules extends ChatPayloadRules {
   webhookTargets: WebhookTargetPolicy;
+  /** For `send_at`'s 30-day limit. @defaultValue Date.now */
+  clock?: () => number;
 }
 
 type Body = Record<string, unknown>;
@@ -32,8 +35,9 @@ function hasFieldError(errors: FieldError[], field: string): boolean {
 }
 
 /** Rules a schema cannot say, answered as 400 field errors beside the schema's own (docs/errors.md#validation_failed). */
-function fieldRuleErrors(body: Body, schemaErrors: FieldError[], rules: ChatPayloadRules): FieldError[] {
+function fieldRuleErrors(body: Body, schemaErrors: FieldError[], rules: MessageRequestRules): FieldError[] {
   const errors: FieldError[] = [];
+  if (!hasFieldError(schemaErrors, '/send_at')) errors.push(...sendAtErrors(body.send_at, '/send_at', (rules.clock ?? Date.now)()));
   if (typeof body.recipient === 'string' && !hasFieldError(schemaErrors, '/recipient') && !isValidNumber(body.recipient)) {
     errors.push({ field: '/recipient', message: 'is not a valid phone number' });
   }

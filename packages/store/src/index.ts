@@ -19,3 +19,5 @@ export * from './repositories/templates.repository';
 export * from './repositories/inbound-messages.repository';
 export * from './repositories/customer-windows.repository';
 export * from './repositories/suppressions.repository';
+export * from './repositories/scheduled-messages.repository';
+export * from './repositories/batch-counts.repository';

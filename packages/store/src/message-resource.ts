@@ -30,6 +30,8 @@ export interface MessageRow {
   read_at: Date | null;
   failed_at: Date | null;
   undelivered_at: Date | null;
+  /** Migration 008: set when a scheduled message was canceled (docs/messages.md#canceling-a-scheduled-message). */
+  canceled_at?: Date | null;
 }
 
 export interface AttemptRow {

@@ -5,6 +5,7 @@ export const EVENT_TYPES = [
   'message.read',
   'message.failed',
   'message.fallback',
+  'message.canceled',
   'message.inbound',
   'call.ringing',
   'call.answered',

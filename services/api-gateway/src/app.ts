@@ -30,6 +30,8 @@ import { securityHeaders } from './http/security-headers.middleware';
 import { createIdempotencyStore } from './idempotency/idempotency.store';
 import { createChatSendGate } from './chat/chat-send.gate';
 import { createMessageAcceptance } from './messages/message-acceptance';
+import { createBatchSending } from './batches/batch-sending';
+import { MESSAGE_TIMERS_QUEUE, openQueue } from '@switchboard/queues';
 import { createSuppressionGate } from './messages/suppression.gate';
 import { createQuietHoursSchedule } from './messages/quiet-hours.schedule';
 import { createSuppressionsRouter } from './routes/suppressions.route';
@@ -112,7 +114,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   // Read on marketing sends; cached like the numbers so the send path adds no store round trip.
   const accountQuietHours = createLoadingCache({ load: async (accountId) => (await accountSettings.find(accountId))?.quiet_hours ?? null, ttlMs: config.numbersCacheTtlMs, clock });
   const suppressionCache = createSuppressionCache({ redis, prefix: config.queuePrefix });
-  const acceptance = createMessageAcceptance({
+  const acceptanceDeps = {
     queue: messageQueue,
     accountNumbers,
     guard,
@@ -127,8 +129,10 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
       clock,
     }),
     messageStored: messageReads.exists,
+    timersQueue: openQueue(MESSAGE_TIMERS_QUEUE, { connection: redis, prefix: config.queuePrefix }),
     clock,
-  });
+  };
+  const acceptance = createMessageAcceptance(acceptanceDeps);
   const idempotency = createIdempotencyStore({
     redis,
     keyPrefix: config.queuePrefix,
@@ -155,6 +159,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     guard,
     newMessageId: () => newMessageId('msg'),
   });
+  const batchSending = createBatchSending({ config, db, redis, logger, guard, messageQueue, eventFanoutQueue, acceptanceDeps, idempotency, newMessageId: () => newMessageId('msg'), authenticated, clock });
   const templateHandlers = createTemplateHandlers({ templates, submitQueue: templateQueue, validate: createTemplateCreateValidator(), guard, logger, clock });
   const inboundHandlers = createInboundReadHandlers({ inbound: createInboundMessagesRepository(db), guard });
 
@@ -176,8 +181,10 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
       listMessages: reads.listMessages,
       getMessage: reads.getMessage,
       getMessageEvents: reads.getMessageEvents,
+      ...batchSending.cancel,
     }),
   );
+  app.use(batchSending.router);
   app.use(chatMessagesRouter({ authenticateWrite: authenticatedSend, body: jsonBody(config.bodyLimitBytes), sendChatMessage }));
   app.use(templatesRouter({ authenticate: authenticated('templates:write'), body: jsonBody(config.bodyLimitBytes), handlers: templateHandlers }));
   app.use(

@@ -64,7 +64,7 @@ describe('a known path with a method it does not answer', () => {
   it('answers 405 method_not_allowed with Allow listing the methods of the registered routes', async () => {
     const cases: Array<[string, string, string]> = [
       ['DELETE', '/v1/messages', 'GET, HEAD, POST'],
-      ['PUT', '/v1/messages/msg_01M830NRVQG7JH2MJ0JXDCTT8S', 'GET, HEAD'],
+      ['PUT', '/v1/messages/msg_01M830NRVQG7JH2MJ0JXDCTT8S', 'DELETE, GET, HEAD'],
       ['PATCH', '/v1/templates/tpl_01M830NRVQG7JH2MJ0JXDCTT8S', 'DELETE, GET, HEAD'],
       ['GET', '/v1/webhooks/we_01M830NRVQG7JH2MJ0JXDCTT8S/rotate-secret', 'POST'],
       ['POST', '/healthz', 'GET, HEAD'],

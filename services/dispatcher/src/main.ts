@@ -30,6 +30,7 @@ import { createMediaCheck } from './media/media-check';
 import { createDispatcherMetrics } from './metrics';
 import { createInboundHandler } from './processors/inbound.handler';
 import { createMessageTimerProcessor } from './processors/message-timer.processor';
+import { createScheduledExpiry } from './dispatch/scheduled-expiry';
 import { createOptOutHandler } from './processors/opt-out.handler';
 import { createProviderCallbackProcessor } from './processors/provider-callback.processor';
 import { createSendMessageProcessor } from './processors/send-message.processor';
@@ -148,6 +149,7 @@ runWorkerService({
       logger,
       publishEvents,
       metrics,
+      scheduledExpiry: createScheduledExpiry(db, sendQueue),
     });
     const submitTemplate = createTemplateSubmitProcessor({ templates, providers: adapters.byMode, logger, clock });
 

@@ -1,6 +1,6 @@
 import type { AcceptedMessageFields, ConcreteChannel } from '@switchboard/domain';
 import { exponentialRetry, JOB_RETENTION } from '../job-options';
-import { payloadType, type JobAdder, type QueueContract } from '../queue-contract';
+import { payloadType, type BulkJobAdder, type JobAdder, type QueueContract } from '../queue-contract';
 
 /**
  * One job per accepted message: produced by the gateway, consumed by the dispatcher. Job id = message
@@ -29,14 +29,26 @@ export interface SendMessageJob extends AcceptedMessageFields {
    */
   skipped_channels?: Partial<Record<ConcreteChannel, SkipReason>>;
   /**
-   * Set when quiet hours delay the message (docs/routing.md#quiet-hours): the job waits in BullMQ's
-   * delayed set until then, and reads of the waiting job show `scheduled`.
+   * Set when `send_at` (docs/messages.md#scheduled-sends) or quiet hours (docs/routing.md#quiet-hours)
+   * delay the message: the job waits in BullMQ's delayed set until then, reads of the waiting job show
+   * `scheduled`, and `DELETE /v1/messages/{id}` may cancel it.
    */
   scheduled_until?: string;
 }
 
-/** Enqueues under the message id; a second add of the same id is a no-op in BullMQ. `delayMs` holds it back (quiet hours). */
-export function enqueueSendMessage(queue: JobAdder<SendMessageJob>, job: SendMessageJob, delayMs = 0): Promise<unknown> {
+/** One send job under its message id, held back `delayMs` (send_at, quiet hours); also the unit of `addBulk`. */
+export function sendMessageBulkJob(job: SendMessageJob, delayMs = 0) {
   const delay = delayMs > 0 ? { delay: delayMs } : {};
-  return queue.add(MESSAGE_SEND_QUEUE.jobs.sendMessage, job, { ...MESSAGE_SEND_QUEUE.jobOptions, ...delay, jobId: job.message_id });
+  return { name: MESSAGE_SEND_QUEUE.jobs.sendMessage, data: job, opts: { ...MESSAGE_SEND_QUEUE.jobOptions, ...delay, jobId: job.message_id } };
+}
+
+/** Enqueues under the message id; a second add of the same id is a no-op in BullMQ. `delayMs` holds it back (send_at, quiet hours). */
+export function enqueueSendMessage(queue: JobAdder<SendMessageJob>, job: SendMessageJob, delayMs = 0): Promise<unknown> {
+  const { name, data, opts } = sendMessageBulkJob(job, delayMs);
+  return queue.add(name, data, opts);
+}
+
+/** Many send jobs in one Redis round trip (a batch send, docs/messages.md#batch-sends). */
+export function enqueueSendMessages(queue: BulkJobAdder<SendMessageJob>, jobs: ReadonlyArray<{ job: SendMessageJob; delayMs: number }>): Promise<unknown> {
+  return queue.addBulk(jobs.map(({ job, delayMs }) => sendMessageBulkJob(job, delayMs)));
 }

@@ -17,8 +17,12 @@ export const MESSAGE_TIMERS_QUEUE = {
 export type MessageTimerJob =
   /** The attempt was accepted; if the message is not delivered when this runs, it moves to the next channel. */
   | { kind: 'fallback-check'; message_id: string; attempt_id: string; timeout_seconds: number; send: SendMessageJob }
-  /** ttl_seconds ran out: a message not yet delivered ends `undelivered` / `expired`. */
-  | { kind: 'expire'; message_id: string; ttl_seconds: number };
+  /**
+   * ttl_seconds ran out: a message not yet delivered ends `undelivered` / `expired`. Armed by the gateway
+   * at acceptance for a scheduled message, with its send job, so that a message the dispatcher never
+   * stored (still waiting out send_at or quiet hours) can be stored and ended (docs/routing.md#ttl).
+   */
+  | { kind: 'expire'; message_id: string; ttl_seconds: number; send?: SendMessageJob };
 
 /** Arms the fallback check of one accepted attempt, `delayMs` from now. */
 export function scheduleFallbackCheck(
@@ -31,6 +35,12 @@ export function scheduleFallbackCheck(
     jobId: `fallback-check-${input.attemptId}`,
     delay: Math.max(0, input.delayMs),
   });
+}
+
+/** The expiry job of a scheduled message, armed at acceptance (for `addBulk` with its send job). */
+export function scheduledExpiryJob(send: SendMessageJob & { ttl_seconds: number }, delayMs: number) {
+  const data: MessageTimerJob = { kind: 'expire', message_id: send.message_id, ttl_seconds: send.ttl_seconds, send };
+  return { name: MESSAGE_TIMERS_QUEUE.jobs.expire, data, opts: { ...MESSAGE_TIMERS_QUEUE.jobOptions, jobId: `expire-${send.message_id}`, delay: Math.max(0, delayMs) } };
 }
 
 /** Arms the expiry of a message, `delayMs` from now. */

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { costUnits, estimatedDelivery, renderAsText, type UnitPrices } from '@switchboard/domain';
-import { enqueueSendMessage, type SendMessageJob } from '@switchboard/queues';
-import type { MessageRequest } from '@switchboard/schemas';
+import { enqueueSendMessage, enqueueSendMessages, scheduledExpiryJob, type BulkJobAdder, type MessageTimerJob, type SendMessageJob } from '@switchboard/queues';
+import { sendAtDelayMs, type MessageRequest } from '@switchboard/schemas';
 import type { NumberRecord } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import type { Caller } from '../http/request-context';
@@ -19,8 +19,13 @@ export interface MessageAcceptanceDeps {
   chatGate?: (accountId: string, request: MessageRequest, senders: SenderPlan) => Promise<SenderPlan>;
   /** The suppression list (docs/routing.md#opt-out); may take channels out of an `auto` plan. */
   suppressionGate?: (accountId: string, recipient: string, senders: SenderPlan) => Promise<SenderPlan>;
-  /** Milliseconds the message waits for quiet hours to end (docs/routing.md#quiet-hours); 0 to send now. */
-  quietHoursDelay?: (accountId: string, request: MessageRequest) => Promise<number>;
+  /** Milliseconds from `at` until quiet hours end (docs/routing.md#quiet-hours); 0 to send at `at`. */
+  quietHoursDelay?: (accountId: string, request: MessageRequest, at: number) => Promise<number>;
+  /**
+   * The message-timers queue: a scheduled message with ttl_seconds gets its expiry armed at acceptance,
+   * so it ends at its TTL even while it still waits (docs/routing.md#ttl). @defaultValue none
+   */
+  timersQueue?: BulkJobAdder<MessageTimerJob>;
   /** Whether the dispatcher already persisted the message (its job may be gone from the queue by then). */
   messageStored: (messageId: string) => Promise<boolean>;
   clock?: () => number;
@@ -31,13 +36,18 @@ export interface MessageAcceptance {
   prepare(caller: Caller, request: MessageRequest, messageId: string): Promise<SendMessageJob>;
   /** Enqueues the job under its message id; BullMQ ignores a second add of the same id. */
   enqueue(job: SendMessageJob): Promise<void>;
+  /** Enqueues many jobs with one `addBulk` (plus one for the expiry timers of scheduled ones, if any). */
+  enqueueMany(jobs: readonly SendMessageJob[]): Promise<void>;
   /** Whether the message of this id reached the queue (it is there, or the dispatcher already stored it). */
   wasEnqueued(messageId: string): Promise<boolean>;
 }
 
 /** Exactly the documented 202 fields, in their documented order (docs/messages.md#sending-a-message). */
-export function acceptedResponse(job: Pick<SendMessageJob, 'message_id' | 'channel' | 'recipient' | 'created_at' | 'cost_units' | 'scheduled_until'>): StoredResponse {
-  const body = {
+type AcceptedJob = Pick<SendMessageJob, 'message_id' | 'channel' | 'recipient' | 'created_at' | 'cost_units' | 'scheduled_until'>;
+
+/** The 202 body as an object (a batch nests one per accepted item, docs/messages.md#batch-sends). */
+export function acceptedBody(job: AcceptedJob) {
+  return {
     id: job.message_id,
     status: job.scheduled_until ? 'scheduled' : 'queued',
     channel: job.channel,
@@ -46,10 +56,25 @@ export function acceptedResponse(job: Pick<SendMessageJob, 'message_id' | 'chann
     estimated_delivery: estimatedDelivery(job.channel),
     cost_units: job.cost_units,
   };
-  return { status: 202, body: JSON.stringify(body), location: `/v1/messages/${job.message_id}` };
 }
 
-export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, chatGate, suppressionGate, quietHoursDelay, messageStored, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
+export function acceptedResponse(job: AcceptedJob): StoredResponse {
+  return { status: 202, body: JSON.stringify(acceptedBody(job)), location: `/v1/messages/${job.message_id}` };
+}
+
+export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, chatGate, suppressionGate, quietHoursDelay, timersQueue, messageStored, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
+  // The delay is counted from now, so a takeover after the gateway died still waits only until scheduled_until.
+  const delayOf = (job: SendMessageJob) => (job.scheduled_until ? Math.max(0, Date.parse(job.scheduled_until) - clock()) : 0);
+
+  /** Expiry timers of the scheduled jobs with a TTL, due at created_at + ttl_seconds. */
+  async function armExpiries(jobs: readonly SendMessageJob[]): Promise<void> {
+    if (!timersQueue) return;
+    const timers = jobs
+      .filter((job): job is SendMessageJob & { ttl_seconds: number } => job.scheduled_until !== undefined && job.ttl_seconds !== undefined)
+      .map((job) => scheduledExpiryJob(job, Date.parse(job.created_at) + job.ttl_seconds * 1000 - clock()));
+    if (timers.length > 0) await guard('redis', () => timersQueue.addBulk(timers));
+  }
+
   return {
     async prepare(caller, request, messageId) {
       const numbers = await accountNumbers(caller.accountId);
@@ -83,15 +108,24 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
       if (request.fallback_timeout_seconds !== undefined) job.fallback_timeout_seconds = request.fallback_timeout_seconds;
       if (request.metadata !== undefined) job.metadata = request.metadata;
       if (skipped && Object.keys(skipped).length > 0) job.skipped_channels = skipped;
-      const delayMs = quietHoursDelay ? await quietHoursDelay(caller.accountId, request) : 0;
-      if (delayMs > 0) job.scheduled_until = new Date(clock() + delayMs).toISOString();
+      // send_at first (docs/messages.md#scheduled-sends); quiet hours then count from that moment.
+      const now = clock();
+      const sendAt = now + sendAtDelayMs(request.send_at, now);
+      const quietMs = quietHoursDelay ? await quietHoursDelay(caller.accountId, request, sendAt) : 0;
+      if (sendAt + quietMs > now) job.scheduled_until = new Date(sendAt + quietMs).toISOString();
       return job;
     },
 
     async enqueue(job) {
-      // The delay is counted from now, so a takeover after the gateway died still waits only until scheduled_until.
-      const delayMs = job.scheduled_until ? Date.parse(job.scheduled_until) - clock() : 0;
-      await guard('redis', () => enqueueSendMessage(queue, job, delayMs));
+      await guard('redis', () => enqueueSendMessage(queue, job, delayOf(job)));
+      // After the send job: a timer for a message that never reached the queue would end a message nobody accepted.
+      await armExpiries([job]);
+    },
+
+    async enqueueMany(jobs) {
+      if (jobs.length === 0) return;
+      await guard('redis', () => enqueueSendMessages(queue, jobs.map((job) => ({ job, delayMs: delayOf(job) }))));
+      await armExpiries(jobs);
     },
 
     async wasEnqueued(messageId) {

@@ -36,10 +36,11 @@ export function createQuietHoursSchedule({ accountQuietHours, templateCategory, 
     return named !== null && (await templateCategory(accountId, named.reference)) === 'marketing';
   }
 
-  return async (accountId: string, request: MessageRequest): Promise<number> => {
+  /** Milliseconds from `at` (now, or the request's send_at) until the quiet period around it ends. */
+  return async (accountId: string, request: MessageRequest, at: number = clock()): Promise<number> => {
     const quiet = request.quiet_hours ?? ((await isMarketing(accountId, request)) ? await guard('store', () => accountQuietHours(accountId)) : null);
     if (!quiet) return 0;
-    return quietDelay(clock(), quiet, await recipientTimeZones(request.recipient));
+    return quietDelay(at, quiet, await recipientTimeZones(request.recipient));
   };
 }
 export type QuietHoursSchedule = ReturnType<typeof createQuietHoursSchedule>;

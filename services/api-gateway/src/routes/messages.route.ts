@@ -108,6 +108,9 @@ export interface MessagesRouterDeps {
   listMessages: RequestHandler;
   getMessage: RequestHandler;
   getMessageEvents: RequestHandler;
+  /** `DELETE /v1/messages/{id}` (docs/messages.md#canceling-a-scheduled-message), behind `authenticateCancel`. */
+  cancelMessage?: RequestHandler;
+  authenticateCancel?: RequestHandler[];
 }
 
 export function messagesRouter(deps: MessagesRouterDeps): Router {
@@ -116,5 +119,6 @@ export function messagesRouter(deps: MessagesRouterDeps): Router {
   router.get('/v1/messages', ...deps.authenticateRead, deps.listMessages);
   router.get('/v1/messages/:id', ...deps.authenticateRead, deps.getMessage);
   router.get('/v1/messages/:id/events', ...deps.authenticateRead, deps.getMessageEvents);
+  if (deps.cancelMessage) router.delete('/v1/messages/:id', ...(deps.authenticateCancel ?? []), deps.cancelMessage);
   return router;
 }

@@ -5,6 +5,7 @@ import type { MessageTimerJob, PublishEvents, SendMessageJob } from '@switchboar
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import type { MessageTimersRepository, MessageWritesRepository, StoredEvent } from '@switchboard/store';
 import { fallbackChannel } from '../dispatch/channel-progress';
+import { expireStoredOrScheduled, type ScheduledExpiry } from '../dispatch/scheduled-expiry';
 import type { DispatcherMetrics } from '../metrics';
 
 export interface MessageTimerDeps {
@@ -16,6 +17,8 @@ export interface MessageTimerDeps {
   logger: Logger;
   publishEvents: PublishEvents<StoredEvent>;
   metrics?: DispatcherMetrics;
+  /** Ends a message that expired while still scheduled, never stored (docs/routing.md#ttl). @defaultValue none */
+  scheduledExpiry?: ScheduledExpiry;
 }
 
 /**
@@ -33,7 +36,7 @@ export function createMessageTimerProcessor(deps: MessageTimerDeps) {
     const data = job.data;
     const fields = { message_id: data.message_id, job_id: job.id, queue: job.queueName, timer: data.kind };
     if (data.kind === 'expire') {
-      const result = await timers.expireMessage({ messageId: data.message_id, ttlSeconds: data.ttl_seconds, at: new Date(clock()) });
+      const result = await expireStoredOrScheduled(data, timers, deps.scheduledExpiry, new Date(clock()));
       if (result.events.length > 0) await publishEvents(result.events, fields);
       if (result.expired) {
         metrics?.sends.inc({ channel: 'any', outcome: 'expired' });

@@ -1,0 +1,76 @@
+import type { Queue } from 'bullmq';
+import type { RequestHandler } from 'express';
+import type { Redis } from 'ioredis';
+import type { Scope } from '@switchboard/domain';
+import type { Logger } from '@switchboard/logger';
+import { createEventPublisher, publishEventsOrLeaveInOutbox } from '@switchboard/queues';
+import { createBatchRequestValidator } from '@switchboard/schemas';
+import { createBatchCountsRepository, createEventsRepository, createMessageReadsRepository, createScheduledMessagesRepository, type Db } from '@switchboard/store';
+import type { GatewayConfig } from '../config';
+import type { DependencyGuard } from '../http/dependency-guard';
+import type { IdempotencyStore } from '../idempotency/idempotency.store';
+import { createMessageCancelHandler } from '../messages/message-cancel.handler';
+import { createMessageAcceptance, type MessageAcceptanceDeps } from '../messages/message-acceptance';
+import { createSuppressionGate } from '../messages/suppression.gate';
+import { jsonBody } from '../http/json-body.middleware';
+import { batchesRouter } from '../routes/batches.route';
+import { createBatchReadHandler } from './batch-read.handler';
+import { createBatchSummaryStore } from './batch-summary.store';
+import { createSendBatchHandler } from './batch-send.handler';
+import { createCoalescedSuppressionLookup } from './coalesced-mget';
+
+/** 1,000 items of a few hundred bytes each do not fit the single send's limit (docs/messages.md#batch-sends). */
+export const BATCH_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+
+export interface BatchSendingDeps {
+  config: GatewayConfig;
+  db: Db;
+  redis: Redis;
+  logger: Logger;
+  guard: DependencyGuard;
+  messageQueue: Queue;
+  eventFanoutQueue: Queue;
+  /** The single send's acceptance parts; batches swap in a suppression lookup coalesced into one MGET. */
+  acceptanceDeps: MessageAcceptanceDeps;
+  idempotency: IdempotencyStore;
+  newMessageId: () => string;
+  authenticated: (scope: Scope) => RequestHandler[];
+  clock: () => number;
+}
+
+/**
+ * Batch sends, GET /v1/batches/{id} and the cancel of scheduled messages (docs/messages.md#batch-sends,
+ * docs/messages.md#canceling-a-scheduled-message), wired in one place so app.ts only mounts them.
+ */
+export function createBatchSending(deps: BatchSendingDeps) {
+  const { config, db, redis, logger, guard, clock } = deps;
+  const summaries = createBatchSummaryStore({ redis, prefix: config.queuePrefix });
+  const acceptance = createMessageAcceptance({
+    ...deps.acceptanceDeps,
+    suppressionGate: createSuppressionGate({ suppressedChannels: createCoalescedSuppressionLookup({ mget: (...keys) => redis.mget(...keys), prefix: config.queuePrefix }), guard }),
+  });
+  const sendBatch = createSendBatchHandler({
+    validateBatch: createBatchRequestValidator({ webhookTargets: config.webhookTargets, allowHttpMediaLinks: config.chatMediaAllowHttp, clock }),
+    acceptance,
+    idempotency: deps.idempotency,
+    summaries,
+    guard,
+    newMessageId: deps.newMessageId,
+    clock,
+  });
+  const getBatch = createBatchReadHandler({ summaries, counts: createBatchCountsRepository(db), guard, clock });
+  const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: deps.eventFanoutQueue, outbox: createEventsRepository(db) }), logger);
+  const cancelMessage = createMessageCancelHandler({
+    queue: deps.messageQueue,
+    reads: createMessageReadsRepository(db),
+    scheduled: createScheduledMessagesRepository(db),
+    publishEvents,
+    guard,
+    logger,
+    clock,
+  });
+  return {
+    router: batchesRouter({ authenticateWrite: deps.authenticated('messages:write'), authenticateRead: deps.authenticated('messages:read'), body: jsonBody(Math.max(config.bodyLimitBytes, BATCH_BODY_LIMIT_BYTES)), sendBatch, getBatch }),
+    cancel: { cancelMessage, authenticateCancel: deps.authenticated('messages:write') },
+  };
+}
