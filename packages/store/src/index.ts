@@ -19,3 +19,6 @@ export * from './repositories/templates.repository';
 export * from './repositories/inbound-messages.repository';
 export * from './repositories/customer-windows.repository';
 export * from './repositories/suppressions.repository';
+export * from './console-password';
+export * from './repositories/console-users.repository';
+export * from './repositories/console-reads.repository';

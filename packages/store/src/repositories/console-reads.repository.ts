@@ -1,0 +1,66 @@
+import type { Queryable } from '../db';
+
+export interface ApiKeyListing {
+  id: string;
+  display_prefix: string;
+  mode: 'live' | 'test';
+  scopes: string[];
+  rate_limit_per_second: number | null;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+export interface UsageRow {
+  day: string;
+  channel: string;
+  status: string;
+  messages: number;
+  cost_units: number;
+}
+
+/**
+ * The console's account-scoped reads and writes that the /v1 API has no route for (docs/console.md#the-console-api):
+ * every query takes the account id, so a console call never reaches another account's rows.
+ */
+export function createConsoleReadsRepository(db: Queryable) {
+  return {
+    async listApiKeys(accountId: string): Promise<ApiKeyListing[]> {
+      const { rows } = await db.query<ApiKeyListing>(
+        `SELECT id, display_prefix, mode, scopes, rate_limit_per_second, created_at, revoked_at
+         FROM api_keys WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT 200`,
+        [accountId],
+      );
+      return rows;
+    },
+    async revokeApiKey(accountId: string, id: string): Promise<boolean> {
+      const { rowCount } = await db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1 AND account_id = $2 AND revoked_at IS NULL', [id, accountId]);
+      return (rowCount ?? 0) > 0;
+    },
+    async removeNumber(accountId: string, id: string): Promise<boolean> {
+      const { rowCount } = await db.query('DELETE FROM numbers WHERE id = $1 AND account_id = $2', [id, accountId]);
+      return (rowCount ?? 0) > 0;
+    },
+    /** Windows whose 24 h have not run out (docs/chat.md), newest first. */
+    async openCustomerWindows(accountId: string, now: Date, windowMs = 24 * 3_600_000) {
+      const { rows } = await db.query<{ sender: string; customer: string; last_inbound_at: Date }>(
+        `SELECT sender, customer, last_inbound_at FROM customer_windows
+         WHERE account_id = $1 AND last_inbound_at > $2 ORDER BY last_inbound_at DESC LIMIT 200`,
+        [accountId, new Date(now.getTime() - windowMs)],
+      );
+      return rows.map((r) => ({ ...r, closes_at: new Date(r.last_inbound_at.getTime() + windowMs) }));
+    },
+    /** Messages per UTC day, channel (the one used, else the requested one) and status, with their cost units. */
+    async usage(accountId: string, since: Date): Promise<UsageRow[]> {
+      const { rows } = await db.query<UsageRow>(
+        `SELECT to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day,
+                COALESCE(channel_used, channel) AS channel, status,
+                count(*)::int AS messages, COALESCE(sum(cost_units), 0)::int AS cost_units
+         FROM messages WHERE account_id = $1 AND created_at >= $2
+         GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+        [accountId, since],
+      );
+      return rows;
+    },
+  };
+}
+export type ConsoleReadsRepository = ReturnType<typeof createConsoleReadsRepository>;
