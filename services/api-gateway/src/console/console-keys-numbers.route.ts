@@ -1,0 +1,112 @@
+import { Router, type RequestHandler } from 'express';
+import { isId, isScope, isValidE164, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
+import { createApiKeysRepository, createNumbersRepository, type ConsoleReadsRepository, type Queryable } from '@switchboard/store';
+import type { DependencyGuard } from '../http/dependency-guard';
+import { callerOf } from '../http/request-context';
+
+const CHANNELS = ['chat', 'sms', 'rcs', 'voice'];
+const DAY_MS = 86_400_000;
+
+export interface ConsoleResourceDeps {
+  db: Queryable;
+  reads: ConsoleReadsRepository;
+  guard: DependencyGuard;
+  jsonBody: RequestHandler[];
+  clock?: () => Date;
+}
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError([{ field: '', message: 'must be an object' }]);
+  return body as Record<string, unknown>;
+}
+
+function stringList(value: unknown, field: string, allowed: (v: string) => boolean, errors: FieldError[]): string[] {
+  if (!Array.isArray(value) || value.length === 0 || value.length > 20 || !value.every((v) => typeof v === 'string')) {
+    errors.push({ field, message: 'must be a non-empty list of strings' });
+    return [];
+  }
+  value.forEach((v: string, i) => {
+    if (!allowed(v)) errors.push({ field: `${field}/${i}`, message: `"${v.slice(0, 40)}" is not allowed` });
+  });
+  return value as string[];
+}
+
+/**
+ * The console routes that /v1 has no equivalent of (API keys, numbers, usage, open customer windows); the role
+ * guard in front of them already refused writes by viewers (docs/console.md#roles).
+ */
+export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, clock = () => new Date() }: ConsoleResourceDeps): Router {
+  const router = Router();
+  const keys = createApiKeysRepository(db);
+  const numbers = createNumbersRepository(db);
+
+  router.get('/keys', async (_req, res) => {
+    const rows = await guard('store', () => reads.listApiKeys(callerOf(res).accountId));
+    res.json({ data: rows.map((k) => ({ ...k, created_at: toIso(k.created_at), revoked_at: toIso(k.revoked_at) })) });
+  });
+
+  router.post('/keys', ...jsonBody, async (req, res) => {
+    const body = objectBody(req.body);
+    const errors: FieldError[] = [];
+    if (body.mode !== 'test' && body.mode !== 'live') errors.push({ field: '/mode', message: 'must be "test" or "live"' });
+    const scopes = stringList(body.scopes, '/scopes', (s) => isScope(s) && s !== 'admin', errors);
+    const rate = body.rate_limit_per_second;
+    if (rate !== undefined && rate !== null && (!Number.isInteger(rate) || (rate as number) < 1 || (rate as number) > 100_000)) {
+      errors.push({ field: '/rate_limit_per_second', message: 'must be a whole number from 1 to 100000' });
+    }
+    if (errors.length > 0) throw new ValidationError(errors);
+    const { accountId } = callerOf(res);
+    const created = await guard('store', () =>
+      keys.create({ accountId, mode: body.mode as 'test' | 'live', scopes, rateLimitPerSecond: (rate as number | null | undefined) ?? undefined }),
+    );
+    // The only answer that carries the key: it is shown once (docs/authentication.md#api-keys).
+    res.status(201).json({ id: created.id, key: created.key, mode: body.mode, scopes, rate_limit_per_second: rate ?? null });
+  });
+
+  router.post('/keys/:id/revoke', async (req, res) => {
+    const id = req.params.id;
+    if (!isId('key', id)) throw new NotFoundError();
+    if (!(await guard('store', () => reads.revokeApiKey(callerOf(res).accountId, id)))) throw new NotFoundError();
+    res.json({ id, revoked: true });
+  });
+
+  router.get('/numbers', async (_req, res) => {
+    const rows = await guard('store', () => numbers.listForAccount(callerOf(res).accountId));
+    res.json({ data: rows.map((n) => ({ id: n.id, e164: n.e164, channels: n.channels, created_at: toIso(n.created_at) })) });
+  });
+
+  router.post('/numbers', ...jsonBody, async (req, res) => {
+    const body = objectBody(req.body);
+    const errors: FieldError[] = [];
+    if (!isValidE164(body.e164)) errors.push({ field: '/e164', message: 'must be a valid E.164 number such as +14155550100' });
+    const channels = stringList(body.channels, '/channels', (c) => CHANNELS.includes(c), errors);
+    if (errors.length > 0) throw new ValidationError(errors);
+    // A number another account holds is a 409 (docs/numbers.md): the one-owner rule.
+    const added = await guard('store', () => numbers.add({ accountId: callerOf(res).accountId, e164: body.e164 as string, channels }));
+    res.status(201).json({ id: added.id, e164: added.e164, channels: added.channels, created_at: toIso(added.created_at) });
+  });
+
+  router.delete('/numbers/:id', async (req, res) => {
+    const id = req.params.id;
+    if (!isId('num', id)) throw new NotFoundError();
+    if (!(await guard('store', () => reads.removeNumber(callerOf(res).accountId, id)))) throw new NotFoundError();
+    res.status(204).end();
+  });
+
+  router.get('/usage', async (req, res) => {
+    const raw = req.query.days ?? '14';
+    const days = typeof raw === 'string' && /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
+    if (!(days >= 1 && days <= 90)) throw new ValidationError([{ field: 'query:days', message: 'must be a whole number from 1 to 90' }]);
+    const now = clock();
+    const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (days - 1) * DAY_MS);
+    const rows = await guard('store', () => reads.usage(callerOf(res).accountId, since));
+    res.json({ since: since.toISOString(), data: rows });
+  });
+
+  router.get('/customer-windows', async (_req, res) => {
+    const rows = await guard('store', () => reads.openCustomerWindows(callerOf(res).accountId, clock()));
+    res.json({ data: rows.map((w) => ({ sender: w.sender, customer: w.customer, last_inbound_at: toIso(w.last_inbound_at), closes_at: toIso(w.closes_at) })) });
+  });
+
+  return router;
+}
