@@ -22,3 +22,4 @@ export * from './repositories/suppressions.repository';
 export * from './console-password';
 export * from './repositories/console-users.repository';
 export * from './repositories/console-reads.repository';
+export * from './console-sign-in-link';
