@@ -17,6 +17,9 @@ mkdirSync(stateDir, { recursive: true });
 
 const build = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit', cwd: root });
 if (build.status !== 0) process.exit(build.status ?? 1);
+// The console page (docs/console.md): bundled by vite, served by the gateway at /console.
+const consoleBuild = spawnSync('npm', ['run', 'build', '--silent', '-w', '@switchboard/console-web'], { stdio: 'inherit', cwd: root });
+if (consoleBuild.status !== 0) process.exit(consoleBuild.status ?? 1);
 
 const devstack = require('../packages/devstack/dist/index.js');
 const cleanups = [];

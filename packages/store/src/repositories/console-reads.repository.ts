@@ -40,6 +40,16 @@ export function createConsoleReadsRepository(db: Queryable) {
       const { rowCount } = await db.query('DELETE FROM numbers WHERE id = $1 AND account_id = $2', [id, accountId]);
       return (rowCount ?? 0) > 0;
     },
+    /** Turns an endpoint of the account off (reason `console`) or back on, which also forgets its run of failures. */
+    async setEndpointEnabled(accountId: string, id: string, enabled: boolean, at: Date): Promise<boolean> {
+      const { rowCount } = await db.query(
+        enabled
+          ? 'UPDATE webhook_endpoints SET enabled = true, disabled_reason = NULL, disabled_at = NULL, failing_since = NULL, updated_at = $3 WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL'
+          : "UPDATE webhook_endpoints SET enabled = false, disabled_reason = 'disabled in the console', disabled_at = $3, updated_at = $3 WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL",
+        [id, accountId, at],
+      );
+      return (rowCount ?? 0) > 0;
+    },
     /** Windows whose 24 h have not run out (docs/chat.md), newest first. */
     async openCustomerWindows(accountId: string, now: Date, windowMs = 24 * 3_600_000) {
       const { rows } = await db.query<{ sender: string; customer: string; last_inbound_at: Date }>(

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import express, { Router } from 'express';
 import { ApiError } from '@switchboard/domain';
 
@@ -18,13 +18,10 @@ const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/** The repository's packages/console-web/dist: the same four levels up from this file in `src` and in `dist`. */
 export function consoleAssetsDir(): string | null {
-  try {
-    const dir = join(dirname(require.resolve('@switchboard/console-web/package.json')), 'dist');
-    return existsSync(join(dir, 'index.html')) ? dir : null;
-  } catch {
-    return null;
-  }
+  const dir = join(__dirname, '..', '..', '..', '..', 'packages', 'console-web', 'dist');
+  return existsSync(join(dir, 'index.html')) ? dir : null;
 }
 
 /** Serves the assets under /console and index.html for every other /console path (the page's own routes). */

@@ -1,7 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { createConsoleReadsRepository, createConsoleUsersRepository, type Db, type SecretCipher } from '@switchboard/store';
+import { createConsoleReadsRepository, createConsoleUsersRepository, createMessageReadsRepository, type Db, type SecretCipher } from '@switchboard/store';
 import type { TargetPolicy } from '@switchboard/webhooks';
 import type { DependencyGuard } from '../http/dependency-guard';
 import type { createMessageReadHandlers } from '../routes/message-reads.route';
@@ -12,7 +12,8 @@ import { createEventsRouter } from '../routes/events.route';
 import { createWebhooksRouter } from '../routes/webhooks.route';
 import { consoleAssetsDir, consoleAssetsRouter } from './console-assets';
 import { createConsoleAuthRouter } from './console-auth.route';
-import { createConsoleResourcesRouter } from './console-keys-numbers.route';
+import { createConsoleResourcesRouter } from './console-resources.route';
+import { createConsoleMessagesRouter } from './console-messages.route';
 import { consoleRoleGuard, consoleSession, requireEditor } from './console-session.middleware';
 import { createSignInThrottle } from './sign-in-throttle';
 
@@ -49,6 +50,7 @@ export function createConsoleRouter(deps: ConsoleDeps): Router {
   const api = Router();
   api.use(session, consoleRoleGuard());
   api.use(createConsoleResourcesRouter({ db: deps.db, reads: createConsoleReadsRepository(deps.db), guard: deps.guard, jsonBody: deps.jsonBody }));
+  api.use(createConsoleMessagesRouter({ reads: createMessageReadsRepository(deps.db), guard: deps.guard }));
   const v1 = Router();
   const { messages, templates, inbound } = deps.handlers;
   v1.get('/v1/messages', messages.listMessages);

@@ -32,7 +32,8 @@ function stringList(value: unknown, field: string, allowed: (v: string) => boole
 }
 
 /**
- * The console routes that /v1 has no equivalent of (API keys, numbers, usage, open customer windows); the role
+ * The console routes that /v1 has no equivalent of (API keys, numbers, usage, open customer windows, turning an
+ * endpoint off and on); the role
  * guard in front of them already refused writes by viewers (docs/console.md#roles).
  */
 export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, clock = () => new Date() }: ConsoleResourceDeps): Router {
@@ -101,6 +102,13 @@ export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, clock
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (days - 1) * DAY_MS);
     const rows = await guard('store', () => reads.usage(callerOf(res).accountId, since));
     res.json({ since: since.toISOString(), data: rows });
+  });
+
+  router.post('/webhooks/:id/:action', async (req, res) => {
+    const { id, action } = req.params;
+    if (!isId('whk', id) || (action !== 'enable' && action !== 'disable')) throw new NotFoundError();
+    if (!(await guard('store', () => reads.setEndpointEnabled(callerOf(res).accountId, id, action === 'enable', clock())))) throw new NotFoundError();
+    res.json({ id, enabled: action === 'enable' });
   });
 
   router.get('/customer-windows', async (_req, res) => {
