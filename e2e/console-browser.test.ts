@@ -186,7 +186,7 @@ describe('the console in Chromium', () => {
     await visit(page, 'Numbers', 'Numbers');
     await page.getByLabel('Number (E.164)').fill('+14155550142');
     await page.getByRole('button', { name: 'Add number' }).click();
-    await page.getByRole('cell', { name: '+14155550142' }).waitFor();
+    await page.getByRole('cell', { name: '+14155550142', exact: true }).waitFor();
     await checkPage(page, 'numbers');
     await visit(page, 'Usage', 'Usage');
     await page.getByRole('img', { name: /Messages per day and channel/ }).waitFor();
