@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { newId } from '@switchboard/domain';
+import { ConflictError, newId } from '@switchboard/domain';
 import type { Queryable } from '../db';
 
 export const CONSOLE_ROLES = ['owner', 'developer', 'viewer'] as const;
@@ -34,7 +34,7 @@ export function createConsoleUsersRepository(db: Queryable) {
          RETURNING id, account_id, email, role, password_hash`,
         [newId('usr'), input.accountId, email, input.role],
       );
-      if (!rows[0]) throw new Error(`${email} is a console user of another account`);
+      if (!rows[0]) throw new ConflictError('console_user_exists', `${email} is a console user of another account`);
       return rows[0];
     },
     async findByEmail(email: string): Promise<ConsoleUser | null> {

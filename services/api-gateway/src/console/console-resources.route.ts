@@ -57,11 +57,13 @@ export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, clock
     }
     if (errors.length > 0) throw new ValidationError(errors);
     const { accountId } = callerOf(res);
+    // `*` already grants every scope; listing others beside it would only mislead the key list.
+    const storedScopes = scopes.includes('*') ? ['*'] : [...new Set(scopes)];
     const created = await guard('store', () =>
-      keys.create({ accountId, mode: body.mode as 'test' | 'live', scopes, rateLimitPerSecond: (rate as number | null | undefined) ?? undefined }),
+      keys.create({ accountId, mode: body.mode as 'test' | 'live', scopes: storedScopes, rateLimitPerSecond: (rate as number | null | undefined) ?? undefined }),
     );
     // The only answer that carries the key: it is shown once (docs/authentication.md#api-keys).
-    res.status(201).json({ id: created.id, key: created.key, mode: body.mode, scopes, rate_limit_per_second: rate ?? null });
+    res.status(201).json({ id: created.id, key: created.key, mode: body.mode, scopes: storedScopes, rate_limit_per_second: rate ?? null });
   });
 
   router.post('/keys/:id/revoke', async (req, res) => {
