@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { NavLink, Navigate, Route, Routes, useLocation } from 'react-router';
 import { api, setCsrfToken, whenSignedOut } from './api';
 import { SessionContext, type ConsoleUser } from './session';
@@ -31,6 +31,14 @@ const NAV = [
 export function App() {
   const [user, setUser] = useState<ConsoleUser | null | undefined>(undefined);
   const location = useLocation();
+  const firstPath = useRef(location.pathname);
+
+  // After a client-side navigation, keyboard and screen-reader users start at the new page's content, as after a page load.
+  useEffect(() => {
+    if (location.pathname === firstPath.current) return;
+    firstPath.current = '';
+    document.getElementById('main')?.focus();
+  }, [location.pathname]);
 
   const signedIn = useCallback((answer: SessionAnswer) => {
     setCsrfToken(answer.csrf_token);
