@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[], pollMs?: number) {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<unknown>(null);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // The caller lists what `load` depends on, as with useEffect.
   const run = useCallback(load, deps);
   const reload = useCallback(() => {
     run().then(
