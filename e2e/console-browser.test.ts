@@ -165,6 +165,8 @@ describe('the console in Chromium', () => {
     const before = deliveriesOf().length;
     await row.getByRole('button', { name: /^Redeliver / }).click();
     await eventually(async () => deliveriesOf().length, (n) => n > before, { what: `redelivery of ${eventId}`, timeoutMs: UI_TIMEOUT_MS });
+    // The log shows the receiver's answer: status, latency and the excerpt of its body ("ok").
+    await page.locator(`tr[data-event-id="${eventId}"]`, { hasText: 'HTTP 200' }).locator('td.excerpt', { hasText: 'ok' }).first().waitFor();
     await checkPage(page, 'webhooks');
   });
 

@@ -146,7 +146,7 @@ describe('tenancy', () => {
     expect(((await (await call(a, '/numbers')).json()) as { data: unknown[] }).data).toEqual([]);
     expect(((await (await call(a, '/v1/templates')).json()) as { data: unknown[] }).data).toEqual([]);
     expect((await call(a, `/v1/templates/${template.id}`, { method: 'DELETE' })).status).toBe(404);
-    for (const path of [`/v1/messages/${messageId}`, `/v1/messages/${messageId}/events`, `/v1/webhooks/${hook.id}`, `/v1/webhooks/${hook.id}/deliveries`]) {
+    for (const path of [`/v1/messages/${messageId}`, `/v1/messages/${messageId}/events`, `/v1/webhooks/${hook.id}`, `/v1/webhooks/${hook.id}/deliveries`, `/webhooks/${hook.id}/attempts`]) {
       expect({ path, status: (await call(a, path)).status }).toEqual({ path, status: 404 });
     }
     for (const path of [`/keys/${bKey.keyId}/revoke`, `/webhooks/${hook.id}/disable`, `/v1/webhooks/${hook.id}/rotate-secret`]) {
@@ -158,6 +158,12 @@ describe('tenancy', () => {
     // B still sees its own.
     expect(((await (await call(b, '/keys')).json()) as { data: Array<{ id: string }> }).data.map((k) => k.id)).toEqual([bKey.keyId]);
     expect((await call(b, `/v1/messages/${messageId}`)).status).toBe(200);
+    expect(await (await call(b, `/webhooks/${hook.id}/attempts`)).json()).toEqual({ data: [] });
+    expect(await (await call(b, `/webhooks/${hook.id}/disable`, { method: 'POST' })).json()).toEqual({ id: hook.id, enabled: false });
+    expect(await (await call(b, `/v1/webhooks/${hook.id}`)).json()).toMatchObject({ enabled: false, disabled_reason: 'disabled in the console' });
+    expect((await call(b, `/webhooks/${hook.id}/enable`, { method: 'POST' })).status).toBe(200);
+    expect(await (await call(b, `/v1/webhooks/${hook.id}`)).json()).toMatchObject({ enabled: true, disabled_reason: null });
+    expect((await call(b, `/webhooks/${hook.id}/pause`, { method: 'POST' })).status).toBe(404);
   });
 
   it('answers bad filters and ids with 4xx problems naming the field', async () => {

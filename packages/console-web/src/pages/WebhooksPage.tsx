@@ -21,7 +21,7 @@ interface DeliveryAttempt {
   status_code: number | null;
   latency_ms: number;
   error: string | null;
-  response_size: number | null;
+  response_excerpt: string | null;
   delivery_status: string;
   created_at: string;
 }
@@ -140,7 +140,7 @@ export function WebhooksPage() {
 }
 
 function DeliveryLog({ endpointId, canEdit, onError }: { endpointId: string; canEdit: boolean; onError: (e: unknown) => void }) {
-  const log = useLoad(() => api<Page<DeliveryAttempt>>('GET', `/v1/webhooks/${endpointId}/deliveries?limit=50`), [endpointId], 3000);
+  const log = useLoad(() => api<{ data: DeliveryAttempt[] }>('GET', `/webhooks/${endpointId}/attempts`), [endpointId], 3000);
   if (!log.data) return <p className="muted">Loading the delivery log…</p>;
   if (log.data.data.length === 0) return <p className="muted">No delivery yet: send a message to see one here.</p>;
   return (
@@ -151,7 +151,7 @@ function DeliveryLog({ endpointId, canEdit, onError }: { endpointId: string; can
           <th scope="col">Attempt</th>
           <th scope="col">Status</th>
           <th scope="col">Latency</th>
-          <th scope="col">Response</th>
+          <th scope="col">Response excerpt</th>
           <th scope="col">At</th>
           <th scope="col">Action</th>
         </tr>
@@ -167,7 +167,7 @@ function DeliveryLog({ endpointId, canEdit, onError }: { endpointId: string; can
               <StatusBadge status={a.delivery_status} /> {a.status_code !== null ? `HTTP ${a.status_code}` : ''}
             </td>
             <td>{a.latency_ms} ms</td>
-            <td>{a.error ? a.error.slice(0, 120) : a.response_size !== null ? `${a.response_size} bytes` : '—'}</td>
+            <td className="excerpt">{a.error ?? a.response_excerpt ?? '—'}</td>
             <td>
               <Time value={a.created_at} />
             </td>

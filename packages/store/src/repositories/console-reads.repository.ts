@@ -10,6 +10,20 @@ export interface ApiKeyListing {
   revoked_at: Date | null;
 }
 
+/** One attempt of an endpoint's delivery log, with the response excerpt /v1 does not show. */
+export interface EndpointAttemptRow {
+  id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+  delivery_status: string;
+  created_at: Date;
+}
+
 export interface UsageRow {
   day: string;
   channel: string;
@@ -49,6 +63,19 @@ export function createConsoleReadsRepository(db: Queryable) {
         [id, accountId, at],
       );
       return (rowCount ?? 0) > 0;
+    },
+    /** The newest attempts to an endpoint of the account; an endpoint of another account has none. */
+    async endpointAttempts(accountId: string, endpointId: string, limit: number): Promise<EndpointAttemptRow[]> {
+      const { rows } = await db.query<EndpointAttemptRow>(
+        `SELECT a.id, d.event_id, e.type AS event_type, a.attempt_no AS attempt, a.status_code, a.latency_ms, a.error,
+                a.response_excerpt, d.status AS delivery_status, a.created_at
+         FROM webhook_attempts a
+         JOIN webhook_endpoints w ON w.id = a.endpoint_id AND w.account_id = $1
+         JOIN webhook_deliveries d ON d.id = a.delivery_id JOIN events e ON e.id = d.event_id
+         WHERE a.endpoint_id = $2 ORDER BY a.id DESC LIMIT $3`,
+        [accountId, endpointId, limit],
+      );
+      return rows;
     },
     /** Windows whose 24 h have not run out (docs/chat.md), newest first. */
     async openCustomerWindows(accountId: string, now: Date, windowMs = 24 * 3_600_000) {

@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { isId, isScope, isValidE164, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
-import { createApiKeysRepository, createNumbersRepository, type ConsoleReadsRepository, type Queryable } from '@switchboard/store';
+import { createApiKeysRepository, createNumbersRepository, createWebhookEndpointsRepository, type ConsoleReadsRepository, type Queryable, type SecretCipher } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 
@@ -12,6 +12,8 @@ export interface ConsoleResourceDeps {
   reads: ConsoleReadsRepository;
   guard: DependencyGuard;
   jsonBody: RequestHandler[];
+  /** The endpoints repository opens signing secrets; these routes never show them. */
+  secrets: SecretCipher;
   clock?: () => Date;
 }
 
@@ -36,10 +38,11 @@ function stringList(value: unknown, field: string, allowed: (v: string) => boole
  * endpoint off and on); the role
  * guard in front of them already refused writes by viewers (docs/console.md#roles).
  */
-export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, clock = () => new Date() }: ConsoleResourceDeps): Router {
+export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secrets, clock = () => new Date() }: ConsoleResourceDeps): Router {
   const router = Router();
   const keys = createApiKeysRepository(db);
   const numbers = createNumbersRepository(db);
+  const endpoints = createWebhookEndpointsRepository(db, secrets);
 
   router.get('/keys', async (_req, res) => {
     const rows = await guard('store', () => reads.listApiKeys(callerOf(res).accountId));
@@ -104,6 +107,17 @@ export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, clock
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (days - 1) * DAY_MS);
     const rows = await guard('store', () => reads.usage(callerOf(res).accountId, since));
     res.json({ since: since.toISOString(), data: rows });
+  });
+
+  // The delivery log with each answer's excerpt (WEBHOOK_RESPONSE_EXCERPT_CHARS), which /v1 does not show.
+  router.get('/webhooks/:id/attempts', async (req, res) => {
+    const id = req.params.id;
+    if (!isId('whk', id)) throw new NotFoundError();
+    const { accountId } = callerOf(res);
+    // Another account's endpoint is a 404, like a missing one, not an empty log.
+    if (!(await guard('store', () => endpoints.findForAccount(accountId, id)))) throw new NotFoundError();
+    const rows = await guard('store', () => reads.endpointAttempts(accountId, id, 50));
+    res.json({ data: rows.map((a) => ({ ...a, response_excerpt: a.response_excerpt?.slice(0, 200) ?? null, created_at: toIso(a.created_at) })) });
   });
 
   router.post('/webhooks/:id/:action', async (req, res) => {
