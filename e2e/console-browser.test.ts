@@ -167,6 +167,13 @@ describe('the console in Chromium', () => {
     await eventually(async () => deliveriesOf().length, (n) => n > before, { what: `redelivery of ${eventId}`, timeoutMs: UI_TIMEOUT_MS });
     // The log shows the receiver's answer: status, latency and the excerpt of its body ("ok").
     await page.locator(`tr[data-event-id="${eventId}"]`, { hasText: 'HTTP 200' }).locator('td.excerpt', { hasText: 'ok' }).first().waitFor();
+    // "Send test event": a webhook.test event to this endpoint only, shown in its log once delivered.
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await eventually(async () => receiver.received('/console-hook').filter((d) => JSON.parse(d.body).type === 'webhook.test').length, (n) => n === 1, {
+      what: 'the test event',
+      timeoutMs: UI_TIMEOUT_MS,
+    });
+    await page.locator('tr[data-event-id]', { hasText: 'webhook.test' }).first().waitFor();
     await checkPage(page, 'webhooks');
   });
 

@@ -149,7 +149,7 @@ describe('tenancy', () => {
     for (const path of [`/v1/messages/${messageId}`, `/v1/messages/${messageId}/events`, `/v1/webhooks/${hook.id}`, `/v1/webhooks/${hook.id}/deliveries`, `/webhooks/${hook.id}/attempts`]) {
       expect({ path, status: (await call(a, path)).status }).toEqual({ path, status: 404 });
     }
-    for (const path of [`/keys/${bKey.keyId}/revoke`, `/webhooks/${hook.id}/disable`, `/v1/webhooks/${hook.id}/rotate-secret`]) {
+    for (const path of [`/keys/${bKey.keyId}/revoke`, `/webhooks/${hook.id}/disable`, `/webhooks/${hook.id}/test`, `/v1/webhooks/${hook.id}/rotate-secret`]) {
       expect({ path, status: (await call(a, path, { method: 'POST' })).status }).toEqual({ path, status: 404 });
     }
     expect((await call(a, `/numbers/${number.id}`, { method: 'DELETE' })).status).toBe(404);
@@ -164,6 +164,11 @@ describe('tenancy', () => {
     expect((await call(b, `/webhooks/${hook.id}/enable`, { method: 'POST' })).status).toBe(200);
     expect(await (await call(b, `/v1/webhooks/${hook.id}`)).json()).toMatchObject({ enabled: true, disabled_reason: null });
     expect((await call(b, `/webhooks/${hook.id}/pause`, { method: 'POST' })).status).toBe(404);
+    const test = await call(b, `/webhooks/${hook.id}/test`, { method: 'POST' });
+    expect(test.status).toBe(202);
+    const { event_id } = (await test.json()) as { event_id: string };
+    expect(await (await call(b, `/v1/events/${event_id}`)).json()).toMatchObject({ id: event_id, type: 'webhook.test' });
+    expect((await call(a, `/v1/events/${event_id}`)).status).toBe(404);
   });
 
   it('answers bad filters and ids with 4xx problems naming the field', async () => {

@@ -125,6 +125,17 @@ export function WebhooksPage() {
                   <button type="button" onClick={() => void act(() => api('POST', `/webhooks/${e.id}/${e.enabled ? 'disable' : 'enable'}`))}>
                     {e.enabled ? 'Disable' : 'Enable'}
                   </button>
+                  <button
+                    type="button"
+                    onClick={() =>
+                      void act(async () => {
+                        await api('POST', `/webhooks/${e.id}/test`);
+                        setOpen(e.id);
+                      })
+                    }
+                  >
+                    Send test event
+                  </button>
                   <button type="button" className="danger" onClick={() => void act(() => api('DELETE', `/v1/webhooks/${e.id}`))}>
                     Delete
                   </button>
@@ -142,7 +153,7 @@ export function WebhooksPage() {
 function DeliveryLog({ endpointId, canEdit, onError }: { endpointId: string; canEdit: boolean; onError: (e: unknown) => void }) {
   const log = useLoad(() => api<{ data: DeliveryAttempt[] }>('GET', `/webhooks/${endpointId}/attempts`), [endpointId], 3000);
   if (!log.data) return <p className="muted">Loading the delivery log…</p>;
-  if (log.data.data.length === 0) return <p className="muted">No delivery yet: send a message to see one here.</p>;
+  if (log.data.data.length === 0) return <p className="muted">No delivery yet: send a test event or a message to see one here.</p>;
   return (
     <table aria-label="Delivery log">
       <thead>

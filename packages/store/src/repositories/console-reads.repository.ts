@@ -1,3 +1,4 @@
+import { newId } from '@switchboard/domain';
 import type { Queryable } from '../db';
 
 export interface ApiKeyListing {
@@ -76,6 +77,22 @@ export function createConsoleReadsRepository(db: Queryable) {
         [accountId, endpointId, limit],
       );
       return rows;
+    },
+    /**
+     * A `webhook.test` event for one endpoint of the account (the console's "send test event"); fan-out sends it to
+     * that endpoint only. Null when the endpoint is not the account's.
+     */
+    async insertEndpointTestEvent(accountId: string, endpointId: string, at: Date): Promise<{ id: string } | null> {
+      const id = newId('evt');
+      const { rows } = await db.query<{ id: string }>(
+        `INSERT INTO events (id, account_id, type, resource_type, resource_id, sequence, data, created_at)
+         SELECT $1, w.account_id, 'webhook.test', 'webhook_endpoint', w.id, NULL,
+                json_build_object('endpoint_id', w.id, 'url', w.url, 'test', true), $4
+         FROM webhook_endpoints w WHERE w.id = $2 AND w.account_id = $3 AND w.deleted_at IS NULL
+         RETURNING id`,
+        [id, endpointId, accountId, at],
+      );
+      return rows[0] ? { id } : null;
     },
     /** Windows whose 24 h have not run out (docs/chat.md), newest first. */
     async openCustomerWindows(accountId: string, now: Date, windowMs = 24 * 3_600_000) {

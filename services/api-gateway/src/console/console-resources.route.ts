@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import { isId, isScope, isValidE164, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
-import { createApiKeysRepository, createNumbersRepository, createWebhookEndpointsRepository, type ConsoleReadsRepository, type Queryable, type SecretCipher } from '@switchboard/store';
+import { createEventPublisher, type BulkJobAdder, type FanOutEventJob } from '@switchboard/queues';
+import { createApiKeysRepository, createEventsRepository, createNumbersRepository, createWebhookEndpointsRepository, type ConsoleReadsRepository, type Queryable, type SecretCipher } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 
@@ -12,6 +13,8 @@ export interface ConsoleResourceDeps {
   reads: ConsoleReadsRepository;
   guard: DependencyGuard;
   jsonBody: RequestHandler[];
+  /** Hands the test event to webhook fan-out. */
+  eventFanoutQueue: BulkJobAdder<FanOutEventJob>;
   /** The endpoints repository opens signing secrets; these routes never show them. */
   secrets: SecretCipher;
   clock?: () => Date;
@@ -35,14 +38,15 @@ function stringList(value: unknown, field: string, allowed: (v: string) => boole
 
 /**
  * The console routes that /v1 has no equivalent of (API keys, numbers, usage, open customer windows, turning an
- * endpoint off and on); the role
+ * endpoint off and on, its delivery log with response excerpts, a test event); the role
  * guard in front of them already refused writes by viewers (docs/console.md#roles).
  */
-export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secrets, clock = () => new Date() }: ConsoleResourceDeps): Router {
+export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secrets, eventFanoutQueue, clock = () => new Date() }: ConsoleResourceDeps): Router {
   const router = Router();
   const keys = createApiKeysRepository(db);
   const numbers = createNumbersRepository(db);
   const endpoints = createWebhookEndpointsRepository(db, secrets);
+  const publisher = createEventPublisher({ queue: eventFanoutQueue, outbox: createEventsRepository(db), clock });
 
   router.get('/keys', async (_req, res) => {
     const rows = await guard('store', () => reads.listApiKeys(callerOf(res).accountId));
@@ -118,6 +122,16 @@ export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secre
     if (!(await guard('store', () => endpoints.findForAccount(accountId, id)))) throw new NotFoundError();
     const rows = await guard('store', () => reads.endpointAttempts(accountId, id, 50));
     res.json({ data: rows.map((a) => ({ ...a, response_excerpt: a.response_excerpt?.slice(0, 200) ?? null, created_at: toIso(a.created_at) })) });
+  });
+
+  router.post('/webhooks/:id/test', async (req, res) => {
+    const id = req.params.id;
+    if (!isId('whk', id)) throw new NotFoundError();
+    const event = await guard('store', () => reads.insertEndpointTestEvent(callerOf(res).accountId, id, clock()));
+    if (!event) throw new NotFoundError();
+    // The event row is the outbox: if Redis fails here, the sweeper publishes it later, so the answer stays 202.
+    await guard('redis', () => publisher.publish([event])).catch(() => undefined);
+    res.status(202).json({ event_id: event.id, type: 'webhook.test' });
   });
 
   router.post('/webhooks/:id/:action', async (req, res) => {

@@ -49,7 +49,7 @@ export function createConsoleRouter(deps: ConsoleDeps): Router {
   // Everything below needs a session, the CSRF token on writes, and a role that may write.
   const api = Router();
   api.use(session, consoleRoleGuard());
-  api.use(createConsoleResourcesRouter({ db: deps.db, reads: createConsoleReadsRepository(deps.db), guard: deps.guard, jsonBody: deps.jsonBody, secrets: deps.secrets }));
+  api.use(createConsoleResourcesRouter({ db: deps.db, reads: createConsoleReadsRepository(deps.db), guard: deps.guard, jsonBody: deps.jsonBody, secrets: deps.secrets, eventFanoutQueue: deps.eventFanoutQueue }));
   api.use(createConsoleMessagesRouter({ reads: createMessageReadsRepository(deps.db), guard: deps.guard }));
   const v1 = Router();
   const { messages, templates, inbound } = deps.handlers;
