@@ -10,6 +10,13 @@ interface UsageRow {
   cost_units: number;
 }
 
+const DAYS = 14;
+
+function rangeOfDays(since: string, count: number): string[] {
+  const start = Date.parse(since);
+  return Array.from({ length: count }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));
+}
+
 const SERIES_CLASS: Record<string, string> = { chat: 's1', sms: 's2', rcs: 's3', voice: 's4' };
 
 /** A stacked bar per day; inline SVG, so the page loads nothing from elsewhere. */
@@ -54,9 +61,10 @@ function StackedBars({ title, days, series, value }: { title: string; days: stri
 }
 
 export function UsagePage() {
-  const usage = useLoad(() => api<{ since: string; data: UsageRow[] }>('GET', '/usage?days=14'), []);
+  const usage = useLoad(() => api<{ since: string; data: UsageRow[] }>('GET', `/usage?days=${DAYS}`), []);
   const rows = usage.data?.data ?? [];
-  const days = [...new Set(rows.map((r) => r.day))].sort();
+  // Every day of the range, empty ones too, so the bars keep one width and a quiet day shows as a gap.
+  const days = usage.data ? rangeOfDays(usage.data.since, DAYS) : [];
   const byChannel = (metric: 'messages' | 'cost_units') => {
     const series = new Map<string, Map<string, number>>();
     for (const r of rows) {
