@@ -181,5 +181,17 @@ describe('tenancy', () => {
     const keyBody = await problemOf(await call(s, '/keys', { json: { mode: 'prod', scopes: ['admin'], rate_limit_per_second: 0 } }));
     expect((keyBody.body.errors as Array<{ field: string }>).map((e) => e.field).sort()).toEqual(['/mode', '/rate_limit_per_second', '/scopes/0']);
     expect((await call(s, '/usage')).status).toBe(200);
+    // Odd requests still get 4xx problems, never a 5xx.
+    for (const [path, init] of [
+      ['/keys', { method: 'PATCH' }],
+      ['/v1/messages/%E0%A4%A', {}],
+      ['/nothing-here', {}],
+      ['/numbers', { json: { e164: 5, channels: ['fax'] } }],
+    ] as const) {
+      const res = await problemOf(await call(s, path, init));
+      expect({ path, status: res.status < 500 && res.status >= 400, type: res.contentType }).toEqual({ path, status: true, type: expect.stringContaining('application/problem+json') });
+    }
+    const garbage = await h.request('/console/api/keys', { headers: { cookie: 'sb_console_session=%%%; other=1' } });
+    expect(garbage.status).toBe(401);
   });
 });
