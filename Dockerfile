@@ -7,7 +7,7 @@ COPY packages ./packages
 COPY services ./services
 # The root build also compiles the Node SDK, a workspace (clients/README.md).
 COPY clients/node ./clients/node
-RUN npm ci --no-audit --no-fund && npx tsc -b tsconfig.build.json && npm prune --omit=dev
+RUN npm ci --no-audit --no-fund && npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ARG SERVICE

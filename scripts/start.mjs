@@ -17,6 +17,9 @@ mkdirSync(stateDir, { recursive: true });
 
 const build = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit', cwd: root });
 if (build.status !== 0) process.exit(build.status ?? 1);
+// The console page (docs/console.md): bundled by vite, served by the gateway at /console.
+const consoleBuild = spawnSync('npm', ['run', 'build', '--silent', '-w', '@switchboard/console-web'], { stdio: 'inherit', cwd: root });
+if (consoleBuild.status !== 0) process.exit(consoleBuild.status ?? 1);
 
 const devstack = require('../packages/devstack/dist/index.js');
 const cleanups = [];
@@ -74,6 +77,7 @@ try {
   }
 
   const demo = await devstack.createAccountKey(databaseUrl, { account: 'demo', mode: 'test', scopes: ['*'], secretsKeys });
+  const demoUser = await devstack.createConsoleUser(databaseUrl, { account: 'demo', email: 'demo@example.com', role: 'owner', baseUrl: stack.baseUrl, secretsKeys });
   writeFileSync(localJson, JSON.stringify({ base_url: stack.baseUrl, sim_url: stack.simUrl, database_url: databaseUrl, redis_url: redisUrl, demo_key: demo.key, ca_file: gatewayTls?.certFile }, null, 2));
   process.stdout.write(
     [
@@ -81,6 +85,7 @@ try {
       'Switchboard is running.',
       `  Base URL:      ${stack.baseUrl}`,
       `  Demo API key:  ${demo.key}   (test key: every upstream is the carrier simulator)`,
+      `  Console:       ${demoUser.sign_in_url}   (one-time sign-in link for demo@example.com, owner; choose a password there)`,
       `  Simulator:     ${stack.simUrl}   (SMPP on 127.0.0.1:${stack.simSmppPort})`,
       `  Services:      ${Object.values(stack.services).map((s) => s.name).join(', ')}`,
       '  Webhooks:      loopback and http:// targets are ALLOWED in this local run (WEBHOOK_ALLOW_PRIVATE_NETWORKS, WEBHOOK_ALLOW_HTTP).',

@@ -27,6 +27,9 @@ if (tier === 'unit') process.exit(await jest({}));
 
 const build = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
+// The console page (docs/console.md): bundled by vite, served by the gateway at /console.
+const consoleBuild = spawnSync('npm', ['run', 'build', '--silent', '-w', '@switchboard/console-web'], { stdio: 'inherit' });
+if (consoleBuild.status !== 0) process.exit(consoleBuild.status ?? 1);
 
 const { ensurePostgres, ensureVoiceTools, startRedis } = require('../packages/devstack/dist/index.js');
 // baresip, SIPp, sox, flite: the telephony tests' real SIP peers, installed with apt when missing.

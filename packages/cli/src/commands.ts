@@ -1,4 +1,5 @@
 import { isScope, isValidE164 } from '@switchboard/domain';
+import { CONSOLE_ROLES, issueConsoleSignInLink, type ConsoleRole } from '@switchboard/store';
 import { createAccountsRepository, createApiKeysRepository, createNumbersRepository, migrate, resealSecrets, type Db, type SecretCipher } from '@switchboard/store';
 import type { ParsedArgs } from './args';
 
@@ -16,7 +17,7 @@ function list(value: string | true | undefined, fallback: string[]): string[] {
   return typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : fallback;
 }
 
-export async function runCommand(db: Db, args: ParsedArgs, secrets: SecretCipher): Promise<unknown> {
+export async function runCommand(db: Db, args: ParsedArgs, secrets: SecretCipher, consoleBaseUrl?: string): Promise<unknown> {
   const [group, action, ...rest] = args.positionals;
   await migrate(db);
   // As the services do at start-up: every stored secret is sealed under the active key before one is read.
@@ -56,11 +57,22 @@ export async function runCommand(db: Db, args: ParsedArgs, secrets: SecretCipher
     const number = await createNumbersRepository(db).add({ accountId: account.id, e164, channels });
     return { id: number.id, account_id: account.id, e164: number.e164, channels: number.channels };
   }
+  if (group === 'users' && action === 'create') {
+    // A console user and a one-time sign-in link (docs/console.md#sign-in).
+    const email = requiredOption(args, 'email');
+    if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.length > 254) throw new UsageError(`"${email}" is not an email address`);
+    const role = requiredOption(args, 'role');
+    if (!(CONSOLE_ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${CONSOLE_ROLES.join(', ')}`);
+    const baseUrl = typeof args.options['base-url'] === 'string' ? args.options['base-url'] : consoleBaseUrl;
+    if (!baseUrl) throw new UsageError('--base-url <gateway URL> is required when no local stack runs');
+    const { token: _token, ...link } = await issueConsoleSignInLink(db, secrets, { account: requiredOption(args, 'account'), email, role: role as ConsoleRole, baseUrl });
+    return link;
+  }
   if (group === 'secrets' && action === 'reencrypt') {
     // Reports the re-sealing above: plaintext from before encryption, values under older keys (docs/webhooks.md).
     return { active_kid: secrets.activeKid, ...sealing };
   }
   throw new UsageError(
-    'usage: switchboard keys create --account <name> [--scopes a,b] [--test] [--rate-limit <rps>] | keys revoke <key_id> | numbers add --account <name> <E.164> [--channels chat,sms,rcs,voice] | secrets reencrypt',
+    'usage: switchboard keys create --account <name> [--scopes a,b] [--test] [--rate-limit <rps>] | keys revoke <key_id> | numbers add --account <name> <E.164> [--channels chat,sms,rcs,voice] | users create --account <name> --email <e> --role owner|developer|viewer [--base-url <url>] | secrets reencrypt',
   );
 }

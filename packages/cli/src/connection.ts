@@ -21,3 +21,10 @@ export function resolveDatabaseUrl(env: NodeJS.ProcessEnv, cwd: string): string 
 export function localStateDir(env: NodeJS.ProcessEnv, cwd: string): string {
   return env.SWITCHBOARD_HOME ? resolve(cwd, env.SWITCHBOARD_HOME) : join(cwd, '.switchboard');
 }
+
+/** The gateway URL of the running local stack (`base_url` in local.json), for console sign-in links; undefined without one. */
+export function localBaseUrl(env: NodeJS.ProcessEnv, cwd: string): string | undefined {
+  const local = join(localStateDir(env, cwd), 'local.json');
+  if (!existsSync(local)) return undefined;
+  return (JSON.parse(readFileSync(local, 'utf8')) as { base_url?: string }).base_url;
+}

@@ -3,6 +3,7 @@ import { createDb, createSecretCipher, type SecretCipher } from '@switchboard/st
 import { parseArgs } from './args';
 import { runCommand, UsageError } from './commands';
 import { loadCliConfig } from './config';
+import { localBaseUrl } from './connection';
 
 /** One JSON line on stderr; refusals of the domain (a 4xx in the API) carry their stable `code` too. */
 function reportError(error: unknown): void {
@@ -24,7 +25,7 @@ async function main(): Promise<number> {
   }
   const db = createDb({ url, poolSize: 1 });
   try {
-    const result = await runCommand(db, args, secrets);
+    const result = await runCommand(db, args, secrets, process.env.CONSOLE_BASE_URL || localBaseUrl(process.env, process.cwd()));
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

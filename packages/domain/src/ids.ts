@@ -1,7 +1,7 @@
 import { ulid } from 'ulid';
 
 /** Every public identifier is a prefix plus a ULID, so ids sort by creation time (docs/conventions.md#identifiers). */
-export const ID_PREFIXES = ['msg', 'call', 'evt', 'inb', 'whk', 'tpl', 'agt', 'key', 'acc', 'num', 'att', 'dlv', 'sup', 'bat'] as const;
+export const ID_PREFIXES = ['msg', 'call', 'evt', 'inb', 'whk', 'tpl', 'agt', 'key', 'acc', 'num', 'att', 'dlv', 'sup', 'bat', 'usr'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const ULID_BODY = /^[0-9A-HJKMNP-TV-Z]{26}$/;

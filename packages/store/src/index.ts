@@ -21,3 +21,7 @@ export * from './repositories/customer-windows.repository';
 export * from './repositories/suppressions.repository';
 export * from './repositories/scheduled-messages.repository';
 export * from './repositories/batch-counts.repository';
+export * from './console-password';
+export * from './repositories/console-users.repository';
+export * from './repositories/console-reads.repository';
+export * from './console-sign-in-link';

@@ -50,6 +50,7 @@ import { providerCallbacksRouter } from './routes/provider-callbacks.route';
 import { createUpstreamsRouter } from './routes/upstreams.route';
 import { createWebhooksRouter } from './routes/webhooks.route';
 import { createLoadingCache } from './support/loading-cache';
+import { createConsoleRouter } from './console/console.router';
 
 export interface GatewayDeps {
   config: Readonly<GatewayConfig>;
@@ -226,6 +227,8 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue, secrets }));
   app.use(createAccountRouter({ db, guard, auth: authOnly, secrets, jsonBody: jsonBody(config.bodyLimitBytes), authenticateWrite: authenticated('messages:write') }));
   app.use(createUpstreamsRouter({ redis, prefix: config.queuePrefix, guard, auth: authenticated('admin') }));
+  // The service console: its page and session API under /console (docs/console.md).
+  app.use(createConsoleRouter({ db, redis, prefix: config.queuePrefix, guard, jsonBody: jsonBody(config.bodyLimitBytes), secrets, webhookTargets: config.webhookTargets, eventFanoutQueue, handlers: { messages: reads, templates: templateHandlers, inbound: inboundHandlers } }));
   app.use(notFoundHandler(createAllowedMethods(app)));
   app.use(errorMiddleware(logger));
   return app;

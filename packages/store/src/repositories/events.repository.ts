@@ -100,7 +100,9 @@ export function createEventsRepository(db: Queryable) {
         `SELECT e.id, e.account_id, e.type, e.resource_type, e.resource_id, e.published_at,
            CASE WHEN e.resource_type = 'message' THEN (SELECT m.callback_url FROM messages m WHERE m.id = e.resource_id) END AS callback_url,
            COALESCE((SELECT json_agg(json_build_object('id', w.id, 'url', w.url) ORDER BY w.id) FROM webhook_endpoints w
-             WHERE w.account_id = e.account_id AND w.enabled AND w.deleted_at IS NULL AND w.events && ARRAY[e.type, '*']::text[]), '[]') AS endpoints
+             WHERE w.account_id = e.account_id AND w.enabled AND w.deleted_at IS NULL
+               -- A console test event goes to its one endpoint, whatever that endpoint subscribes to (docs/console.md#pages).
+               AND CASE WHEN e.type = 'webhook.test' THEN w.id = e.resource_id ELSE w.events && ARRAY[e.type, '*']::text[] END), '[]') AS endpoints
          FROM events e WHERE e.id = ANY($1)`,
         [ids],
       );

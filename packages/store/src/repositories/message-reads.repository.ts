@@ -8,6 +8,9 @@ export interface MessageListFilter {
   recipient?: string;
   /** Exclusive upper bound on the id: the page continues below the last id seen. */
   beforeId?: string;
+  /** Time range on created_at, `from` inclusive and `to` exclusive (the console's filter). */
+  createdFrom?: Date;
+  createdTo?: Date;
   limit: number;
 }
 
@@ -49,6 +52,8 @@ export function createMessageReadsRepository(db: Queryable) {
       if (filter.channel) add('channel = ?', filter.channel);
       if (filter.recipient) add('recipient = ?', filter.recipient);
       if (filter.beforeId) add('id < ?', filter.beforeId);
+      if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
+      if (filter.createdTo) add('created_at < ?', filter.createdTo);
       values.push(filter.limit);
       const { rows } = await db.query<MessageRow>(
         `SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${values.length}`,

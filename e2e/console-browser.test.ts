@@ -1,0 +1,274 @@
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createConsoleUser, createTestDatabase, eventually, launchChromium, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { ReceiverProcess, TEST_REDIS_URL } from './webhooks-harness';
+
+// The console in a real Chromium against a real stack (docs/console.md#tests): sign-in, keys, a message's live
+// timeline to `read`, a webhook delivery and its redelivery, a template, a viewer, and a second account.
+
+// Screenshots go to docs/images when UPDATE_CONSOLE_SCREENSHOTS=1 (docs/console.md#screenshots); otherwise to a
+// temporary folder, so a test run leaves the work tree clean.
+const SHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? join(__dirname, '..', 'docs', 'images') : mkdtempSync(join(tmpdir(), 'sb-console-shots-'));
+const AXE = require.resolve('axe-core/axe.min.js');
+const PASSWORD = 'a long console password';
+const UI_TIMEOUT_MS = 60_000;
+
+let database: TestDatabase;
+let stack: Stack;
+let browser: Browser;
+const receiver = new ReceiverProcess();
+const run = Math.random().toString(36).slice(2, 8);
+const externalRequests: string[] = [];
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  database = await createTestDatabase();
+  await receiver.start();
+  stack = await startStack({
+    databaseUrl: database.url,
+    redisUrl: TEST_REDIS_URL,
+    workers: ['dispatcher', 'webhook-delivery'],
+    env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000' },
+  });
+  browser = await launchChromium();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await stack?.stop();
+  await receiver.kill();
+  await database?.drop();
+});
+
+/** A fresh browser profile; the CSP is bypassed only so that the test can inject axe-core. */
+async function openContext(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ bypassCSP: true, colorScheme: 'light', viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(UI_TIMEOUT_MS);
+  page.on('request', (req) => {
+    if (!req.url().startsWith(stack.baseUrl) && !req.url().startsWith('data:')) externalRequests.push(req.url());
+  });
+  return { context, page };
+}
+
+async function signInWithLink(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.getByLabel('New password').fill(PASSWORD);
+  await page.getByLabel('Repeat the password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Set password and sign in' }).click();
+  await page.getByRole('heading', { name: 'Developer settings' }).waitFor();
+}
+
+/** axe-core in the page: no serious or critical violation (docs/console.md#accessibility). */
+async function expectAccessible(page: Page, name: string): Promise<void> {
+  await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe.run();
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target) }));
+  });
+  expect({ page: name, violations }).toEqual({ page: name, violations: [] });
+}
+
+async function visit(page: Page, link: string, heading: string): Promise<void> {
+  await page.getByRole('navigation').getByRole('link', { name: link }).click();
+  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+}
+
+async function checkPage(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  await page.screenshot({ path: join(SHOTS, `console-${name}.png`), fullPage: true });
+}
+
+const session = (page: Page) => page.evaluate(async () => (await (await fetch('/console/api/session')).json()) as { csrf_token: string });
+
+describe('the console in Chromium', () => {
+  const accountA = `console-a-${run}`;
+  let owner: { context: BrowserContext; page: Page };
+  let apiKey = '';
+  let messageId = '';
+
+  beforeAll(async () => {
+    owner = await openContext();
+  });
+  afterAll(async () => {
+    await owner?.context.close();
+  });
+
+  it('signs in through the one-time link and shows the sign-in page to a stranger', async () => {
+    const link = await createConsoleUser(database.url, { account: accountA, email: `owner-${run}@example.com`, role: 'owner', baseUrl: stack.baseUrl, secretsKeys: stack.secretsKeys });
+    const stranger = await openContext();
+    await stranger.page.goto(`${stack.baseUrl}/console/messages`);
+    await stranger.page.getByRole('heading', { name: 'Sign in to the Switchboard console' }).waitFor();
+    await checkPage(stranger.page, 'sign-in');
+    await stranger.context.close();
+    await signInWithLink(owner.page, link.sign_in_url);
+  });
+
+  it('creates an API key, shown once, that the test then sends with', async () => {
+    const { page } = owner;
+    await page.getByLabel('All scopes (*)').check();
+    await page.getByLabel('Rate limit (requests per second, empty for the deployment default)').fill('50');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    apiKey = (await page.getByTestId('new-key').textContent()) ?? '';
+    expect(apiKey).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
+    await page.getByRole('button', { name: /^Revoke key sk_test_/ }).first().waitFor();
+    await checkPage(page, 'developer-settings');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expectAccessible(page, 'developer-settings (dark)');
+    await page.screenshot({ path: join(SHOTS, 'console-developer-settings-dark.png'), fullPage: true });
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('creates a webhook endpoint whose secret is shown once', async () => {
+    const { page } = owner;
+    await visit(page, 'Webhooks', 'Webhooks');
+    await page.getByLabel('URL').fill(receiver.url('/console-hook'));
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    expect(await page.getByTestId('webhook-secret').textContent()).toMatch(/^whsec_/);
+  });
+
+  it('watches a message sent with the new key reach read on its timeline', async () => {
+    const { page } = owner;
+    const sent = await fetch(`${stack.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: 'rcs', recipient: '+447911123400', content: { text: 'Hello from the console test' } }),
+    });
+    expect(sent.status).toBe(202);
+    messageId = ((await sent.json()) as { id: string }).id;
+    await visit(page, 'Messages', 'Messages');
+    await page.getByRole('link', { name: messageId }).click();
+    await page.getByRole('heading', { name: `Message ${messageId}` }).waitFor();
+    // The page polls: no reload happens here, the status changes in place.
+    await page.getByTestId('message-status').getByText('read', { exact: true }).waitFor();
+    await page.locator('.timeline li[data-status="read"]').waitFor();
+    await page.getByText('message.read').first().waitFor();
+    await checkPage(page, 'message-timeline');
+    await visit(page, 'Messages', 'Messages');
+    await page.getByLabel('Status').selectOption('read');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('link', { name: messageId }).waitFor();
+    await checkPage(page, 'messages');
+  });
+
+  it('pages the message log with cursors and filters it by time', async () => {
+    const { page } = owner;
+    const second = await fetch(`${stack.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: 'sms', recipient: '+447911123407', content: { text: 'Second' } }),
+    });
+    const secondId = ((await second.json()) as { id: string }).id;
+    const list = (query: string) => page.evaluate(async (q) => (await fetch(`/console/api/messages${q}`)).json(), query) as Promise<{ data: Array<{ id: string; created_at: string }>; next_cursor: string | null }>;
+    // The dispatcher stores the second message within moments; the log reads the store.
+    const first = await eventually(() => list('?limit=1'), (p) => p.data[0]?.id === secondId, { what: 'the second message in the log', timeoutMs: UI_TIMEOUT_MS });
+    expect(first.next_cursor).not.toBeNull();
+    const next = await list(`?limit=1&cursor=${first.next_cursor}`);
+    expect(next.data.map((m) => m.id)).toEqual([messageId]);
+    const secondAt = first.data[0].created_at;
+    expect((await list(`?to=${encodeURIComponent(secondAt)}`)).data.map((m) => m.id)).toEqual([messageId]);
+    expect((await list(`?from=${encodeURIComponent(secondAt)}`)).data.map((m) => m.id)).toEqual([secondId]);
+    await page.getByLabel('Status').selectOption('');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('link', { name: secondId }).waitFor();
+  });
+
+  it('shows the endpoint\'s delivery log and redelivers an event', async () => {
+    const { page } = owner;
+    await visit(page, 'Webhooks', 'Webhooks');
+    await page.getByRole('button', { name: 'Show delivery log' }).click();
+    const row = page.locator('tr[data-event-id]').first();
+    await row.waitFor();
+    const eventId = (await row.getAttribute('data-event-id')) ?? '';
+    const deliveriesOf = () => receiver.received('/console-hook').filter((d) => d.headers['webhook-id'] === eventId || d.body.includes(eventId));
+    await eventually(async () => deliveriesOf().length, (n) => n >= 1, { what: `first delivery of ${eventId}`, timeoutMs: UI_TIMEOUT_MS });
+    const before = deliveriesOf().length;
+    await row.getByRole('button', { name: /^Redeliver / }).click();
+    await eventually(async () => deliveriesOf().length, (n) => n > before, { what: `redelivery of ${eventId}`, timeoutMs: UI_TIMEOUT_MS });
+    // The log shows the receiver's answer: status, latency and the excerpt of its body ("ok").
+    await page.locator(`tr[data-event-id="${eventId}"]`, { hasText: 'HTTP 200' }).locator('td.excerpt', { hasText: 'ok' }).first().waitFor();
+    // "Send test event": a webhook.test event to this endpoint only, shown in its log once delivered.
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await eventually(async () => receiver.received('/console-hook').filter((d) => JSON.parse(d.body).type === 'webhook.test').length, (n) => n === 1, {
+      what: 'the test event',
+      timeoutMs: UI_TIMEOUT_MS,
+    });
+    await page.locator('tr[data-event-id]', { hasText: 'webhook.test' }).first().waitFor();
+    await checkPage(page, 'webhooks');
+  });
+
+  it('creates a template and sees the sandbox approve it', async () => {
+    const { page } = owner;
+    await visit(page, 'Templates', 'Templates');
+    await page.getByLabel('Name (lowercase letters, digits and _)').fill(`order_ready_${run}`);
+    await page.getByLabel(/^Body/).fill('Hi {{1}}, your order is ready.');
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    await page.locator(`tr[data-template="order_ready_${run}"]`).getByText('approved').waitFor();
+    await checkPage(page, 'templates');
+  });
+
+  it('shows inbound replies, numbers and usage', async () => {
+    const { page } = owner;
+    await visit(page, 'Inbound', 'Inbound replies');
+    await page.getByRole('heading', { name: 'No open window' }).waitFor();
+    await checkPage(page, 'inbound');
+    await visit(page, 'Numbers', 'Numbers');
+    await page.getByLabel('Number (E.164)').fill('+14155550142');
+    await page.getByRole('button', { name: 'Add number' }).click();
+    await page.getByRole('cell', { name: '+14155550142', exact: true }).waitFor();
+    await checkPage(page, 'numbers');
+    await visit(page, 'Usage', 'Usage');
+    await page.getByRole('img', { name: /Messages per day and channel/ }).waitFor();
+    await checkPage(page, 'usage');
+  });
+
+  it('lets a viewer see keys but not revoke one, in the page or through the API', async () => {
+    const link = await createConsoleUser(database.url, { account: accountA, email: `viewer-${run}@example.com`, role: 'viewer', baseUrl: stack.baseUrl, secretsKeys: stack.secretsKeys });
+    const viewer = await openContext();
+    try {
+      await signInWithLink(viewer.page, link.sign_in_url);
+      const row = viewer.page.locator('tr[data-key-id]').first();
+      await row.waitFor();
+      expect(await viewer.page.getByRole('button', { name: /^Revoke/ }).count()).toBe(0);
+      const keyId = (await row.getAttribute('data-key-id')) ?? '';
+      const { csrf_token } = await session(viewer.page);
+      const status = await viewer.page.evaluate(
+        async ({ keyId, csrf }) => (await fetch(`/console/api/keys/${keyId}/revoke`, { method: 'POST', headers: { 'X-CSRF-Token': csrf } })).status,
+        { keyId, csrf: csrf_token },
+      );
+      expect(status).toBe(403);
+      const still = await fetch(`${stack.baseUrl}/v1/messages/${messageId}`, { headers: { authorization: `Bearer ${apiKey}` } });
+      expect(still.status).toBe(200);
+    } finally {
+      await viewer.context.close();
+    }
+  });
+
+  it('shows account B none of account A\'s messages', async () => {
+    const link = await createConsoleUser(database.url, { account: `console-b-${run}`, email: `owner-b-${run}@example.com`, role: 'owner', baseUrl: stack.baseUrl, secretsKeys: stack.secretsKeys });
+    const other = await openContext();
+    try {
+      await signInWithLink(other.page, link.sign_in_url);
+      await visit(other.page, 'Messages', 'Messages');
+      await other.page.getByRole('heading', { name: 'No messages yet' }).waitFor();
+      expect(await other.page.getByRole('link', { name: messageId }).count()).toBe(0);
+      const status = await other.page.evaluate(async (id) => (await fetch(`/console/api/v1/messages/${id}`)).status, messageId);
+      expect(status).toBe(404);
+      await other.page.goto(`${stack.baseUrl}/console/messages/${messageId}`);
+      await other.page.getByRole('alert').waitFor();
+    } finally {
+      await other.context.close();
+    }
+  });
+
+  it('signs out, and the page made no request outside the gateway', async () => {
+    const { page } = owner;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the Switchboard console' }).waitFor();
+    const status = await page.evaluate(async () => (await fetch('/console/api/keys')).status);
+    expect(status).toBe(401);
+    expect(externalRequests).toEqual([]);
+  });
+});

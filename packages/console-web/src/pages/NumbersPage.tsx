@@ -1,0 +1,96 @@
+import { useState, type FormEvent } from 'react';
+import { api } from '../api';
+import { EmptyState, ProblemMessage, Time } from '../components/ui';
+import { useCanEdit } from '../session';
+import { useLoad } from '../useLoad';
+
+interface PhoneNumber {
+  id: string;
+  e164: string;
+  channels: string[];
+  created_at: string;
+}
+
+const CHANNELS = ['chat', 'sms', 'rcs', 'voice'];
+
+export function NumbersPage() {
+  const canEdit = useCanEdit();
+  const list = useLoad(() => api<{ data: PhoneNumber[] }>('GET', '/numbers'), []);
+  const [error, setError] = useState<unknown>(null);
+
+  async function act(work: () => Promise<unknown>) {
+    setError(null);
+    try {
+      await work();
+      list.reload();
+    } catch (e) {
+      setError(e);
+    }
+  }
+
+  function add(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    void act(() => api('POST', '/numbers', { e164: String(form.get('e164') ?? '').trim(), channels: form.getAll('channels') }));
+  }
+
+  return (
+    <>
+      <h1>Numbers</h1>
+      <p>Your senders. A number belongs to one account only; the first number of a channel is its default sender.</p>
+      <ProblemMessage error={error ?? list.error} />
+      {canEdit && (
+        <form onSubmit={add} className="card" aria-label="Add a number">
+          <label>
+            Number (E.164)
+            <input name="e164" required placeholder="+14155550100" />
+          </label>
+          <fieldset>
+            <legend>Channels</legend>
+            {CHANNELS.map((c) => (
+              <label key={c} className="inline">
+                <input type="checkbox" name="channels" value={c} defaultChecked={c !== 'voice'} /> {c}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit">Add number</button>
+        </form>
+      )}
+      {list.data?.data.length === 0 && (
+        <EmptyState title="No numbers yet">
+          <p>Test keys send from the shared sandbox sender until you add a number.</p>
+        </EmptyState>
+      )}
+      {list.data && list.data.data.length > 0 && (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Number</th>
+              <th scope="col">Channels</th>
+              <th scope="col">Added</th>
+              <th scope="col">Action</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data.data.map((n) => (
+              <tr key={n.id}>
+                <td>{n.e164}</td>
+                <td>{n.channels.join(', ')}</td>
+                <td>
+                  <Time value={n.created_at} />
+                </td>
+                <td>
+                  {canEdit && (
+                    <button type="button" className="danger" onClick={() => void act(() => api('DELETE', `/numbers/${n.id}`))} aria-label={`Remove ${n.e164}`}>
+                      Remove
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
