@@ -25,7 +25,9 @@ export type JobHandler<Data> = JobProcessor<Data> | { process: JobProcessor<Data
 
 export interface JobWorkerOptions {
   redisUrl: string;
-  /** BullMQ key prefix. */
+  /** A Redis Cluster's seed nodes; when given, the worker connects to the cluster (docs/configuration.md#redis-cluster). */
+  redisClusterNodes?: readonly string[];
+  /** BullMQ key prefix; on a cluster it carries a hash tag (docs/architecture.md#redis-keys-and-cluster). */
   prefix: string;
   /** Jobs this process runs at once on this queue. */
   concurrency: number;
@@ -60,7 +62,7 @@ export function createJobWorker<C extends QueueContract>(contract: C, handlers: 
   for (const [name, handler] of Object.entries(handlers) as Array<[string, JobHandler<Data>]>) {
     byName.set(name, typeof handler === 'function' ? { process: handler, retry: {} } : handler);
   }
-  const connection = createWorkerConnection(options.redisUrl);
+  const connection = createWorkerConnection(options);
   const worker = new Worker<Data>(
     contract.name,
     async (job, token) => {

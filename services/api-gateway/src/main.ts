@@ -46,7 +46,7 @@ async function main(): Promise<void> {
   logger.info('secrets sealed under the active key', { resealed: sealing.resealed });
   if (sealing.unreadable.length > 0) logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
 
-  const redis = createProducerConnection(config.redisUrl, { commandTimeout: config.redisCommandTimeoutMs });
+  const redis = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
   watchRedis(redis, logger);
   await untilReady(redis, config.startupTimeoutMs);
   const queueOptions = { connection: redis, prefix: config.queuePrefix };

@@ -50,7 +50,7 @@ runWorkerService({
     const clock = Date.now;
 
     // Fails fast while Redis is down, so the SMSC keeps (and redelivers) a receipt that could not be queued.
-    const producerConnection = createProducerConnection(config.redisUrl);
+    const producerConnection = createProducerConnection(config);
     const breakers = createUpstreamBreakerStore({ redis: producerConnection, prefix: config.queuePrefix, windowSize: config.breaker.windowSize });
     const adapters = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger, breakers, policy: config.breaker, clock, metrics });
     const stopUpstreamSync = syncUpstreamState({
@@ -153,6 +153,7 @@ runWorkerService({
 
     const workerOptions = {
       redisUrl: config.redisUrl,
+      redisClusterNodes: config.redisClusterNodes,
       prefix: config.queuePrefix,
       concurrency: config.concurrency,
       stalledIntervalMs: config.stalledIntervalMs,

@@ -22,7 +22,7 @@ runWorkerService({
     const sealing = await resealSecrets(db, secrets);
     logger.info('secrets sealed under the active key', { resealed: sealing.resealed });
     if (sealing.unreadable.length > 0) logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
-    const redis = createWorkerConnection(config.redisUrl);
+    const redis = createWorkerConnection(config);
     const queueOpts = { connection: redis, prefix: config.queuePrefix };
     const fanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOpts);
     const deliveryQueue = openQueue(WEBHOOK_DELIVERY_QUEUE, queueOpts);
@@ -64,7 +64,7 @@ runWorkerService({
       },
     });
     // A crash mid-attempt must lead to a retry, not a failed job: deliveries survive repeated crashes.
-    const workerOptions = { redisUrl: config.redisUrl, prefix: config.queuePrefix, stalledIntervalMs: config.stalledIntervalMs, lockDurationMs: config.lockDurationMs, maxStalledCount: 100, logger };
+    const workerOptions = { redisUrl: config.redisUrl, redisClusterNodes: config.redisClusterNodes, prefix: config.queuePrefix, stalledIntervalMs: config.stalledIntervalMs, lockDurationMs: config.lockDurationMs, maxStalledCount: 100, logger };
     const workers = [
       createJobWorker(EVENT_FANOUT_QUEUE, { [EVENT_FANOUT_QUEUE.jobs.fanOutEvent]: fanOutEvent }, { ...workerOptions, concurrency: config.fanoutConcurrency }),
       createJobWorker(WEBHOOK_DELIVERY_QUEUE, { [WEBHOOK_DELIVERY_QUEUE.jobs.deliverWebhook]: deliverWebhook }, { ...workerOptions, concurrency: config.concurrency }),
