@@ -11,3 +11,4 @@ export * from './voice-tools';
 export * from './local-tls';
 export * from './sdk-tools';
 export * from './browser-tools';
+export * from './redis-cluster';

@@ -2,6 +2,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Logger } from '@switchboard/logger';
 import { createWorkerConnection } from './connections';
 import type { JobNameOf, PayloadOf, QueueContract } from './queue-contract';
+import { jobLatencyRecorder, type QueueMetricsRegistry } from './queue-metrics';
 
 /** Processes one job; what it returns is stored as the job's result. */
 export type JobProcessor<Data> = (job: Job<Data>, token?: string) => Promise<unknown>;
@@ -36,6 +37,8 @@ export interface JobWorkerOptions {
   /** Stalls (a crash mid-job) before a job fails. @defaultValue BullMQ's 1 */
   maxStalledCount?: number;
   logger: Pick<Logger, 'debug' | 'warn' | 'error'>;
+  /** Where the enqueue-to-processed latency of every job goes (docs/observability.md#queues). */
+  metrics?: QueueMetricsRegistry;
 }
 
 export interface JobWorker {
@@ -83,10 +86,13 @@ export function createJobWorker<C extends QueueContract>(contract: C, handlers: 
       },
     },
   );
+  const recordLatency = options.metrics ? jobLatencyRecorder(options.metrics) : undefined;
+  if (recordLatency) worker.on('completed', (job) => recordLatency(contract.name, job, 'completed'));
   worker.on('failed', (job, error) => {
     const retry = job ? byName.get(job.name)?.retry : undefined;
     const final = job !== undefined && isFinal(job, error);
     const fields = { queue: contract.name, job_name: job?.name, job_id: job?.id, attempt: job?.attemptsMade, error: error.message };
+    if (final && job) recordLatency?.(contract.name, job, 'failed');
     if (final) logger.error('job failed for good', fields);
     else if (retry?.isScheduledRetry?.(error)) logger.debug('job retry scheduled', fields);
     else logger.warn(job ? 'job failed; retrying' : 'job failed', fields);

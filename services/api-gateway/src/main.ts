@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { getLogger, type Logger } from '@switchboard/logger';
-import { createProducerConnection, EVENT_FANOUT_QUEUE, MESSAGE_SEND_QUEUE, openQueue, PROVIDER_CALLBACKS_QUEUE, TEMPLATE_SUBMIT_QUEUE } from '@switchboard/queues';
+import { createProducerConnection, EVENT_FANOUT_QUEUE, MESSAGE_SEND_QUEUE, openQueue, PROVIDER_CALLBACKS_QUEUE, reportQueueDepths, TEMPLATE_SUBMIT_QUEUE } from '@switchboard/queues';
 import { createHttpDrain, installShutdown, MetricsRegistry } from '@switchboard/runtime';
 import { createDb, createSecretCipher, migrate, resealSecrets } from '@switchboard/store';
 import { createApp } from './app';
@@ -61,6 +61,7 @@ async function main(): Promise<void> {
   }
 
   const metrics = new MetricsRegistry();
+  reportQueueDepths(metrics, [messageQueue, callbackQueue, templateQueue, eventFanoutQueue]);
   const app = createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, isDraining: () => http.isDraining() });
   const gatewayServer = createGatewayServer(app, config.tls, logger);
   const { server } = gatewayServer;

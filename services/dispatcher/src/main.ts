@@ -2,6 +2,7 @@ import {
   createEventPublisher,
   createJobWorker,
   createProducerConnection,
+  reportQueueDepths,
   EVENT_FANOUT_QUEUE,
   exponentialRetry,
   MESSAGE_SEND_QUEUE,
@@ -159,7 +160,9 @@ runWorkerService({
       stalledIntervalMs: config.stalledIntervalMs,
       lockDurationMs: config.lockDurationMs,
       logger,
+      metrics: metrics.registry,
     };
+    reportQueueDepths(metrics.registry, [sendQueue, timerQueue, callbackQueue]);
     const workers = [
       createJobWorker(MESSAGE_SEND_QUEUE, { [MESSAGE_SEND_QUEUE.jobs.sendMessage]: sendMessage }, workerOptions),
       createJobWorker(

@@ -25,7 +25,8 @@ export interface DeliverDeps {
   disableAfterMs: number;
   saturationDelayMs: number;
   clock: () => Date;
-  onAttempt?: (outcome: 'delivered' | 'failed' | 'refused', latencyMs: number) => void;
+  /** endpointClass: `endpoint` (a registered endpoint) or `callback_url` (a message's own URL): bounded metric labels. */
+  onAttempt?: (outcome: 'delivered' | 'failed' | 'refused', latencyMs: number, endpointClass: 'endpoint' | 'callback_url') => void;
 }
 
 type Target = { url: string; secrets: string[]; slotKey: string } | { skip: string };
@@ -93,7 +94,7 @@ function createDeliverWebhookProcessor(deps: DeliverDeps) {
     };
     const succeeded = outcome.error === null && outcome.statusCode !== null;
     const refused = outcome.refusedForGood || outcome.error?.startsWith('address_refused') === true;
-    deps.onAttempt?.(succeeded ? 'delivered' : refused ? 'refused' : 'failed', outcome.latencyMs);
+    deps.onAttempt?.(succeeded ? 'delivered' : refused ? 'refused' : 'failed', outcome.latencyMs, delivery.endpoint_id ? 'endpoint' : 'callback_url');
     if (succeeded) {
       await deps.deliveries.storeAttempt(attempt, { settle: { generation, status: 'delivered' }, endpointRun: 'success' });
       return 'delivered';
