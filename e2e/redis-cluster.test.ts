@@ -64,6 +64,7 @@ describe('Redis Cluster', () => {
     // The keys the run wrote: the queues, idempotency and rate-limit keys, all under the tag, so in one slot.
     const client = new Cluster(cluster.nodes.map((n) => ({ host: n.split(':')[0], port: Number(n.split(':')[1]) })));
     try {
+      await client.ping(); // nodes() is empty until the client has read the slot map
       const keys = new Set<string>();
       for (const node of client.nodes('master')) for (const k of await node.keys(`${prefix}*`)) keys.add(k);
       const names = [...keys];
