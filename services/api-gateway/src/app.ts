@@ -23,6 +23,7 @@ import { createAllowedMethods } from './http/allowed-methods';
 import { createDependencyGuard } from './http/dependency-guard';
 import { errorMiddleware, notFoundHandler } from './http/error.middleware';
 import { httpMetricsMiddleware } from './http/http-metrics.middleware';
+import { queueBoardRouter } from './admin/queue-board.router';
 import { jsonBody } from './http/json-body.middleware';
 import { requestIdMiddleware } from './http/request-id.middleware';
 import { requireTls } from './http/require-tls.middleware';
@@ -219,6 +220,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue, secrets }));
   app.use(createAccountRouter({ db, guard, auth: authOnly, secrets, jsonBody: jsonBody(config.bodyLimitBytes), authenticateWrite: authenticated('messages:write') }));
   app.use(createUpstreamsRouter({ redis, prefix: config.queuePrefix, guard, auth: authenticated('admin') }));
+  app.use(queueBoardRouter({ queues: [messageQueue, callbackQueue, templateQueue, eventFanoutQueue], connection: redis, prefix: config.queuePrefix, authenticateAdmin: authenticated('admin') }));
   app.use(notFoundHandler(createAllowedMethods(app)));
   app.use(errorMiddleware(logger));
   return app;
