@@ -10,3 +10,4 @@ export * from './contracts/webhook-delivery.queue';
 export * from './event-publisher';
 export * from './job-worker';
 export * from './queue-metrics';
+export * from './trace-context';

@@ -3,6 +3,7 @@ import type { Logger } from '@switchboard/logger';
 import { createWorkerConnection } from './connections';
 import type { JobNameOf, PayloadOf, QueueContract } from './queue-contract';
 import { jobLatencyRecorder, type QueueMetricsRegistry } from './queue-metrics';
+import { queueTelemetry } from './trace-context';
 
 /** Processes one job; what it returns is stored as the job's result. */
 export type JobProcessor<Data> = (job: Job<Data>, token?: string) => Promise<unknown>;
@@ -81,6 +82,8 @@ export function createJobWorker<C extends QueueContract>(contract: C, handlers: 
       lockDuration: options.lockDurationMs,
       // BullMQ refuses an explicit `undefined` here.
       ...(options.maxStalledCount === undefined ? {} : { maxStalledCount: options.maxStalledCount }),
+      // With tracing on, each job runs under the trace context its producer stored (docs/observability.md#traces).
+      ...(queueTelemetry() ? { telemetry: queueTelemetry() } : {}),
       settings: {
         backoffStrategy: (attemptsMade, _type, error, job) => byName.get(job?.name ?? '')?.retry.backoffMs?.(attemptsMade, error) ?? DEFAULT_BACKOFF_MS,
       },

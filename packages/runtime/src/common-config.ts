@@ -26,6 +26,8 @@ export interface CommonConfig {
    * @defaultValue true
    */
   migrateOnStart: boolean;
+  /** TRACING_ENABLED: carry W3C `traceparent` from requests through jobs to webhooks (docs/observability.md#traces). @defaultValue false */
+  tracingEnabled: boolean;
 }
 
 /** The default prefix: hash-tagged, so the same keys work on one Redis node and on a Redis Cluster. */
@@ -57,6 +59,7 @@ export function readCommonConfig(r: EnvReader): CommonConfig {
       : chooseLogFormat(undefined, process.stdout.isTTY === true),
     dbPoolSize: r.int('DB_POOL_SIZE', 10, { min: 1, max: 1_000 }),
     migrateOnStart: r.bool('MIGRATE_ON_START', true),
+    tracingEnabled: r.bool('TRACING_ENABLED', false),
   };
   r.problems.push(...redisProblems(config));
   return config;

@@ -24,6 +24,7 @@ import { createDependencyGuard } from './http/dependency-guard';
 import { errorMiddleware, notFoundHandler } from './http/error.middleware';
 import { httpMetricsMiddleware } from './http/http-metrics.middleware';
 import { queueBoardRouter } from './admin/queue-board.router';
+import { traceContextMiddleware } from './http/trace-context.middleware';
 import { jsonBody } from './http/json-body.middleware';
 import { requestIdMiddleware } from './http/request-id.middleware';
 import { requireTls } from './http/require-tls.middleware';
@@ -166,6 +167,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(securityHeaders({ servesTls: config.tls !== undefined }));
   app.use(requestIdMiddleware());
   app.use(httpMetricsMiddleware(metrics));
+  app.use(traceContextMiddleware());
   if (config.requireTls) app.use(requireTls());
   // The hot path is matched first.
   app.use(

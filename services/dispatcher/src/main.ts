@@ -2,6 +2,7 @@ import {
   createEventPublisher,
   createJobWorker,
   createProducerConnection,
+  enableTracing,
   reportQueueDepths,
   EVENT_FANOUT_QUEUE,
   exponentialRetry,
@@ -45,6 +46,7 @@ runWorkerService({
   loadConfig,
   describeConfig,
   start: async ({ config, logger }) => {
+    enableTracing(config.tracingEnabled);
     const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
     const store = createMessageWritesRepository(db);
     const metrics = createDispatcherMetrics();

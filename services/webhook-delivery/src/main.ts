@@ -1,4 +1,4 @@
-import { createEventPublisher, createJobWorker, createWorkerConnection, EVENT_FANOUT_QUEUE, openQueue, reportQueueDepths, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
+import { createEventPublisher, createJobWorker, createWorkerConnection, enableTracing, EVENT_FANOUT_QUEUE, openQueue, reportQueueDepths, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
 import { MetricsRegistry, runWorkerService } from '@switchboard/runtime';
 import { createEventsRepository, createSecretCipher, createWebhookDeliveriesRepository, createWebhookEndpointsRepository, openMigratedDb, resealSecrets } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
@@ -17,6 +17,7 @@ runWorkerService({
     if (config.policy.allowPrivateNetworks || config.policy.allowHttp || config.policy.allowedHosts.length > 0) {
       logger.warn('target guard opened: for local runs and tests only', { policy: config.policy });
     }
+    enableTracing(config.tracingEnabled);
     const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
     const secrets = createSecretCipher(config.secretsKeys);
     const sealing = await resealSecrets(db, secrets);
