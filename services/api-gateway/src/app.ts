@@ -168,6 +168,8 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(requestIdMiddleware());
   app.use(httpMetricsMiddleware(metrics));
   app.use(traceContextMiddleware());
+  // Before the API routers, some of which authenticate every path they see (the board asks for Basic).
+  app.use(queueBoardRouter({ queues: [messageQueue, callbackQueue, templateQueue, eventFanoutQueue], connection: redis, prefix: config.queuePrefix, authenticateAdmin: authenticated('admin') }));
   if (config.requireTls) app.use(requireTls());
   // The hot path is matched first.
   app.use(
@@ -222,7 +224,6 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue, secrets }));
   app.use(createAccountRouter({ db, guard, auth: authOnly, secrets, jsonBody: jsonBody(config.bodyLimitBytes), authenticateWrite: authenticated('messages:write') }));
   app.use(createUpstreamsRouter({ redis, prefix: config.queuePrefix, guard, auth: authenticated('admin') }));
-  app.use(queueBoardRouter({ queues: [messageQueue, callbackQueue, templateQueue, eventFanoutQueue], connection: redis, prefix: config.queuePrefix, authenticateAdmin: authenticated('admin') }));
   app.use(notFoundHandler(createAllowedMethods(app)));
   app.use(errorMiddleware(logger));
   return app;

@@ -1,7 +1,8 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
-import { Router, type RequestHandler } from 'express';
+import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
+import { ApiError } from '@switchboard/domain';
 import type { ConnectionOptions, Queue } from 'bullmq';
 import { MESSAGE_TIMERS_QUEUE, openQueue, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
 
@@ -22,13 +23,10 @@ const basicPasswordAsBearer: RequestHandler = (req, res, next) => {
     const colon = decoded.indexOf(':');
     req.headers.authorization = `Bearer ${colon >= 0 ? decoded.slice(colon + 1) : decoded}`;
   }
-  // Asks the browser for a login on a 401; removed below once the caller is an admin.
-  res.setHeader('WWW-Authenticate', REALM);
   next();
 };
 
 const authenticatedAdmin: RequestHandler = (_req, res, next) => {
-  res.removeHeader('WWW-Authenticate');
   // The API's CSP forbids everything; the board is a page that loads its own scripts and styles from us,
   // and nothing from elsewhere (its Google Fonts link is blocked, the fonts fall back to local ones).
   res.setHeader(
@@ -36,6 +34,12 @@ const authenticatedAdmin: RequestHandler = (_req, res, next) => {
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
   );
   next();
+};
+
+/** The API's 401 challenges for Bearer; the board's challenges for Basic, so that a browser shows its login. */
+const askBrowserForLogin: ErrorRequestHandler = (error: unknown, _req, _res, next) => {
+  if (error instanceof ApiError && error.status === 401) error.headers['WWW-Authenticate'] = REALM;
+  next(error);
 };
 
 /**
@@ -54,6 +58,6 @@ export function queueBoardRouter({ queues, connection, prefix, authenticateAdmin
     options: { uiConfig: { boardTitle: 'Switchboard queues' } },
   });
   const router = Router();
-  router.use(QUEUE_BOARD_PATH, basicPasswordAsBearer, ...authenticateAdmin, authenticatedAdmin, serverAdapter.getRouter() as RequestHandler);
+  router.use(QUEUE_BOARD_PATH, basicPasswordAsBearer, ...authenticateAdmin, authenticatedAdmin, serverAdapter.getRouter() as RequestHandler, askBrowserForLogin);
   return router;
 }
