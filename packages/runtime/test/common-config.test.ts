@@ -1,0 +1,50 @@
+import { DEFAULT_QUEUE_PREFIX, EnvReader, hasHashTag, MetricsRegistry, readCommonConfig } from '@switchboard/runtime';
+
+const read = (env: Record<string, string>) => {
+  const reader = new EnvReader({ DATABASE_URL: 'postgres://x', ...env });
+  return { config: readCommonConfig(reader), problems: reader.problems };
+};
+
+describe('shared Redis settings', () => {
+  it('default to one node and a hash-tagged prefix', () => {
+    const { config, problems } = read({});
+    expect(config.redisClusterNodes).toEqual([]);
+    expect(config.queuePrefix).toBe(DEFAULT_QUEUE_PREFIX);
+    expect(hasHashTag(config.queuePrefix)).toBe(true);
+    expect(config.tracingEnabled).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('read the cluster nodes, and refuse a cluster with an untagged prefix or a bad node', () => {
+    expect(read({ REDIS_CLUSTER_NODES: 'a:1, b:2' }).config.redisClusterNodes).toEqual(['a:1', 'b:2']);
+    expect(read({ REDIS_CLUSTER_NODES: 'a:1', QUEUE_PREFIX: 'sb' }).problems).toEqual([expect.stringContaining('QUEUE_PREFIX "sb" needs a hash tag')]);
+    expect(read({ REDIS_CLUSTER_NODES: 'a:1,b', QUEUE_PREFIX: '{sb}' }).problems).toEqual(['REDIS_CLUSTER_NODES: "b" is not host:port']);
+    // One node ignores the braces: an old untagged prefix still works there.
+    expect(read({ QUEUE_PREFIX: 'sb' }).problems).toEqual([]);
+  });
+
+  it.each([
+    ['{sb}', true],
+    ['{sb}:x', true],
+    ['app:{sb}', true],
+    ['sb', false],
+    ['{}sb', false],
+    ['sb}{', false],
+  ])('hash tag in %j: %s', (prefix, tagged) => expect(hasHashTag(prefix)).toBe(tagged));
+});
+
+describe('MetricsRegistry', () => {
+  it('gives the same metric for the same name, and refreshes collectors before a scrape', async () => {
+    const registry = new MetricsRegistry();
+    expect(registry.counter('a_total', 'A')).toBe(registry.counter('a_total', 'A'));
+    const depth = registry.gauge('depth', 'D');
+    let calls = 0;
+    registry.onCollect(async () => depth.set({ queue: 'q' }, ++calls));
+    registry.onCollect(async () => {
+      throw new Error('redis down');
+    });
+    expect(await registry.collect()).toContain('depth{queue="q"} 1');
+    expect(await registry.collect()).toContain('depth{queue="q"} 2');
+    expect(registry.render().match(/# TYPE a_total/g)).toHaveLength(1);
+  });
+});
