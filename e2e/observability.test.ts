@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { createAccountKey, createTestDatabase, eventually, launchChromium, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 import { metricNamesExposed, metricNamesIn, observabilityExpressions } from '@switchboard/deploy-check';
 import { ReceiverProcess, TEST_REDIS_URL } from './webhooks-harness';
 
@@ -68,6 +68,26 @@ describe('observability', () => {
     expect(api.status).toBe(200);
     const { queues } = (await api.json()) as { queues: Array<{ name: string }> };
     expect(queues.map((q) => q.name).sort()).toEqual(['event-fanout', 'message-send', 'message-timers', 'provider-callbacks', 'template-submit', 'webhook-delivery']);
+  });
+
+  it('renders Bull Board in a real browser that logs in with Basic, under its CSP, loading nothing from elsewhere', async () => {
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext({ httpCredentials: { username: 'ops', password: admin } });
+      const page = await context.newPage();
+      const foreign: string[] = [];
+      const refused: string[] = [];
+      page.on('request', (r) => void (new URL(r.url()).origin !== new URL(stack.baseUrl).origin && foreign.push(r.url())));
+      page.on('console', (m) => void (m.type() === 'error' && /Content Security Policy/i.test(m.text()) && refused.push(m.text())));
+      await page.goto(`${stack.baseUrl}/admin/queues`);
+      await page.getByText('message-send').first().waitFor({ timeout: 30_000 });
+      await page.getByText('webhook-delivery').first().waitFor({ timeout: 30_000 });
+      // Only the Google Fonts stylesheet is refused (docs/observability.md#bull-board); it never leaves the browser.
+      expect(refused.every((text) => /fonts\.googleapis\.com/.test(text))).toBe(true);
+      expect(foreign.every((url) => url.startsWith('https://fonts.googleapis.com/'))).toBe(true);
+    } finally {
+      await browser.close();
+    }
   });
 
   it("carries the request's traceparent through the queues to the webhook, and every dashboard and alert metric is scraped", async () => {
