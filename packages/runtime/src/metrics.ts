@@ -88,10 +88,16 @@ export type MetricsCollector = () => Promise<void>;
 
 /** How long a scrape waits for the collectors; a slow Redis must not make `/metrics` hang. */
 const COLLECT_TIMEOUT_MS = 2_000;
+/**
+ * Scrapes closer together than this share one collection: the gateway's `/metrics` is public, and each
+ * collection costs a few Redis commands per queue, so a burst of scrapes must not become a burst on Redis.
+ */
+const COLLECT_REUSE_MS = 1_000;
 
 export class MetricsRegistry {
   private readonly metrics = new Map<string, Counter | Gauge | Histogram>();
   private readonly collectors: MetricsCollector[] = [];
+  private collection: { startedAt: number; done: Promise<void> } | undefined;
 
   /**
    * Each metric exists once per registry: asking again by name returns the same one, so two workers of
@@ -121,13 +127,17 @@ export class MetricsRegistry {
     return `${[...this.metrics.values()].map((m) => m.render()).join('\n')}\n`;
   }
   /** What `/metrics` serves: the collectors' fresh values, then {@link render}. */
-  async collect(): Promise<string> {
+  async collect(now: number = Date.now()): Promise<string> {
     if (this.collectors.length > 0) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, COLLECT_TIMEOUT_MS)));
-      await Promise.race([Promise.allSettled(this.collectors.map((c) => c())), timeout]);
-      clearTimeout(timer);
+      if (!this.collection || now - this.collection.startedAt >= COLLECT_REUSE_MS) this.collection = { startedAt: now, done: this.runCollectors() };
+      await this.collection.done;
     }
     return this.render();
+  }
+  private async runCollectors(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, COLLECT_TIMEOUT_MS)));
+    await Promise.race([Promise.allSettled(this.collectors.map((c) => c())), timeout]);
+    clearTimeout(timer);
   }
 }

@@ -43,8 +43,10 @@ describe('MetricsRegistry', () => {
     registry.onCollect(async () => {
       throw new Error('redis down');
     });
-    expect(await registry.collect()).toContain('depth{queue="q"} 1');
-    expect(await registry.collect()).toContain('depth{queue="q"} 2');
+    expect(await registry.collect(10_000)).toContain('depth{queue="q"} 1');
+    // A burst of scrapes shares one collection.
+    expect(await Promise.all([registry.collect(10_500), registry.collect(10_900)])).toEqual([expect.stringContaining('depth{queue="q"} 1'), expect.stringContaining('depth{queue="q"} 1')]);
+    expect(await registry.collect(11_000)).toContain('depth{queue="q"} 2');
     expect(registry.render().match(/# TYPE a_total/g)).toHaveLength(1);
   });
 });
