@@ -61,6 +61,16 @@ describe('Redis Cluster', () => {
     );
     for (const event of received) expect(event.data.id).toBe(id);
 
+    // The scrape-time queue readings and Bull Board's API run their commands through the cluster too.
+    const metrics = await (await fetch(`${stack.baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(/switchboard_queue_jobs\{queue="message-send",state="waiting"\} \d+/);
+    expect(metrics).toMatch(/switchboard_idempotency_replays_total\{route="\/v1\/messages"\} 1/);
+    const admin = await createAccountKey(database.url, { account: 'cluster-admin', scopes: ['admin'] });
+    const board = await fetch(`${stack.baseUrl}/admin/queues/api/queues?activeQueue=message-send&page=1&jobsPerPage=10`, { headers: { authorization: `Bearer ${admin.key}` } });
+    expect(board.status).toBe(200);
+    const { queues } = (await board.json()) as { queues: Array<{ name: string; counts: Record<string, number> }> };
+    expect(queues.find((q) => q.name === 'message-send')?.counts.completed).toBeGreaterThanOrEqual(1);
+
     // The keys the run wrote: the queues, idempotency and rate-limit keys, all under the tag, so in one slot.
     const client = new Cluster(cluster.nodes.map((n) => ({ host: n.split(':')[0], port: Number(n.split(':')[1]) })));
     try {
