@@ -168,9 +168,9 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(requestIdMiddleware());
   app.use(httpMetricsMiddleware(metrics));
   app.use(traceContextMiddleware());
+  if (config.requireTls) app.use(requireTls());
   // Before the API routers, some of which authenticate every path they see (the board asks for Basic).
   app.use(queueBoardRouter({ queues: [messageQueue, callbackQueue, templateQueue, eventFanoutQueue], connection: redis, prefix: config.queuePrefix, authenticateAdmin: authenticated('admin') }));
-  if (config.requireTls) app.use(requireTls());
   // The hot path is matched first.
   app.use(
     messagesRouter({

@@ -16,7 +16,7 @@ const REALM = 'Basic realm="Switchboard admin", charset="UTF-8"';
  * Basic credentials on every request once asked. The password of a Basic login is therefore taken as
  * the API key (any user name), and the usual API-key check then needs the `admin` scope.
  */
-const basicPasswordAsBearer: RequestHandler = (req, res, next) => {
+const basicPasswordAsBearer: RequestHandler = (req, _res, next) => {
   const header = req.headers.authorization;
   if (header?.toLowerCase().startsWith('basic ')) {
     const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
