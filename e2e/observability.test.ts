@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createAccountKey, createTestDatabase, eventually, launchChromium, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 import { metricNamesExposed, metricNamesIn, observabilityExpressions } from '@switchboard/deploy-check';
 import { ReceiverProcess, TEST_REDIS_URL } from './webhooks-harness';
@@ -12,10 +14,22 @@ describe('observability', () => {
   let admin: string;
   let sender: string;
   let reader: string;
+  // An OTLP/HTTP collector stand-in: the JSON export requests the services send.
+  let collector: Server;
+  const exported: Array<{ resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans: Array<{ spans: Array<{ traceId: string; name: string }> }> }> }> = [];
 
   beforeAll(async () => {
     database = await createTestDatabase();
     await receiver.start();
+    collector = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      req.on('end', () => {
+        if (req.url === '/v1/traces' && /json/.test(req.headers['content-type'] ?? '')) exported.push(JSON.parse(body));
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
     stack = await startStack({
       databaseUrl: database.url,
       redisUrl: TEST_REDIS_URL,
@@ -23,6 +37,7 @@ describe('observability', () => {
       workers: ['dispatcher', 'webhook-delivery'],
       env: {
         TRACING_ENABLED: 'true',
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
         WEBHOOK_ALLOW_HTTP: 'true',
         WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
@@ -39,6 +54,7 @@ describe('observability', () => {
     await stack?.stop();
     await receiver.kill();
     await database?.drop();
+    await new Promise((resolve) => collector?.close(resolve));
   });
 
   const basic = (password: string) => `Basic ${Buffer.from(`ops:${password}`).toString('base64')}`;
@@ -119,6 +135,21 @@ describe('observability', () => {
     const [, trace, span, flags] = sent.traceparent.split('-');
     expect({ trace, flags }).toEqual({ trace: traceId, flags: '01' });
     expect(span).not.toBe(parentSpan);
+
+    // Each service exported its spans of the trace over OTLP: the request, the jobs, the webhook call.
+    const servicesInTrace = await eventually(
+      async () =>
+        new Set(
+          exported.flatMap((e) =>
+            e.resourceSpans
+              .filter((r) => r.scopeSpans.some((s) => s.spans.some((sp) => sp.traceId === traceId)))
+              .map((r) => r.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue),
+          ),
+        ),
+      (services) => ['api-gateway', 'dispatcher', 'webhook-delivery'].every((s) => services.has(s)),
+      { what: 'spans of the trace from every service at the OTLP endpoint', timeoutMs: 30_000 },
+    );
+    expect(servicesInTrace.size).toBeGreaterThanOrEqual(3);
 
     const scrapes = await Promise.all(
       [stack.baseUrl, stack.services.dispatcher!.url, stack.services['webhook-delivery']!.url].map(async (base) => {

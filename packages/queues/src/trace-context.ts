@@ -1,84 +1,117 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomBytes } from 'node:crypto';
+import { context, propagation, ROOT_CONTEXT, trace, SpanKind as OtelSpanKind, type Context, type Span as OtelSpan, type Tracer as OtelTracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import type { ContextManager, Span, Telemetry, Tracer } from 'bullmq';
 
 /**
- * W3C Trace Context (https://www.w3.org/TR/trace-context/) carried from an HTTP request through the
- * BullMQ jobs it leads to, to the webhooks they send (docs/observability.md#traces). Off unless
- * TRACING_ENABLED. This is propagation only: trace and span ids are made and handed on, no span is
- * recorded or exported, so any tracing system that reads `traceparent` can join the request's trace.
+ * OpenTelemetry traces (docs/observability.md#traces), off unless TRACING_ENABLED: a request's W3C
+ * `traceparent` is carried through the BullMQ jobs it leads to, to the webhooks they send, with a span
+ * per request, per job (BullMQ's own producer and consumer spans) and per webhook attempt. Spans are
+ * exported over OTLP/HTTP when an endpoint is configured; without one they still carry the ids on.
  */
-export interface TraceContext {
-  traceId: string;
-  /** The id of the span that is current here: the parent of whatever this process calls next. */
-  spanId: string;
-  flags: string;
+export interface TracingOptions {
+  /** `service.name` of the spans. */
+  service: string;
+  /** OTLP/HTTP traces URL (`…/v1/traces`); none: propagation only. */
+  otlpTracesUrl?: string;
+  /** @defaultValue 1000 ms: how long finished spans wait to be exported together. */
+  exportDelayMs?: number;
 }
 
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
-const storage = new AsyncLocalStorage<TraceContext | undefined>();
-let enabled = false;
+let provider: TracerProvider | undefined;
+let tracer: OtelTracer | undefined;
 
-/** A `traceparent` header's context; undefined for a missing or malformed one (all-zero ids are invalid). */
-export function parseTraceparent(header: string | undefined): TraceContext | undefined {
-  const match = TRACEPARENT.exec(header?.trim().toLowerCase() ?? '');
-  if (!match || /^0+$/.test(match[1]) || /^0+$/.test(match[2])) return undefined;
-  return { traceId: match[1], spanId: match[2], flags: match[3] };
-}
-
-export function formatTraceparent(c: TraceContext): string {
-  return `00-${c.traceId}-${c.spanId}-${c.flags}`;
-}
-
-/** A new span under `parent`, or the root of a new trace (sampled) when there is none. */
-export function childContext(parent: TraceContext | undefined): TraceContext {
-  return { traceId: parent?.traceId ?? randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex'), flags: parent?.flags ?? '01' };
-}
-
-/** Turns propagation on for this process: queues and workers opened afterwards carry the context. */
-export function enableTracing(on = true): void {
-  enabled = on;
+/** Turns tracing on for this process; queues and workers opened afterwards carry the context. */
+export function enableTracing(on: boolean, options: TracingOptions): void {
+  if (!on || provider) return;
+  const spanProcessors = options.otlpTracesUrl
+    ? [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: options.otlpTracesUrl }), scheduledDelayMillis: options.exportDelayMs ?? 1_000 })]
+    : [];
+  provider = new TracerProvider({ resource: resourceFromAttributes({ 'service.name': options.service }), spanProcessors });
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(provider);
+  tracer = provider.getTracer('switchboard');
 }
 
 export function tracingEnabled(): boolean {
-  return enabled;
+  return tracer !== undefined;
 }
 
-export function activeTraceContext(): TraceContext | undefined {
-  return storage.getStore();
+/** Exports the spans still waiting; a step of the shutdown. */
+export async function flushTraces(): Promise<void> {
+  await provider?.forceFlush();
 }
 
-/** Runs `fn` as a new span under the request's `traceparent` (or a new trace); a no-op while tracing is off. */
-export function runInRequestTrace<R>(traceparent: string | undefined, fn: () => R): R {
-  return enabled ? storage.run(childContext(parseTraceparent(traceparent)), fn) : fn();
+/** The current span's trace id, or undefined while tracing is off or outside a trace. */
+export function activeTraceId(): string | undefined {
+  return tracer ? trace.getSpan(context.active())?.spanContext().traceId : undefined;
 }
 
-/** The `traceparent` for an outgoing HTTP call made here (a client span of the current one); {} when off. */
-export function outgoingTraceHeaders(): { traceparent?: string } {
-  const current = enabled ? storage.getStore() : undefined;
-  return current ? { traceparent: formatTraceparent(childContext(current)) } : {};
+/**
+ * Runs `fn` in a server span under the request's `traceparent` (a new trace when it is missing or
+ * malformed, as the W3C spec asks). `fn` gets the function that ends the span. A no-op while off.
+ */
+export function runInRequestTrace<R>(traceparent: string | undefined, name: string, fn: (end: (status?: number) => void) => R): R {
+  if (!tracer) return fn(() => undefined);
+  const parent = propagation.extract(ROOT_CONTEXT, traceparent ? { traceparent } : {});
+  const span = tracer.startSpan(name, { kind: OtelSpanKind.SERVER }, parent);
+  return context.with(trace.setSpan(parent, span), () =>
+    fn((status) => {
+      if (status !== undefined) span.setAttribute('http.response.status_code', status);
+      span.end();
+    }),
+  );
 }
 
-const contextManager: ContextManager<TraceContext | undefined> = {
-  with: (context, fn) => storage.run(context, fn),
-  active: () => storage.getStore(),
-  getMetadata: (context) => (context ? formatTraceparent(context) : ''),
-  fromMetadata: (active, metadata) => parseTraceparent(metadata) ?? active,
-};
-
-function span(context: TraceContext): Span<TraceContext | undefined> {
-  const ignore = () => undefined;
-  return { setSpanOnContext: () => context, setAttribute: ignore, setAttributes: ignore, addEvent: ignore, recordException: ignore, end: ignore };
+/** Runs `call` in a client span and hands it the `traceparent` header to send; no header while off. */
+export async function withOutgoingTrace<R>(name: string, call: (headers: { traceparent?: string }) => Promise<R>): Promise<R> {
+  if (!tracer) return call({});
+  const span = tracer.startSpan(name, { kind: OtelSpanKind.CLIENT });
+  const headers: { traceparent?: string } = {};
+  propagation.inject(trace.setSpan(context.active(), span), headers);
+  try {
+    return await call(headers);
+  } finally {
+    span.end();
+  }
 }
 
-const tracer: Tracer<TraceContext | undefined> = {
-  startSpan: (_name, _options, parent) => span(childContext(parent ?? storage.getStore())),
+function bullSpan(span: OtelSpan): Span<Context> {
+  return {
+    setSpanOnContext: (ctx) => trace.setSpan(ctx, span),
+    setAttribute: (key, value) => void span.setAttribute(key, value),
+    setAttributes: (attributes) => void span.setAttributes(attributes),
+    addEvent: (name, attributes) => void span.addEvent(name, attributes),
+    recordException: (exception, time) => span.recordException(exception as Error, time),
+    end: () => span.end(),
+  };
+}
+
+const contextManager: ContextManager<Context> = {
+  with: (ctx, fn) => context.with(ctx, fn),
+  active: () => context.active(),
+  getMetadata: (ctx) => {
+    const carrier: { traceparent?: string } = {};
+    propagation.inject(ctx, carrier);
+    return carrier.traceparent ?? '';
+  },
+  fromMetadata: (active, metadata) => propagation.extract(active, { traceparent: metadata }),
 };
 
 /**
- * BullMQ's telemetry hooks fed with our context: `Queue.add` stores the current `traceparent` in the
- * job's options, and a worker runs the job under it. Undefined while tracing is off, so BullMQ skips it.
+ * BullMQ's telemetry hooks on OpenTelemetry: `Queue.add` stores the current `traceparent` in the job's
+ * options (`opts.telemetry.metadata`), a worker runs the job in a consumer span under it. Undefined while
+ * tracing is off, so BullMQ skips it. BullMQ's SpanKind numbers are OpenTelemetry's.
  */
-export function queueTelemetry(): Telemetry<TraceContext | undefined> | undefined {
-  return enabled ? { tracer, contextManager } : undefined;
+export function queueTelemetry(): Telemetry<Context> | undefined {
+  const active = tracer;
+  if (!active) return undefined;
+  const bullTracer: Tracer<Context> = {
+    startSpan: (name, options, ctx) => bullSpan(active.startSpan(name, { kind: (options?.kind ?? 0) as number as OtelSpanKind }, ctx)),
+  };
+  return { tracer: bullTracer, contextManager };
 }

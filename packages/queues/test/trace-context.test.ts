@@ -1,57 +1,54 @@
-import { activeTraceContext, childContext, enableTracing, formatTraceparent, outgoingTraceHeaders, parseTraceparent, queueTelemetry, runInRequestTrace } from '@switchboard/queues';
+import { activeTraceId, enableTracing, queueTelemetry, runInRequestTrace, tracingEnabled, withOutgoingTrace } from '@switchboard/queues';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const HEADER = `00-${TRACE}-00f067aa0ba902b7-01`;
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
 
-afterEach(() => enableTracing(false));
-
-describe('W3C trace context', () => {
-  it('parses a valid traceparent and formats it back', () => {
-    const parsed = parseTraceparent(HEADER);
-    expect(parsed).toEqual({ traceId: TRACE, spanId: '00f067aa0ba902b7', flags: '01' });
-    expect(formatTraceparent(parsed!)).toBe(HEADER);
-  });
-
-  it.each(['', 'garbage', `01-${TRACE}-00f067aa0ba902b7-01`, `00-${'0'.repeat(32)}-00f067aa0ba902b7-01`, `00-${TRACE}-${'0'.repeat(16)}-01`, `00-${TRACE}-00f067aa0ba902b7`])(
-    'refuses %j',
-    (header) => expect(parseTraceparent(header)).toBeUndefined(),
-  );
-
-  it('makes a child span in the same trace, or a new trace without a parent', () => {
-    const parent = parseTraceparent(HEADER)!;
-    const child = childContext(parent);
-    expect(child.traceId).toBe(TRACE);
-    expect(child.spanId).not.toBe(parent.spanId);
-    expect(childContext(undefined).traceId).toMatch(/^[0-9a-f]{32}$/);
-  });
-
-  it('does nothing while tracing is off', () => {
+// One file, in order: OpenTelemetry's providers are process globals, set once.
+describe('traces', () => {
+  it('do nothing while off', async () => {
+    expect(tracingEnabled()).toBe(false);
     expect(queueTelemetry()).toBeUndefined();
-    runInRequestTrace(HEADER, () => {
-      expect(activeTraceContext()).toBeUndefined();
-      expect(outgoingTraceHeaders()).toEqual({});
+    await runInRequestTrace(HEADER, 'GET', async () => {
+      expect(activeTraceId()).toBeUndefined();
+      expect(await withOutgoingTrace('POST', async (headers) => headers)).toEqual({});
     });
   });
 
-  it('runs a request under its trace, and an outgoing call gets a child traceparent', async () => {
-    enableTracing();
-    await runInRequestTrace(HEADER, async () => {
+  it("run a request in the caller's trace, and an outgoing call sends a child traceparent", async () => {
+    enableTracing(true, { service: 'test' });
+    let ended = false;
+    await runInRequestTrace(HEADER, 'GET', async (end) => {
       await new Promise((resolve) => setTimeout(resolve, 1));
-      expect(activeTraceContext()?.traceId).toBe(TRACE);
-      const outgoing = parseTraceparent(outgoingTraceHeaders().traceparent);
-      expect(outgoing?.traceId).toBe(TRACE);
+      expect(activeTraceId()).toBe(TRACE);
+      const headers = await withOutgoingTrace('POST', async (h) => h);
+      const [, trace, span] = TRACEPARENT.exec(headers.traceparent ?? '') ?? [];
+      expect(trace).toBe(TRACE);
+      expect(span).not.toBe('00f067aa0ba902b7');
+      end(200);
+      ended = true;
     });
-    expect(activeTraceContext()).toBeUndefined();
+    expect(ended).toBe(true);
+    expect(activeTraceId()).toBeUndefined();
   });
 
-  it("gives BullMQ a context manager whose metadata is the job's traceparent", () => {
-    enableTracing();
+  it('start a new trace for a missing or malformed traceparent', async () => {
+    for (const header of [undefined, 'garbage', `00-${'0'.repeat(32)}-00f067aa0ba902b7-01`]) {
+      await runInRequestTrace(header, 'GET', async () => {
+        expect(activeTraceId()).toMatch(/^[0-9a-f]{32}$/);
+        expect(activeTraceId()).not.toBe('0'.repeat(32));
+      });
+    }
+  });
+
+  it("give BullMQ a context manager whose metadata is the job's traceparent, and consumer spans under it", () => {
     const telemetry = queueTelemetry()!;
-    const context = telemetry.contextManager.fromMetadata(undefined, HEADER);
-    expect(telemetry.contextManager.getMetadata(context)).toBe(HEADER);
-    const span = telemetry.tracer.startSpan('process', { kind: 0 }, context);
-    const spanContext = span.setSpanOnContext(context);
-    expect(spanContext.traceId).toBe(TRACE);
-    telemetry.contextManager.with(spanContext, () => expect(activeTraceContext()).toBe(spanContext));
+    const remote = telemetry.contextManager.fromMetadata(telemetry.contextManager.active(), HEADER);
+    expect(telemetry.contextManager.getMetadata(remote)).toBe(HEADER);
+    const span = telemetry.tracer.startSpan('process message-send', { kind: 4 }, remote);
+    const inSpan = span.setSpanOnContext(remote);
+    telemetry.contextManager.with(inSpan, () => expect(activeTraceId()).toBe(TRACE));
+    expect(TRACEPARENT.exec(telemetry.contextManager.getMetadata(inSpan))?.[1]).toBe(TRACE);
+    span.end();
   });
 });

@@ -26,8 +26,13 @@ export interface CommonConfig {
    * @defaultValue true
    */
   migrateOnStart: boolean;
-  /** TRACING_ENABLED: carry W3C `traceparent` from requests through jobs to webhooks (docs/observability.md#traces). @defaultValue false */
+  /**
+   * TRACING_ENABLED: spans and W3C `traceparent` from requests through jobs to webhooks (docs/observability.md#traces).
+   * @defaultValue true when an OTLP endpoint is set, else false
+   */
   tracingEnabled: boolean;
+  /** Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`, as OpenTelemetry names them. */
+  otlpTracesUrl?: string;
 }
 
 /** The default prefix: hash-tagged, so the same keys work on one Redis node and on a Redis Cluster. */
@@ -46,6 +51,14 @@ function redisProblems(c: Pick<CommonConfig, 'redisClusterNodes' | 'queuePrefix'
   return problems;
 }
 
+function otlpTracesUrl(r: EnvReader): string | undefined {
+  const traces = r.optionalString('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const base = r.optionalString('OTEL_EXPORTER_OTLP_ENDPOINT');
+  const url = traces ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
+  if (url !== undefined && !/^https?:\/\/[^/\s]+/.test(url)) r.problems.push(`OTEL_EXPORTER_OTLP_ENDPOINT: "${url}" is not an http(s) URL`);
+  return url;
+}
+
 /** Reads the shared variables of docs/configuration.md ("Shared") with their one set of defaults. */
 export function readCommonConfig(r: EnvReader): CommonConfig {
   const config: CommonConfig = {
@@ -59,8 +72,10 @@ export function readCommonConfig(r: EnvReader): CommonConfig {
       : chooseLogFormat(undefined, process.stdout.isTTY === true),
     dbPoolSize: r.int('DB_POOL_SIZE', 10, { min: 1, max: 1_000 }),
     migrateOnStart: r.bool('MIGRATE_ON_START', true),
-    tracingEnabled: r.bool('TRACING_ENABLED', false),
+    tracingEnabled: false,
+    otlpTracesUrl: otlpTracesUrl(r),
   };
+  config.tracingEnabled = r.bool('TRACING_ENABLED', config.otlpTracesUrl !== undefined);
   r.problems.push(...redisProblems(config));
   return config;
 }

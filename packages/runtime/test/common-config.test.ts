@@ -33,6 +33,16 @@ describe('shared Redis settings', () => {
   ])('hash tag in %j: %s', (prefix, tagged) => expect(hasHashTag(prefix)).toBe(tagged));
 });
 
+describe('tracing settings', () => {
+  it('are on with an OTLP endpoint, whose traces path follows the OpenTelemetry convention', () => {
+    expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318/' }).config).toMatchObject({ tracingEnabled: true, otlpTracesUrl: 'http://otel:4318/v1/traces' });
+    expect(read({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://otel:4318/custom' }).config.otlpTracesUrl).toBe('http://otel:4318/custom');
+    expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', TRACING_ENABLED: 'false' }).config.tracingEnabled).toBe(false);
+    expect(read({ TRACING_ENABLED: 'true' }).config).toMatchObject({ tracingEnabled: true, otlpTracesUrl: undefined });
+    expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel:4318' }).problems).toEqual([expect.stringContaining('is not an http(s) URL')]);
+  });
+});
+
 describe('MetricsRegistry', () => {
   it('gives the same metric for the same name, and refreshes collectors before a scrape', async () => {
     const registry = new MetricsRegistry();

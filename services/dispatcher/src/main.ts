@@ -3,6 +3,7 @@ import {
   createJobWorker,
   createProducerConnection,
   enableTracing,
+  flushTraces,
   reportQueueDepths,
   EVENT_FANOUT_QUEUE,
   exponentialRetry,
@@ -46,7 +47,7 @@ runWorkerService({
   loadConfig,
   describeConfig,
   start: async ({ config, logger }) => {
-    enableTracing(config.tracingEnabled);
+    enableTracing(config.tracingEnabled, { service: 'dispatcher', otlpTracesUrl: config.otlpTracesUrl });
     const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
     const store = createMessageWritesRepository(db);
     const metrics = createDispatcherMetrics();
@@ -193,6 +194,7 @@ runWorkerService({
         { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close(), timerQueue.close(), sendQueue.close()]) },
         { name: 'redis', run: () => producerConnection.quit().catch(() => producerConnection.disconnect()) },
         { name: 'database', run: () => db.close() },
+        { name: 'traces', run: flushTraces },
       ],
       readyFields: { queues: workers.map((w) => w.queue) },
     };

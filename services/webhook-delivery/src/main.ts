@@ -1,4 +1,4 @@
-import { createEventPublisher, createJobWorker, createWorkerConnection, enableTracing, EVENT_FANOUT_QUEUE, openQueue, reportQueueDepths, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
+import { createEventPublisher, createJobWorker, createWorkerConnection, enableTracing, flushTraces, EVENT_FANOUT_QUEUE, openQueue, reportQueueDepths, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
 import { MetricsRegistry, runWorkerService } from '@switchboard/runtime';
 import { createEventsRepository, createSecretCipher, createWebhookDeliveriesRepository, createWebhookEndpointsRepository, openMigratedDb, resealSecrets } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
@@ -17,7 +17,7 @@ runWorkerService({
     if (config.policy.allowPrivateNetworks || config.policy.allowHttp || config.policy.allowedHosts.length > 0) {
       logger.warn('target guard opened: for local runs and tests only', { policy: config.policy });
     }
-    enableTracing(config.tracingEnabled);
+    enableTracing(config.tracingEnabled, { service: 'webhook-delivery', otlpTracesUrl: config.otlpTracesUrl });
     const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
     const secrets = createSecretCipher(config.secretsKeys);
     const sealing = await resealSecrets(db, secrets);
@@ -90,6 +90,7 @@ runWorkerService({
         { name: 'close queues', run: () => Promise.all([fanoutQueue.close(), deliveryQueue.close()]) },
         { name: 'close redis', run: () => redis.quit() },
         { name: 'close database', run: () => db.close() },
+        { name: 'flush traces', run: flushTraces },
       ],
     };
   },

@@ -1,5 +1,5 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import { outgoingTraceHeaders, type DeliverWebhookJob, type JobHandler } from '@switchboard/queues';
+import { withOutgoingTrace, type DeliverWebhookJob, type JobHandler } from '@switchboard/queues';
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import { signingSecrets, toEnvelope, type AttemptRecord, type DeliveryForAttempt, type WebhookDeliveriesRepository, type WebhookEndpointsRepository } from '@switchboard/store';
 import { nextRetryDelay, signedHeaders } from '@switchboard/webhooks';
@@ -76,7 +76,7 @@ function createDeliverWebhookProcessor(deps: DeliverDeps) {
     try {
       const body = JSON.stringify(toEnvelope(delivery.event));
       const headers = signedHeaders({ id: delivery.event.id, timestampSeconds: Math.floor(deps.clock().getTime() / 1000), body, secrets: target.secrets });
-      outcome = await deps.send({ url: target.url, headers: { ...headers, ...outgoingTraceHeaders() }, body });
+      outcome = await withOutgoingTrace('POST webhook', (trace) => deps.send({ url: target.url, headers: { ...headers, ...trace }, body }));
     } finally {
       await deps.slots.release(target.slotKey, holder);
     }
