@@ -60,7 +60,7 @@ try {
     databaseUrl,
     secretsKeys,
     redisUrl,
-    prefix: process.env.QUEUE_PREFIX ?? 'sb',
+    prefix: process.env.QUEUE_PREFIX ?? '{sb}',
     gatewayPort: Number(process.env.PORT ?? 8080),
     gatewayTls,
     // The services' stdout is our pipe, never a TTY: they write readable lines only when ours is one.

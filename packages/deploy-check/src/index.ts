@@ -1,2 +1,3 @@
 export * from './render-chart';
 export * from './worker-queues';
+export * from './observability-metrics';

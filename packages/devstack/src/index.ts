@@ -12,3 +12,4 @@ export * from './local-tls';
 export * from './sdk-tools';
 export * from './browser-tools';
 export * from './console-user';
+export * from './redis-cluster';

@@ -7,6 +7,8 @@ import { startService, type ServiceName, type ServiceProcess } from './service-p
 export interface StackOptions {
   databaseUrl: string;
   redisUrl: string;
+  /** A Redis Cluster's nodes (REDIS_CLUSTER_NODES); the prefix must then carry a hash tag, e.g. `{sb…}`. */
+  redisClusterNodes?: string[];
   /** BullMQ key prefix; a random one keeps parallel runs apart. */
   prefix?: string;
   /** Environment for every service. */
@@ -53,6 +55,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const common: Record<string, string> = {
     DATABASE_URL: opts.databaseUrl,
     REDIS_URL: opts.redisUrl,
+    ...(opts.redisClusterNodes ? { REDIS_CLUSTER_NODES: opts.redisClusterNodes.join(',') } : {}),
     QUEUE_PREFIX: prefix,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     SECRETS_ENCRYPTION_KEYS: opts.secretsKeys ?? testSecretsKeys(opts.databaseUrl),

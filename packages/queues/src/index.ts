@@ -9,3 +9,5 @@ export * from './contracts/event-fanout.queue';
 export * from './contracts/webhook-delivery.queue';
 export * from './event-publisher';
 export * from './job-worker';
+export * from './queue-metrics';
+export * from './trace-context';

@@ -2,6 +2,8 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Logger } from '@switchboard/logger';
 import { createWorkerConnection } from './connections';
 import type { JobNameOf, PayloadOf, QueueContract } from './queue-contract';
+import { jobLatencyRecorder, type QueueMetricsRegistry } from './queue-metrics';
+import { queueTelemetry } from './trace-context';
 
 /** Processes one job; what it returns is stored as the job's result. */
 export type JobProcessor<Data> = (job: Job<Data>, token?: string) => Promise<unknown>;
@@ -25,7 +27,9 @@ export type JobHandler<Data> = JobProcessor<Data> | { process: JobProcessor<Data
 
 export interface JobWorkerOptions {
   redisUrl: string;
-  /** BullMQ key prefix. */
+  /** A Redis Cluster's seed nodes; when given, the worker connects to the cluster (docs/configuration.md#redis-cluster). */
+  redisClusterNodes?: readonly string[];
+  /** BullMQ key prefix; on a cluster it carries a hash tag (docs/architecture.md#redis-keys-and-cluster). */
   prefix: string;
   /** Jobs this process runs at once on this queue. */
   concurrency: number;
@@ -34,6 +38,8 @@ export interface JobWorkerOptions {
   /** Stalls (a crash mid-job) before a job fails. @defaultValue BullMQ's 1 */
   maxStalledCount?: number;
   logger: Pick<Logger, 'debug' | 'warn' | 'error'>;
+  /** Where the enqueue-to-processed latency of every job goes (docs/observability.md#queues). */
+  metrics?: QueueMetricsRegistry;
 }
 
 export interface JobWorker {
@@ -60,7 +66,7 @@ export function createJobWorker<C extends QueueContract>(contract: C, handlers: 
   for (const [name, handler] of Object.entries(handlers) as Array<[string, JobHandler<Data>]>) {
     byName.set(name, typeof handler === 'function' ? { process: handler, retry: {} } : handler);
   }
-  const connection = createWorkerConnection(options.redisUrl);
+  const connection = createWorkerConnection(options);
   const worker = new Worker<Data>(
     contract.name,
     async (job, token) => {
@@ -76,15 +82,20 @@ export function createJobWorker<C extends QueueContract>(contract: C, handlers: 
       lockDuration: options.lockDurationMs,
       // BullMQ refuses an explicit `undefined` here.
       ...(options.maxStalledCount === undefined ? {} : { maxStalledCount: options.maxStalledCount }),
+      // With tracing on, each job runs under the trace context its producer stored (docs/observability.md#traces).
+      ...(queueTelemetry() ? { telemetry: queueTelemetry() } : {}),
       settings: {
         backoffStrategy: (attemptsMade, _type, error, job) => byName.get(job?.name ?? '')?.retry.backoffMs?.(attemptsMade, error) ?? DEFAULT_BACKOFF_MS,
       },
     },
   );
+  const recordLatency = options.metrics ? jobLatencyRecorder(options.metrics) : undefined;
+  if (recordLatency) worker.on('completed', (job) => recordLatency(contract.name, job, 'completed'));
   worker.on('failed', (job, error) => {
     const retry = job ? byName.get(job.name)?.retry : undefined;
     const final = job !== undefined && isFinal(job, error);
     const fields = { queue: contract.name, job_name: job?.name, job_id: job?.id, attempt: job?.attemptsMade, error: error.message };
+    if (final && job) recordLatency?.(contract.name, job, 'failed');
     if (final) logger.error('job failed for good', fields);
     else if (retry?.isScheduledRetry?.(error)) logger.debug('job retry scheduled', fields);
     else logger.warn(job ? 'job failed; retrying' : 'job failed', fields);

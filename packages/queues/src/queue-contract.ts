@@ -1,4 +1,5 @@
 import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { queueTelemetry } from './trace-context';
 
 /**
  * What every queue contract in `contracts/` states: the queue's name, the names of the jobs it carries
@@ -33,7 +34,8 @@ export interface BulkJobAdder<Data> {
   addBulk(jobs: Array<{ name: string; data: Data; opts?: JobsOptions }>): Promise<unknown>;
 }
 
-/** A producer's handle on the contract's queue. */
+/** A producer's handle on the contract's queue; with tracing on, its jobs carry the caller's trace context. */
 export function openQueue<C extends QueueContract>(contract: C, options: { connection: ConnectionOptions; prefix: string }): Queue<PayloadOf<C>> {
-  return new Queue<PayloadOf<C>>(contract.name, options);
+  const telemetry = queueTelemetry();
+  return new Queue<PayloadOf<C>>(contract.name, telemetry ? { ...options, telemetry } : options);
 }

@@ -5,7 +5,16 @@ import type { EnvReader } from './env';
 export interface CommonConfig {
   databaseUrl: string;
   redisUrl: string;
-  /** BullMQ key prefix; tests give each run its own. */
+  /**
+   * REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes (`host:port`); empty for a single node at `redisUrl`,
+   * whose password and TLS then apply to every node (docs/configuration.md#redis-cluster).
+   */
+  redisClusterNodes: string[];
+  /**
+   * BullMQ key prefix and the first part of every other Redis key; it carries a hash tag (`{sb}`) so that
+   * every multi-key command and script stays in one Cluster slot (docs/architecture.md#redis-keys-and-cluster).
+   * Tests give each run its own.
+   */
   queuePrefix: string;
   logLevel: string;
   /** LOG_FORMAT json or pretty; unset: pretty when stdout is a TTY, else json (docs/configuration.md#logs). */
@@ -17,21 +26,58 @@ export interface CommonConfig {
    * @defaultValue true
    */
   migrateOnStart: boolean;
+  /**
+   * TRACING_ENABLED: spans and W3C `traceparent` from requests through jobs to webhooks (docs/observability.md#traces).
+   * @defaultValue true when an OTLP endpoint is set, else false
+   */
+  tracingEnabled: boolean;
+  /** Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`, as OpenTelemetry names them. */
+  otlpTracesUrl?: string;
+}
+
+/** The default prefix: hash-tagged, so the same keys work on one Redis node and on a Redis Cluster. */
+export const DEFAULT_QUEUE_PREFIX = '{sb}';
+
+/** A key prefix whose keys share one Cluster slot: it holds a non-empty `{tag}`, the first one Redis hashes. */
+export function hasHashTag(prefix: string): boolean {
+  return /^[^{]*\{[^}]+\}/.test(prefix);
+}
+
+/** Problems of the Redis settings taken together (a cluster needs a hash-tagged prefix and valid seeds). */
+function redisProblems(c: Pick<CommonConfig, 'redisClusterNodes' | 'queuePrefix'>): string[] {
+  if (c.redisClusterNodes.length === 0) return [];
+  const problems = c.redisClusterNodes.filter((n) => !/^\[?[^\]\s]+?\]?:\d{1,5}$/.test(n)).map((n) => `REDIS_CLUSTER_NODES: "${n}" is not host:port`);
+  if (!hasHashTag(c.queuePrefix)) problems.push(`QUEUE_PREFIX "${c.queuePrefix}" needs a hash tag such as {sb} when REDIS_CLUSTER_NODES is set (docs/architecture.md#redis-keys-and-cluster)`);
+  return problems;
+}
+
+function otlpTracesUrl(r: EnvReader): string | undefined {
+  const traces = r.optionalString('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const base = r.optionalString('OTEL_EXPORTER_OTLP_ENDPOINT');
+  const url = traces ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
+  if (url !== undefined && !/^https?:\/\/[^/\s]+/.test(url)) r.problems.push(`OTEL_EXPORTER_OTLP_ENDPOINT: "${url}" is not an http(s) URL`);
+  return url;
 }
 
 /** Reads the shared variables of docs/configuration.md ("Shared") with their one set of defaults. */
 export function readCommonConfig(r: EnvReader): CommonConfig {
-  return {
+  const config: CommonConfig = {
     databaseUrl: r.string('DATABASE_URL'),
     redisUrl: r.string('REDIS_URL', 'redis://127.0.0.1:6379'),
-    queuePrefix: r.string('QUEUE_PREFIX', 'sb'),
+    redisClusterNodes: r.list('REDIS_CLUSTER_NODES', []),
+    queuePrefix: r.string('QUEUE_PREFIX', DEFAULT_QUEUE_PREFIX),
     logLevel: r.string('LOG_LEVEL', 'info'),
     logFormat: r.optionalString('LOG_FORMAT')
       ? r.parsed('LOG_FORMAT', (text) => chooseLogFormat(text, false), 'json or pretty')
       : chooseLogFormat(undefined, process.stdout.isTTY === true),
     dbPoolSize: r.int('DB_POOL_SIZE', 10, { min: 1, max: 1_000 }),
     migrateOnStart: r.bool('MIGRATE_ON_START', true),
+    tracingEnabled: false,
+    otlpTracesUrl: otlpTracesUrl(r),
   };
+  config.tracingEnabled = r.bool('TRACING_ENABLED', config.otlpTracesUrl !== undefined);
+  r.problems.push(...redisProblems(config));
+  return config;
 }
 
 /** A connection URL fit for a log line: its credentials (user and password) become `***`. */

@@ -14,7 +14,7 @@ export function startHealthServer(opts: { port: number; host?: string; ready: ()
         const ok = await opts.ready().catch(() => false);
         res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ status: ok ? 'ready' : 'unavailable' }));
       } else if (req.url === '/metrics' && opts.metrics) {
-        res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(opts.metrics.render());
+        res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(await opts.metrics.collect());
       } else {
         res.writeHead(404).end();
       }

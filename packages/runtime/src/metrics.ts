@@ -83,24 +83,61 @@ export class Histogram {
   }
 }
 
+/** Refreshes gauges from an outside source (e.g. queue depths in Redis) just before a scrape renders them. */
+export type MetricsCollector = () => Promise<void>;
+
+/** How long a scrape waits for the collectors; a slow Redis must not make `/metrics` hang. */
+const COLLECT_TIMEOUT_MS = 2_000;
+/**
+ * Scrapes closer together than this share one collection: the gateway's `/metrics` is public, and each
+ * collection costs a few Redis commands per queue, so a burst of scrapes must not become a burst on Redis.
+ */
+const COLLECT_REUSE_MS = 1_000;
+
 export class MetricsRegistry {
-  private readonly metrics: Array<Counter | Gauge | Histogram> = [];
+  private readonly metrics = new Map<string, Counter | Gauge | Histogram>();
+  private readonly collectors: MetricsCollector[] = [];
+  private collection: { startedAt: number; done: Promise<void> } | undefined;
+
+  /**
+   * Each metric exists once per registry: asking again by name returns the same one, so two workers of
+   * one process (one per queue) share the series instead of rendering the name twice.
+   */
+  private named<M extends Counter | Gauge | Histogram>(name: string, make: () => M): M {
+    const existing = this.metrics.get(name);
+    if (existing) return existing as M;
+    const made = make();
+    this.metrics.set(name, made);
+    return made;
+  }
   gauge(name: string, help: string): Gauge {
-    const g = new Gauge(name, help);
-    this.metrics.push(g);
-    return g;
+    return this.named(name, () => new Gauge(name, help));
   }
   counter(name: string, help: string): Counter {
-    const c = new Counter(name, help);
-    this.metrics.push(c);
-    return c;
+    return this.named(name, () => new Counter(name, help));
   }
   histogram(name: string, help: string, bounds?: number[]): Histogram {
-    const h = new Histogram(name, help, bounds);
-    this.metrics.push(h);
-    return h;
+    return this.named(name, () => new Histogram(name, help, bounds));
+  }
+  /** Runs `collector` before every {@link collect}; a collector that fails or is slow leaves its last values. */
+  onCollect(collector: MetricsCollector): void {
+    this.collectors.push(collector);
   }
   render(): string {
-    return `${this.metrics.map((m) => m.render()).join('\n')}\n`;
+    return `${[...this.metrics.values()].map((m) => m.render()).join('\n')}\n`;
+  }
+  /** What `/metrics` serves: the collectors' fresh values, then {@link render}. */
+  async collect(now: number = Date.now()): Promise<string> {
+    if (this.collectors.length > 0) {
+      if (!this.collection || now - this.collection.startedAt >= COLLECT_REUSE_MS) this.collection = { startedAt: now, done: this.runCollectors() };
+      await this.collection.done;
+    }
+    return this.render();
+  }
+  private async runCollectors(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, COLLECT_TIMEOUT_MS)));
+    await Promise.race([Promise.allSettled(this.collectors.map((c) => c())), timeout]);
+    clearTimeout(timer);
   }
 }

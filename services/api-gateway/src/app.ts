@@ -23,6 +23,8 @@ import { createAllowedMethods } from './http/allowed-methods';
 import { createDependencyGuard } from './http/dependency-guard';
 import { errorMiddleware, notFoundHandler } from './http/error.middleware';
 import { httpMetricsMiddleware } from './http/http-metrics.middleware';
+import { queueBoardRouter } from './admin/queue-board.router';
+import { traceContextMiddleware } from './http/trace-context.middleware';
 import { jsonBody } from './http/json-body.middleware';
 import { requestIdMiddleware } from './http/request-id.middleware';
 import { requireTls } from './http/require-tls.middleware';
@@ -171,7 +173,10 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(securityHeaders({ servesTls: config.tls !== undefined }));
   app.use(requestIdMiddleware());
   app.use(httpMetricsMiddleware(metrics));
+  app.use(traceContextMiddleware());
   if (config.requireTls) app.use(requireTls());
+  // Before the API routers, some of which authenticate every path they see (the board asks for Basic).
+  app.use(queueBoardRouter({ queues: [messageQueue, callbackQueue, templateQueue, eventFanoutQueue], connection: redis, prefix: config.queuePrefix, authenticateAdmin: authenticated('admin') }));
   // The hot path is matched first.
   app.use(
     messagesRouter({

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { getLogger, type Logger } from '@switchboard/logger';
-import { createProducerConnection, EVENT_FANOUT_QUEUE, MESSAGE_SEND_QUEUE, openQueue, PROVIDER_CALLBACKS_QUEUE, TEMPLATE_SUBMIT_QUEUE } from '@switchboard/queues';
+import { createProducerConnection, enableTracing, flushTraces, EVENT_FANOUT_QUEUE, MESSAGE_SEND_QUEUE, openQueue, PROVIDER_CALLBACKS_QUEUE, reportQueueDepths, TEMPLATE_SUBMIT_QUEUE } from '@switchboard/queues';
 import { createHttpDrain, installShutdown, MetricsRegistry } from '@switchboard/runtime';
 import { createDb, createSecretCipher, migrate, resealSecrets } from '@switchboard/store';
 import { createApp } from './app';
@@ -46,7 +46,8 @@ async function main(): Promise<void> {
   logger.info('secrets sealed under the active key', { resealed: sealing.resealed });
   if (sealing.unreadable.length > 0) logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
 
-  const redis = createProducerConnection(config.redisUrl, { commandTimeout: config.redisCommandTimeoutMs });
+  enableTracing(config.tracingEnabled, { service: 'api-gateway', otlpTracesUrl: config.otlpTracesUrl });
+  const redis = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
   watchRedis(redis, logger);
   await untilReady(redis, config.startupTimeoutMs);
   const queueOptions = { connection: redis, prefix: config.queuePrefix };
@@ -61,6 +62,7 @@ async function main(): Promise<void> {
   }
 
   const metrics = new MetricsRegistry();
+  reportQueueDepths(metrics, [messageQueue, callbackQueue, templateQueue, eventFanoutQueue]);
   const app = createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, isDraining: () => http.isDraining() });
   const gatewayServer = createGatewayServer(app, config.tls, logger);
   const { server } = gatewayServer;
@@ -75,6 +77,7 @@ async function main(): Promise<void> {
     { name: 'queues', run: () => Promise.all([messageQueue.close(), callbackQueue.close(), templateQueue.close(), eventFanoutQueue.close()]) },
     { name: 'redis', run: () => redis.quit().catch(() => redis.disconnect()) },
     { name: 'store', run: () => db.close() },
+    { name: 'traces', run: flushTraces },
   ]);
   logger.info('ready', { event: 'ready', url: `${gatewayServer.scheme}://${config.host}:${port}` });
 }

@@ -35,6 +35,11 @@ describe('with TRUST_PROXY=loopback', () => {
     expect(res.status).toBe(200);
   });
 
+  test('Bull Board, whose login is an admin key, is refused over plain http', async () => {
+    const res = await h.request('/admin/queues', { key, headers: { 'x-forwarded-proto': 'http' } });
+    expect((await problemOf(res)).body).toMatchObject({ code: 'tls_required', status: 403 });
+  });
+
   test('health and metrics stay reachable over plain HTTP', async () => {
     for (const path of ['/healthz', '/readyz', '/metrics']) expect((await h.request(path)).status).toBe(200);
   });

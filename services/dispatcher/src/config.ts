@@ -237,6 +237,7 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
   });
   return {
     redis_url: redactUrlCredentials(config.redisUrl),
+    redis_cluster_nodes: config.redisClusterNodes,
     queue_prefix: config.queuePrefix,
     db_pool_size: config.dbPoolSize,
     health: `${config.healthHost}:${config.healthPort}`,

@@ -2,6 +2,9 @@ import {
   createEventPublisher,
   createJobWorker,
   createProducerConnection,
+  enableTracing,
+  flushTraces,
+  reportQueueDepths,
   EVENT_FANOUT_QUEUE,
   exponentialRetry,
   MESSAGE_SEND_QUEUE,
@@ -45,13 +48,14 @@ runWorkerService({
   loadConfig,
   describeConfig,
   start: async ({ config, logger }) => {
+    enableTracing(config.tracingEnabled, { service: 'dispatcher', otlpTracesUrl: config.otlpTracesUrl });
     const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
     const store = createMessageWritesRepository(db);
     const metrics = createDispatcherMetrics();
     const clock = Date.now;
 
     // Fails fast while Redis is down, so the SMSC keeps (and redelivers) a receipt that could not be queued.
-    const producerConnection = createProducerConnection(config.redisUrl);
+    const producerConnection = createProducerConnection(config);
     const breakers = createUpstreamBreakerStore({ redis: producerConnection, prefix: config.queuePrefix, windowSize: config.breaker.windowSize });
     const adapters = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger, breakers, policy: config.breaker, clock, metrics });
     const stopUpstreamSync = syncUpstreamState({
@@ -155,12 +159,15 @@ runWorkerService({
 
     const workerOptions = {
       redisUrl: config.redisUrl,
+      redisClusterNodes: config.redisClusterNodes,
       prefix: config.queuePrefix,
       concurrency: config.concurrency,
       stalledIntervalMs: config.stalledIntervalMs,
       lockDurationMs: config.lockDurationMs,
       logger,
+      metrics: metrics.registry,
     };
+    reportQueueDepths(metrics.registry, [sendQueue, timerQueue, callbackQueue]);
     const workers = [
       createJobWorker(MESSAGE_SEND_QUEUE, { [MESSAGE_SEND_QUEUE.jobs.sendMessage]: sendMessage }, workerOptions),
       createJobWorker(
@@ -189,6 +196,7 @@ runWorkerService({
         { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close(), timerQueue.close(), sendQueue.close()]) },
         { name: 'redis', run: () => producerConnection.quit().catch(() => producerConnection.disconnect()) },
         { name: 'database', run: () => db.close() },
+        { name: 'traces', run: flushTraces },
       ],
       readyFields: { queues: workers.map((w) => w.queue) },
     };

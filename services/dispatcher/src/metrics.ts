@@ -1,4 +1,4 @@
-import { MetricsRegistry, type Counter, type Gauge } from '@switchboard/runtime';
+import { MetricsRegistry, type Counter, type Gauge, type Histogram } from '@switchboard/runtime';
 
 export interface DispatcherMetrics {
   registry: MetricsRegistry;
@@ -9,6 +9,8 @@ export interface DispatcherMetrics {
   /** Per upstream (labels channel, upstream): calls made, calls that failed or were slow, breaker state. */
   upstreamCalls: Counter;
   upstreamFailures: Counter;
+  /** Seconds per send call, labels channel, upstream, outcome (ok, error: transient, rejected: permanent). */
+  upstreamLatency: Histogram;
   /** 0 closed, 1 half-open, 2 open (docs/routing.md#several-upstreams-per-channel). */
   upstreamBreakerState: Gauge;
 }
@@ -20,6 +22,7 @@ export function createDispatcherMetrics(registry = new MetricsRegistry()): Dispa
     receipts: registry.counter('switchboard_dispatcher_receipts_total', 'Upstream receipts by channel, status and match result.'),
     upstreamCalls: registry.counter('switchboard_upstream_calls_total', 'Send calls made to each upstream by this process.'),
     upstreamFailures: registry.counter('switchboard_upstream_failures_total', 'Send calls to each upstream that failed transiently or were slow.'),
+    upstreamLatency: registry.histogram('switchboard_upstream_call_seconds', 'Send call latency per upstream and outcome (ok, error, rejected).'),
     upstreamBreakerState: registry.gauge('switchboard_upstream_breaker_state', 'Circuit breaker per upstream: 0 closed, 1 half-open, 2 open.'),
   };
 }

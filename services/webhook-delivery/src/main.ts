@@ -1,4 +1,4 @@
-import { createEventPublisher, createJobWorker, createWorkerConnection, EVENT_FANOUT_QUEUE, openQueue, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
+import { createEventPublisher, createJobWorker, createWorkerConnection, enableTracing, flushTraces, EVENT_FANOUT_QUEUE, openQueue, reportQueueDepths, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
 import { MetricsRegistry, runWorkerService } from '@switchboard/runtime';
 import { createEventsRepository, createSecretCipher, createWebhookDeliveriesRepository, createWebhookEndpointsRepository, openMigratedDb, resealSecrets } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
@@ -17,19 +17,21 @@ runWorkerService({
     if (config.policy.allowPrivateNetworks || config.policy.allowHttp || config.policy.allowedHosts.length > 0) {
       logger.warn('target guard opened: for local runs and tests only', { policy: config.policy });
     }
+    enableTracing(config.tracingEnabled, { service: 'webhook-delivery', otlpTracesUrl: config.otlpTracesUrl });
     const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
     const secrets = createSecretCipher(config.secretsKeys);
     const sealing = await resealSecrets(db, secrets);
     logger.info('secrets sealed under the active key', { resealed: sealing.resealed });
     if (sealing.unreadable.length > 0) logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
-    const redis = createWorkerConnection(config.redisUrl);
+    const redis = createWorkerConnection(config);
     const queueOpts = { connection: redis, prefix: config.queuePrefix };
     const fanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOpts);
     const deliveryQueue = openQueue(WEBHOOK_DELIVERY_QUEUE, queueOpts);
 
     const metrics = new MetricsRegistry();
-    const attempts = metrics.counter('webhook_attempts_total', 'Webhook delivery attempts by outcome');
-    const latency = metrics.histogram('webhook_attempt_seconds', 'Webhook attempt latency');
+    const attempts = metrics.counter('switchboard_webhook_attempts_total', 'Webhook delivery attempts by outcome and endpoint class.');
+    const latency = metrics.histogram('switchboard_webhook_attempt_seconds', 'Webhook attempt latency by outcome and endpoint class.');
+    reportQueueDepths(metrics, [fanoutQueue, deliveryQueue]);
 
     const events = createEventsRepository(db);
     const endpoints = createWebhookEndpointsRepository(db, secrets);
@@ -58,13 +60,13 @@ runWorkerService({
       disableAfterMs: config.disableAfterMs,
       saturationDelayMs: config.saturationDelayMs,
       clock,
-      onAttempt: (outcome, ms) => {
-        attempts.inc({ outcome });
-        latency.observe({ outcome }, ms / 1000);
+      onAttempt: (outcome, ms, endpointClass) => {
+        attempts.inc({ outcome, endpoint_class: endpointClass });
+        latency.observe({ outcome, endpoint_class: endpointClass }, ms / 1000);
       },
     });
     // A crash mid-attempt must lead to a retry, not a failed job: deliveries survive repeated crashes.
-    const workerOptions = { redisUrl: config.redisUrl, prefix: config.queuePrefix, stalledIntervalMs: config.stalledIntervalMs, lockDurationMs: config.lockDurationMs, maxStalledCount: 100, logger };
+    const workerOptions = { redisUrl: config.redisUrl, redisClusterNodes: config.redisClusterNodes, prefix: config.queuePrefix, stalledIntervalMs: config.stalledIntervalMs, lockDurationMs: config.lockDurationMs, maxStalledCount: 100, logger, metrics };
     const workers = [
       createJobWorker(EVENT_FANOUT_QUEUE, { [EVENT_FANOUT_QUEUE.jobs.fanOutEvent]: fanOutEvent }, { ...workerOptions, concurrency: config.fanoutConcurrency }),
       createJobWorker(WEBHOOK_DELIVERY_QUEUE, { [WEBHOOK_DELIVERY_QUEUE.jobs.deliverWebhook]: deliverWebhook }, { ...workerOptions, concurrency: config.concurrency }),
@@ -88,6 +90,7 @@ runWorkerService({
         { name: 'close queues', run: () => Promise.all([fanoutQueue.close(), deliveryQueue.close()]) },
         { name: 'close redis', run: () => redis.quit() },
         { name: 'close database', run: () => db.close() },
+        { name: 'flush traces', run: flushTraces },
       ],
     };
   },

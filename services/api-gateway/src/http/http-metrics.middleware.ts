@@ -8,6 +8,7 @@ import type { MetricsRegistry } from '@switchboard/runtime';
 export function httpMetricsMiddleware(metrics: MetricsRegistry): RequestHandler {
   const requests = metrics.counter('http_requests_total', 'HTTP requests by route, method and status.');
   const latency = metrics.histogram('http_request_duration_seconds', 'HTTP request latency by route, method and status.');
+  const replays = metrics.counter('switchboard_idempotency_replays_total', 'Requests answered with the stored first answer of their Idempotency-Key, by route.');
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.once('finish', () => {
@@ -16,6 +17,8 @@ export function httpMetricsMiddleware(metrics: MetricsRegistry): RequestHandler 
       const labels = { route, method: req.method, status: String(res.statusCode) };
       requests.inc(labels);
       latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      // The routes mark a replay with this header (docs/api.md#idempotency-key); counting it here covers every route.
+      if (res.getHeader('idempotent-replayed') === 'true') replays.inc({ route });
     });
     next();
   };

@@ -38,8 +38,8 @@ export function operationsRouter({ checks, metrics, checkTimeoutMs, isDraining =
     if (failing.length > 0) throw new UnavailableError(`Not ready: ${failing.join(', ')} did not answer.`);
     res.json({ status: 'ready' });
   });
-  router.get('/metrics', (_req, res) => {
-    res.type('text/plain; version=0.0.4').send(metrics.render());
+  router.get('/metrics', async (_req, res) => {
+    res.type('text/plain; version=0.0.4').send(await metrics.collect());
   });
   return router;
 }

@@ -31,7 +31,7 @@ export interface FailoverParts {
   policy: BreakerPolicy;
   clock: () => number;
   logger: Logger;
-  metrics: Pick<DispatcherMetrics, 'upstreamCalls' | 'upstreamFailures' | 'upstreamBreakerState'>;
+  metrics: Pick<DispatcherMetrics, 'upstreamCalls' | 'upstreamFailures' | 'upstreamLatency' | 'upstreamBreakerState'>;
   random?: () => number;
 }
 
@@ -86,10 +86,12 @@ export function createUpstreamFailover<A>(
       const started = clock();
       try {
         const result = await call(upstream.adapter);
+        metrics.upstreamLatency.observe({ ...labels(upstream.name), outcome: 'ok' }, (clock() - started) / 1000);
         await report(upstream.name, isGoodCall({ failed: false, durationMs: clock() - started }, policy), wasProbe);
         return result;
       } catch (error) {
         const upstreamFault = !isProviderError(error) || error.kind === 'transient';
+        metrics.upstreamLatency.observe({ ...labels(upstream.name), outcome: upstreamFault ? 'error' : 'rejected' }, (clock() - started) / 1000);
         await report(upstream.name, isGoodCall({ failed: upstreamFault, durationMs: clock() - started }, policy), wasProbe);
         if (!upstreamFault || !deps.mayMoveOn(error)) throw error;
         lastError = error;

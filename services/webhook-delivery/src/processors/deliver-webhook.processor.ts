@@ -1,5 +1,5 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
-import type { DeliverWebhookJob, JobHandler } from '@switchboard/queues';
+import { withOutgoingTrace, type DeliverWebhookJob, type JobHandler } from '@switchboard/queues';
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import { signingSecrets, toEnvelope, type AttemptRecord, type DeliveryForAttempt, type WebhookDeliveriesRepository, type WebhookEndpointsRepository } from '@switchboard/store';
 import { nextRetryDelay, signedHeaders } from '@switchboard/webhooks';
@@ -25,7 +25,8 @@ export interface DeliverDeps {
   disableAfterMs: number;
   saturationDelayMs: number;
   clock: () => Date;
-  onAttempt?: (outcome: 'delivered' | 'failed' | 'refused', latencyMs: number) => void;
+  /** endpointClass: `endpoint` (a registered endpoint) or `callback_url` (a message's own URL): bounded metric labels. */
+  onAttempt?: (outcome: 'delivered' | 'failed' | 'refused', latencyMs: number, endpointClass: 'endpoint' | 'callback_url') => void;
 }
 
 type Target = { url: string; secrets: string[]; slotKey: string } | { skip: string };
@@ -75,7 +76,7 @@ function createDeliverWebhookProcessor(deps: DeliverDeps) {
     try {
       const body = JSON.stringify(toEnvelope(delivery.event));
       const headers = signedHeaders({ id: delivery.event.id, timestampSeconds: Math.floor(deps.clock().getTime() / 1000), body, secrets: target.secrets });
-      outcome = await deps.send({ url: target.url, headers: { ...headers }, body });
+      outcome = await withOutgoingTrace('POST webhook', (trace) => deps.send({ url: target.url, headers: { ...headers, ...trace }, body }));
     } finally {
       await deps.slots.release(target.slotKey, holder);
     }
@@ -93,7 +94,7 @@ function createDeliverWebhookProcessor(deps: DeliverDeps) {
     };
     const succeeded = outcome.error === null && outcome.statusCode !== null;
     const refused = outcome.refusedForGood || outcome.error?.startsWith('address_refused') === true;
-    deps.onAttempt?.(succeeded ? 'delivered' : refused ? 'refused' : 'failed', outcome.latencyMs);
+    deps.onAttempt?.(succeeded ? 'delivered' : refused ? 'refused' : 'failed', outcome.latencyMs, delivery.endpoint_id ? 'endpoint' : 'callback_url');
     if (succeeded) {
       await deps.deliveries.storeAttempt(attempt, { settle: { generation, status: 'delivered' }, endpointRun: 'success' });
       return 'delivered';

@@ -1,0 +1,62 @@
+import { DEFAULT_QUEUE_PREFIX, EnvReader, hasHashTag, MetricsRegistry, readCommonConfig } from '@switchboard/runtime';
+
+const read = (env: Record<string, string>) => {
+  const reader = new EnvReader({ DATABASE_URL: 'postgres://x', ...env });
+  return { config: readCommonConfig(reader), problems: reader.problems };
+};
+
+describe('shared Redis settings', () => {
+  it('default to one node and a hash-tagged prefix', () => {
+    const { config, problems } = read({});
+    expect(config.redisClusterNodes).toEqual([]);
+    expect(config.queuePrefix).toBe(DEFAULT_QUEUE_PREFIX);
+    expect(hasHashTag(config.queuePrefix)).toBe(true);
+    expect(config.tracingEnabled).toBe(false);
+    expect(problems).toEqual([]);
+  });
+
+  it('read the cluster nodes, and refuse a cluster with an untagged prefix or a bad node', () => {
+    expect(read({ REDIS_CLUSTER_NODES: 'a:1, b:2' }).config.redisClusterNodes).toEqual(['a:1', 'b:2']);
+    expect(read({ REDIS_CLUSTER_NODES: 'a:1', QUEUE_PREFIX: 'sb' }).problems).toEqual([expect.stringContaining('QUEUE_PREFIX "sb" needs a hash tag')]);
+    expect(read({ REDIS_CLUSTER_NODES: 'a:1,b', QUEUE_PREFIX: '{sb}' }).problems).toEqual(['REDIS_CLUSTER_NODES: "b" is not host:port']);
+    // One node ignores the braces: an old untagged prefix still works there.
+    expect(read({ QUEUE_PREFIX: 'sb' }).problems).toEqual([]);
+  });
+
+  it.each([
+    ['{sb}', true],
+    ['{sb}:x', true],
+    ['app:{sb}', true],
+    ['sb', false],
+    ['{}sb', false],
+    ['sb}{', false],
+  ])('hash tag in %j: %s', (prefix, tagged) => expect(hasHashTag(prefix)).toBe(tagged));
+});
+
+describe('tracing settings', () => {
+  it('are on with an OTLP endpoint, whose traces path follows the OpenTelemetry convention', () => {
+    expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318/' }).config).toMatchObject({ tracingEnabled: true, otlpTracesUrl: 'http://otel:4318/v1/traces' });
+    expect(read({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://otel:4318/custom' }).config.otlpTracesUrl).toBe('http://otel:4318/custom');
+    expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', TRACING_ENABLED: 'false' }).config.tracingEnabled).toBe(false);
+    expect(read({ TRACING_ENABLED: 'true' }).config).toMatchObject({ tracingEnabled: true, otlpTracesUrl: undefined });
+    expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel:4318' }).problems).toEqual([expect.stringContaining('is not an http(s) URL')]);
+  });
+});
+
+describe('MetricsRegistry', () => {
+  it('gives the same metric for the same name, and refreshes collectors before a scrape', async () => {
+    const registry = new MetricsRegistry();
+    expect(registry.counter('a_total', 'A')).toBe(registry.counter('a_total', 'A'));
+    const depth = registry.gauge('depth', 'D');
+    let calls = 0;
+    registry.onCollect(async () => depth.set({ queue: 'q' }, ++calls));
+    registry.onCollect(async () => {
+      throw new Error('redis down');
+    });
+    expect(await registry.collect(10_000)).toContain('depth{queue="q"} 1');
+    // A burst of scrapes shares one collection.
+    expect(await Promise.all([registry.collect(10_500), registry.collect(10_900)])).toEqual([expect.stringContaining('depth{queue="q"} 1'), expect.stringContaining('depth{queue="q"} 1')]);
+    expect(await registry.collect(11_000)).toContain('depth{queue="q"} 2');
+    expect(registry.render().match(/# TYPE a_total/g)).toHaveLength(1);
+  });
+});
