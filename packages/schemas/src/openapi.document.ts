@@ -225,7 +225,9 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
     WebhookEventEnvelope: webhookEventEnvelopeSchema,
     ...Object.assign({}, ...OPENAPI_PARTS.map((part) => part.schemas)),
   };
-  const allPaths = Object.assign({}, ...OPENAPI_PARTS.map((part) => part.paths)) as Record<string, Record<string, Operation>>;
+  const allPaths = finishPaths(Object.assign({}, ...OPENAPI_PARTS.map((part) => part.paths)) as Record<string, Record<string, Operation>>, schemas);
+  const usedTags = new Set(Object.values(allPaths).flatMap((operations) => Object.values(operations).flatMap((op) => op.tags as string[])));
+  usedTags.add('Webhook events');
   return generatorFriendly({
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -236,8 +238,8 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
         'Unified messaging over chat, RCS and SMS, with signed webhooks. Authenticate with `Authorization: Bearer sk_test_…` (sandbox) or `sk_live_…`; the scope each operation needs is in its description and in `x-required-scopes`. Errors are RFC 9457 problem documents (docs/errors.md).',
     },
     servers: [{ url: options.serverUrl ?? DEFAULT_SERVER_URL, description: 'This gateway' }],
-    tags: OPENAPI_TAGS.map(({ name, description }) => ({ name, description })),
-    paths: finishPaths(allPaths, schemas),
+    tags: OPENAPI_TAGS.filter(({ name }) => usedTags.has(name)).map(({ name, description }) => ({ name, description })),
+    paths: allPaths,
     webhooks: webhookEventsOpenApi,
     components: {
       securitySchemes: {

@@ -20,10 +20,13 @@ const CONFIGURATION = {
   proxyUrl: '',
   hideDownloadButton: false,
   defaultOpenAllTags: false,
+  // Scalar's hosted extras (its AI agent, the developer toolbar) would call Scalar's servers.
+  agent: { disabled: true },
+  showDeveloperTools: 'never',
   metaData: { title: 'Switchboard API reference' },
 };
 
-const INIT = `Scalar.createApiReference('#api-reference', ${JSON.stringify(CONFIGURATION)});`;
+const INIT = `Scalar.createApiReference('#reference', ${JSON.stringify(CONFIGURATION)});`;
 const STYLE = 'body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}';
 
 const cspHash = (source: string): string => `'sha256-${createHash('sha256').update(source).digest('base64')}'`;
@@ -45,7 +48,7 @@ export function renderDocsPage(): DocsPage {
 <style>${STYLE}</style>
 </head>
 <body>
-<div id="api-reference"></div>
+<div id="reference"></div>
 <script src="${DOCS_SCRIPT_PATH}"></script>
 <script>${INIT}</script>
 </body>
