@@ -1,3 +1,4 @@
+import { assertDocumentedResponse } from './support/openapi-responses';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -160,7 +161,9 @@ export async function startWebhookStack(opts: WebhookStackOptions): Promise<Webh
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
+      const parsed = text ? JSON.parse(text) : null;
+      assertDocumentedResponse(method, path, res.status, res.headers.get('content-type'), parsed);
+      return { status: res.status, body: parsed };
     },
     stop: async () => {
       await started.stop();
