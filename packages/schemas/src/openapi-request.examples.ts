@@ -35,11 +35,26 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, { summary: string; 
     },
   },
   chatWebhook: {
-    status: {
-      summary: 'A status callback for a message',
+    inbound: {
+      summary: 'A customer writes to the business number +14155550199',
       value: {
         object: 'whatsapp_business_account',
-        entry: [{ id: 'waba', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', statuses: [{ id: 'wamid.unknown', status: 'delivered', timestamp: '1795435200', recipient_id: '14155552671' }] } }] }],
+        entry: [
+          {
+            id: '100000000000001',
+            changes: [
+              {
+                field: 'messages',
+                value: {
+                  messaging_product: 'whatsapp',
+                  metadata: { display_phone_number: '14155550199', phone_number_id: '14155550199' },
+                  contacts: [{ profile: { name: 'Ada' }, wa_id: '14155552671' }],
+                  messages: [{ from: '14155552671', id: 'wamid.HBgLMTQxNTU1NTI2NzEVAgASGBQzQTdGRjg2', timestamp: '1795435200', type: 'text', text: { body: 'Where is my order?' } }],
+                },
+              },
+            ],
+          },
+        ],
       },
     },
   },
