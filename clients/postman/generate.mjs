@@ -124,10 +124,16 @@ function finishRequest(item, found) {
   if (!request.auth) delete request.auth;
   for (const header of request.header ?? []) if (HEADER_VALUES[header.key]) header.value = HEADER_VALUES[header.key];
   for (const query of request.url.query ?? []) {
-    if (QUERY_VALUES[query.key]) query.value = QUERY_VALUES[query.key];
     const parameter = (operation.parameters ?? []).find((p) => p.name === query.key);
-    // Optional filters stay in the collection to try, switched off: the run reads unfiltered pages.
-    if (!parameter?.required) query.disabled = true;
+    if (parameter?.example !== undefined) query.value = String(parameter.example);
+    if (QUERY_VALUES[query.key]) query.value = QUERY_VALUES[query.key];
+    // Optional filters stay in the collection to try, switched off: the run reads unfiltered pages. Their
+    // values come from the document, not from the converter's random faker, so generating twice gives one file.
+    if (!parameter?.required) {
+      query.disabled = true;
+      const schema = parameter?.schema ?? {};
+      query.value = String(parameter?.example ?? schema.examples?.[0] ?? schema.enum?.[0] ?? schema.default ?? '');
+    }
   }
   for (const variable of request.url.variable ?? []) {
     const chained = ID_VARIABLES.find(([prefix]) => path.startsWith(prefix));
@@ -150,7 +156,7 @@ export async function generateCollection() {
   const document = buildOpenApiDocument({ serverUrl: 'http://127.0.0.1:8080' });
   const converted = await promisify(converter.convert)(
     { type: 'json', data: document },
-    { folderStrategy: 'Tags', parametersResolution: 'Example', requestNameSource: 'Fallback', includeWebhooks: false, alwaysInheritAuthentication: true },
+    { folderStrategy: 'Tags', parametersResolution: 'Example', requestParametersResolution: 'Example', exampleParametersResolution: 'Example', requestNameSource: 'Fallback', includeWebhooks: false, alwaysInheritAuthentication: true },
   );
   if (!converted.result) throw new Error(`openapi-to-postmanv2: ${converted.reason}`);
   const raw = converted.output[0].data;
