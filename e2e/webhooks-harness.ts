@@ -1,4 +1,3 @@
-import { assertDocumentedResponse } from './support/openapi-responses';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { createAccountKey, createTestDatabase, startStack, testSecretCipher, type ServiceName, type Stack, type TestDatabase } from '@switchboard/devstack';
 import { createEventPublisher, EVENT_FANOUT_QUEUE } from '@switchboard/queues';
 import { createDb, createEventsRepository, type Db, type SecretCipher } from '@switchboard/store';
+import { assertDocumentedResponse } from './support/openapi-responses';
 
 /** One delivery as the receiver process saw it. */
 export interface ReceivedDelivery {

@@ -1,8 +1,8 @@
-import { assertDocumentedResponse } from './openapi-responses';
 import { createHmac } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { customerWindowCacheKey } from '@switchboard/shared-state';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { assertDocumentedResponse } from './openapi-responses';
 
 /** The chat app secret the sandbox simulator signs with, and the gateway verifies by default. */
 export const SANDBOX_CHAT_APP_SECRET = 'sandbox-chat-app-secret';

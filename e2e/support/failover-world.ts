@@ -1,6 +1,6 @@
-import { assertDocumentedResponse } from './openapi-responses';
 import { randomBytes } from 'node:crypto';
 import { createAccountKey, createTestDatabase, freePort, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { assertDocumentedResponse } from './openapi-responses';
 
 /**
  * Two carrier-sims behind one dispatcher, for the failover tests (docs/routing.md#several-upstreams-per-channel):
