@@ -35,12 +35,59 @@ export function tagOf(path: string): string {
   return segment.charAt(0).toUpperCase() + segment.slice(1);
 }
 
-/** `const` becomes a one-value `enum`: the same values for a validator, and the form code generators follow. */
+type Rule = { property: string; value: unknown; then: Record<string, unknown> };
+
+/** `{ if: { properties: { P: { const: v } }, required?: [P] }, then: T }`, read as (P, v, T); null for any other shape. */
+function discriminatedRule(rule: unknown): Rule | null {
+  if (!rule || typeof rule !== 'object') return null;
+  const { if: condition, then, ...rest } = rule as Record<string, unknown>;
+  if (Object.keys(rest).length > 0 || !condition || typeof condition !== 'object' || !then || typeof then !== 'object') return null;
+  const { properties, required, ...others } = condition as Record<string, unknown>;
+  if (Object.keys(others).length > 0 || !properties || typeof properties !== 'object') return null;
+  const names = Object.keys(properties);
+  if (names.length !== 1) return null;
+  const test = (properties as Record<string, Record<string, unknown>>)[names[0]];
+  const keys = Object.keys(test ?? {});
+  const value = keys.length === 1 && keys[0] === 'const' ? test.const : keys.length === 1 && Array.isArray(test.enum) && test.enum.length === 1 ? test.enum[0] : undefined;
+  if (value === undefined) return null;
+  if (required !== undefined && !(Array.isArray(required) && required.length === 1 && required[0] === names[0])) return null;
+  return { property: names[0], value, then: then as Record<string, unknown> };
+}
+
+/**
+ * `allOf` of "if P is v then T" rules on a required, enumerated P becomes `oneOf` one branch per value of P:
+ * exactly one branch can match P, so it accepts exactly what the rules did, in the form generators follow.
+ * Any other shape is left as it is.
+ */
+function rulesAsOneOf(schema: Record<string, unknown>): Record<string, unknown> | null {
+  if (!Array.isArray(schema.allOf) || schema.oneOf || schema.anyOf || schema.if) return null;
+  const rules = schema.allOf.map(discriminatedRule);
+  if (rules.length === 0 || rules.some((r) => r === null)) return null;
+  const property = (rules[0] as Rule).property;
+  const base = (schema.properties as Record<string, Record<string, unknown>> | undefined)?.[property];
+  const values = Array.isArray(base?.enum) ? (base.enum as unknown[]) : base && 'const' in base ? [base.const] : null;
+  if (!values || !Array.isArray(schema.required) || !schema.required.includes(property)) return null;
+  if (rules.some((r) => r?.property !== property || !values.includes(r.value))) return null;
+  if (new Set(rules.map((r) => r?.value)).size !== rules.length) return null;
+  const { allOf: _rules, ...rest } = schema;
+  const oneOf = values.map((value) => {
+    const then = rules.find((r) => r?.value === value)?.then ?? {};
+    return { ...then, properties: { ...((then.properties as object) ?? {}), [property]: { enum: [value] } } };
+  });
+  return { ...rest, oneOf };
+}
+
+/**
+ * The document's schemas in the forms code generators follow, accepting exactly the same values as the
+ * validators' (docs/api.md#the-openapi-document): `const` becomes a one-value `enum`, and discriminated
+ * `if`/`then` rules become `oneOf`.
+ */
 export function generatorFriendly<T>(value: T): T {
   if (Array.isArray(value)) return value.map(generatorFriendly) as T;
   if (value === null || typeof value !== 'object') return value;
+  const source = rulesAsOneOf(value as Record<string, unknown>) ?? (value as Record<string, unknown>);
   const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+  for (const [key, inner] of Object.entries(source)) {
     if (key === 'const') out.enum = [inner];
     else if (key === 'example' || key === 'examples' || key === 'value') out[key] = inner;
     else out[key] = generatorFriendly(inner);
