@@ -72,7 +72,9 @@ function rulesAsOneOf(schema: Record<string, unknown>): Record<string, unknown> 
   const { allOf: _rules, ...rest } = schema;
   const oneOf = values.map((value) => {
     const then = rules.find((r) => r?.value === value)?.then ?? {};
-    return { ...then, properties: { ...((then.properties as object) ?? {}), [property]: { enum: [value] } } };
+    // P is required by the base already; saying it in each branch shows readers and linters the branches exclude each other.
+    const required = [...new Set([property, ...((then.required as string[]) ?? [])])];
+    return { ...then, required, properties: { ...((then.properties as object) ?? {}), [property]: { enum: [value] } } };
   });
   return { ...rest, oneOf };
 }
