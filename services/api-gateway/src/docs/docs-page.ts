@@ -24,6 +24,8 @@ const CONFIGURATION = {
   agent: { disabled: true },
   showDeveloperTools: 'never',
   metaData: { title: 'Switchboard API reference' },
+  // "Try it" then asks for the API key the document's bearer scheme describes.
+  authentication: { preferredSecurityScheme: 'bearerAuth' },
 };
 
 const INIT = `Scalar.createApiReference('#reference', ${JSON.stringify(CONFIGURATION)});`;
