@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { SANDBOX_WINDOW_ACCOUNT } from '@switchboard/domain';
 import { customerWindowCacheKey } from '@switchboard/shared-state';
+import { assertDocumentedResponse } from './support/openapi-responses';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 
 /** The sender test keys fall back to when the account provisioned none (SANDBOX_SENDER). */
@@ -68,7 +69,9 @@ export async function startMessagingStack(dispatcherEnv: Record<string, string> 
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+    const parsed = text ? JSON.parse(text) : undefined;
+    assertDocumentedResponse(method, path, res.status, res.headers.get('content-type'), parsed);
+    return { status: res.status, body: parsed as T };
   }
 
   async function message(id: string): Promise<MessageView> {

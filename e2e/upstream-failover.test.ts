@@ -75,8 +75,9 @@ describe('several SMS upstreams with circuit breakers', () => {
     expect((await api('GET', '/v1/upstreams', undefined, narrow)).status).toBe(403);
     await eventually(() => api<{ data: Upstream[] }>('GET', '/v1/upstreams'), (r) => r.body.data?.filter((u) => u.mode === 'test' && u.channel === 'sms').length === 2, { what: 'published upstreams' });
     expect(await upstream('sim-primary')).toMatchObject({ state: 'closed', priority: 1 });
-    const openapi = await api<{ paths: Record<string, { get?: { security?: unknown } }> }>('GET', '/v1/openapi.json');
-    expect(openapi.body.paths['/v1/upstreams']?.get?.security).toEqual([{ bearerAuth: ['admin'] }]);
+    const openapi = await api<{ paths: Record<string, { get?: { security?: unknown; 'x-required-scopes'?: unknown } }> }>('GET', '/v1/openapi.json');
+    expect(openapi.body.paths['/v1/upstreams']?.get?.security).toEqual([{ bearerAuth: [] }]);
+    expect(openapi.body.paths['/v1/upstreams']?.get?.['x-required-scopes']).toEqual(['admin']);
   });
 
   it('fails over while the primary is down and returns after it recovers', async () => {

@@ -8,6 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { createAccountKey, createTestDatabase, startStack, testSecretCipher, type ServiceName, type Stack, type TestDatabase } from '@switchboard/devstack';
 import { createEventPublisher, EVENT_FANOUT_QUEUE } from '@switchboard/queues';
 import { createDb, createEventsRepository, type Db, type SecretCipher } from '@switchboard/store';
+import { assertDocumentedResponse } from './support/openapi-responses';
 
 /** One delivery as the receiver process saw it. */
 export interface ReceivedDelivery {
@@ -160,7 +161,9 @@ export async function startWebhookStack(opts: WebhookStackOptions): Promise<Webh
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const text = await res.text();
-      return { status: res.status, body: text ? JSON.parse(text) : null };
+      const parsed = text ? JSON.parse(text) : null;
+      assertDocumentedResponse(method, path, res.status, res.headers.get('content-type'), parsed);
+      return { status: res.status, body: parsed };
     },
     stop: async () => {
       await started.stop();

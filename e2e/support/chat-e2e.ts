@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { customerWindowCacheKey } from '@switchboard/shared-state';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { assertDocumentedResponse } from './openapi-responses';
 
 /** The chat app secret the sandbox simulator signs with, and the gateway verifies by default. */
 export const SANDBOX_CHAT_APP_SECRET = 'sandbox-chat-app-secret';
@@ -55,7 +56,11 @@ export async function startChatWorld(opts: { prefix: string; business: string })
     key: account.key,
     accountId: account.accountId,
     business: opts.business,
-    api: (method, path, body, headers = {}) => call(`${stack.baseUrl}${path}`, method, body, { ...auth, ...headers }),
+    api: async (method, path, body, headers = {}) => {
+      const answer = await call(`${stack.baseUrl}${path}`, method, body, { ...auth, ...headers });
+      assertDocumentedResponse(method, path, answer.status, answer.headers.get('content-type'), answer.body);
+      return answer;
+    },
     sim: (method, path, body) => call(`${stack.simUrl}${path}`, method, body, {}),
     stop: async () => {
       await stack.stop();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createAccountKey, createTestDatabase, freePort, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { assertDocumentedResponse } from './openapi-responses';
 
 /**
  * Two carrier-sims behind one dispatcher, for the failover tests (docs/routing.md#several-upstreams-per-channel):
@@ -69,7 +70,9 @@ export async function startFailoverWorld(opts: FailoverWorldOptions): Promise<Fa
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
+    const parsed = text ? JSON.parse(text) : undefined;
+    assertDocumentedResponse(method, path, res.status, res.headers.get('content-type'), parsed);
+    return { status: res.status, body: parsed as T };
   }
 
   return {

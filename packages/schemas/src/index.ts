@@ -18,3 +18,6 @@ export * from './chat';
 export * from './jobs';
 export * from './webhooks';
 export * from './suppressions';
+export * from './openapi-response.validator';
+export { generatorFriendly, OPENAPI_TAGS } from './openapi-conventions';
+export { REQUEST_EXAMPLES } from './openapi-request.examples';

@@ -14,9 +14,13 @@ export const jsonResponse = (schemaName: string, description: string, headers: R
   content: { 'application/json': { schema: schemaRef(schemaName) } },
 });
 
-/** Bearer authentication needing `scope`; an empty scope means any key of the account. */
+/**
+ * Bearer authentication needing `scope`; an empty scope means any key of the account. A bearer scheme
+ * declares no scopes in OpenAPI, so the scope goes in `x-required-scopes` (docs/api.md#scopes-in-the-document).
+ */
 export const withScope = <Operation extends JsonSchema>(scope: string, operation: Operation): Operation => ({
-  security: [{ bearerAuth: scope ? [scope] : [] }],
+  security: [{ bearerAuth: [] }],
+  'x-required-scopes': scope ? [scope] : [],
   ...operation,
 });
 

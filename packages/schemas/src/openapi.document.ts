@@ -1,10 +1,11 @@
-import { CONCRETE_CHANNELS, MESSAGE_STATUSES, REQUESTED_CHANNELS } from '@switchboard/domain';
+import { MESSAGE_STATUSES, REQUESTED_CHANNELS } from '@switchboard/domain';
 import { chatOpenApiPaths, chatOpenApiSchemas } from './chat/chat-openapi.paths';
 import type { JsonSchema } from './json-schema';
+import { finishPaths, generatorFriendly, OPENAPI_TAGS, problemExample } from './openapi-conventions';
+import { webhookEventEnvelopeSchema, webhookEventsOpenApi } from './webhooks/webhook-events-openapi';
 import { jsonResponse, problemResponses as problems, withScope as authenticated } from './openapi-operation.parts';
 import { upstreamsOpenApiPaths, upstreamsOpenApiSchemas } from './upstreams-openapi.paths';
 import { batchOpenApiSchemas, withBatchOpenApiPaths } from './batch-openapi.paths';
-import { adminOpenApiPaths } from './admin-openapi.paths';
 import { webhooksOpenApiPaths, webhooksOpenApiSchemas } from './webhooks/webhooks-openapi.paths';
 import { suppressionsOpenApiPaths, suppressionsOpenApiSchemas } from './suppressions/suppressions-openapi.paths';
 import { messageRequestSchema } from './message-request.schema';
@@ -115,71 +116,138 @@ const paths: Record<string, Record<string, Operation>> = {
     get: {
       operationId: 'chatWebhookHandshake',
       summary: 'Chat upstream verification handshake',
+      description: 'The Cloud API calls this once when the webhook is configured; the answer echoes `hub.challenge` (docs/api.md#upstream-callbacks).',
       parameters: [
-        queryParameter('hub.mode', { const: 'subscribe' }, 'Must be `subscribe`.'),
-        queryParameter('hub.verify_token', { type: 'string' }, 'Must equal CHAT_VERIFY_TOKEN.'),
-        queryParameter('hub.challenge', { type: 'string' }, 'Echoed back.'),
+        { ...queryParameter('hub.mode', { const: 'subscribe' }, 'Must be `subscribe`.'), required: true, example: 'subscribe' },
+        { ...queryParameter('hub.verify_token', { type: 'string' }, 'Must equal CHAT_VERIFY_TOKEN.'), required: true, example: 'sandbox-verify-token' },
+        { ...queryParameter('hub.challenge', { type: 'string' }, 'Echoed back.'), required: true, example: '1158201444' },
       ],
-      responses: { '200': { description: 'The challenge.', content: { 'text/plain': { schema: { type: 'string' } } } }, ...problems('403') },
+      responses: {
+        '200': { description: 'The challenge, as sent.', content: { 'text/plain': { schema: { type: 'string' }, examples: { default: { value: '1158201444' } } } } },
+        ...problems('403'),
+      },
     },
     post: {
       operationId: 'chatWebhook',
       summary: 'Chat upstream status and inbound webhook',
       description: 'Verified with `X-Hub-Signature-256` over the raw body, acknowledged at once and processed from a queue; a duplicate delivery changes nothing.',
-      parameters: [{ name: 'X-Hub-Signature-256', in: 'header', required: true, schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' } }],
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
-      responses: { '200': { description: 'Received.' }, ...problems('400', '401', '413', '415', '503') },
+      parameters: [{ name: 'X-Hub-Signature-256', in: 'header', required: true, schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }, description: '`sha256=` + hex HMAC-SHA256 of the raw body keyed with CHAT_APP_SECRET.' }],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A Cloud API webhook notification.' } } } },
+      responses: { '200': json('CallbackReceived', 'Received; processed from a queue.', {}), ...problems('400', '401', '413', '415', '503') },
     },
   },
   '/v1/providers/rcs/events': {
     post: {
       operationId: 'rcsEvents',
       summary: 'RBM Pub/Sub push of events and user messages',
-      parameters: [{ name: 'X-Goog-Signature', in: 'header', required: true, schema: { type: 'string' } }],
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['message'] } } } },
-      responses: { '200': { description: 'Received.' }, ...problems('400', '401', '413', '415', '503') },
+      description: 'Verified with `X-Goog-Signature` over `message.data`, acknowledged at once and processed from a queue; a duplicate push changes nothing.',
+      parameters: [{ name: 'X-Goog-Signature', in: 'header', required: true, schema: { type: 'string' }, description: 'Base64 HMAC-SHA512 of `message.data` keyed with RBM_CLIENT_TOKEN.' }],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['message'], description: 'A Pub/Sub push envelope.' } } } },
+      responses: { '200': json('CallbackReceived', 'Received; processed from a queue.', {}), ...problems('400', '401', '413', '415', '503') },
     },
   },
-  '/healthz': { get: { operationId: 'health', summary: 'The process lives', responses: { '200': { description: 'Alive.' } } } },
+  '/healthz': {
+    get: {
+      operationId: 'health',
+      summary: 'The process lives',
+      description: 'Answers as long as the process runs, whatever its dependencies say: a liveness probe.',
+      responses: { '200': json('Health', 'Alive.', {}) },
+    },
+  },
   '/readyz': {
     get: {
       operationId: 'ready',
       summary: 'Redis and the store answer',
-      responses: { '200': { description: 'Ready.' }, '503': { description: 'A dependency does not answer.' } },
+      description: 'A readiness probe: 503 while a dependency does not answer in time or while the instance shuts down.',
+      responses: { '200': json('Readiness', 'Ready.', {}), ...problems('503') },
     },
   },
   '/metrics': {
     get: {
       operationId: 'metrics',
       summary: 'Prometheus metrics',
-      responses: { '200': { description: 'Text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+      description: 'The Prometheus text exposition format (docs/running.md#health-readiness-and-metrics).',
+      responses: {
+        '200': {
+          description: 'Text exposition format.',
+          content: { 'text/plain': { schema: { type: 'string' }, examples: { default: { value: '# TYPE http_requests_total counter\nhttp_requests_total{route="/v1/messages",status="202"} 1\n' } } } },
+        },
+      },
     },
   },
   '/v1/openapi.json': {
-    get: { operationId: 'openapi', summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': {} } } } },
-  },
-  '/docs': {
-    get: { operationId: 'docs', summary: 'This document, rendered', responses: { '200': { description: 'HTML.', content: { 'text/html': {} } } } },
+    get: {
+      operationId: 'openapi',
+      summary: 'This document',
+      description: 'OpenAPI 3.1; `servers` names PUBLIC_BASE_URL, or the host the request was sent to (docs/configuration.md).',
+      responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' }, examples: { default: { value: { openapi: '3.1.0' } } } } } } },
+    },
   },
 };
 
+/** The operational answers (docs/running.md#health-readiness-and-metrics) and upstream acknowledgements. */
+const operationsSchemas: Record<string, JsonSchema> = {
+  Health: { type: 'object', required: ['status'], properties: { status: { enum: ['ok'] } } },
+  Readiness: { type: 'object', required: ['status'], properties: { status: { enum: ['ready'] } } },
+  CallbackReceived: { type: 'object', required: ['received'], properties: { received: { enum: [true] } } },
+};
+
+/**
+ * The parts the document is assembled from: each area's paths file adds ONE line here
+ * (docs/api.md#the-openapi-document); the route/document test then holds it to the gateway's routes.
+ */
+const OPENAPI_PARTS: Array<{ paths: Record<string, Record<string, Operation>>; schemas: Record<string, JsonSchema> }> = [
+  { paths, schemas: operationsSchemas },
+  { paths: chatOpenApiPaths, schemas: chatOpenApiSchemas },
+  { paths: webhooksOpenApiPaths, schemas: webhooksOpenApiSchemas },
+  { paths: upstreamsOpenApiPaths, schemas: upstreamsOpenApiSchemas },
+  { paths: suppressionsOpenApiPaths, schemas: suppressionsOpenApiSchemas },
+  { paths: {}, schemas: batchOpenApiSchemas },
+];
+
+/** Where the document says the API is when neither PUBLIC_BASE_URL nor a request names it. */
+export const DEFAULT_SERVER_URL = 'http://localhost:8080';
+
 /**
  * The OpenAPI 3.1 document of the gateway, built from the very schema objects that validate requests,
- * so the two cannot drift apart (docs/running.md#openapi).
+ * so the two cannot drift apart (docs/api.md#the-openapi-document). `serverUrl` is the absolute base URL
+ * clients call: PUBLIC_BASE_URL or the host a request for the document was sent to.
  */
 export function buildOpenApiDocument(options: { serverUrl?: string } = {}): JsonSchema {
-  return {
+  const schemas: Record<string, JsonSchema> = {
+    MessageRequest: messageRequestSchema,
+    AccountSettingsRequest: accountSettingsRequestSchema,
+    AccountSettings: accountSettingsSchema,
+    MessageAccepted: messageAcceptedSchema,
+    Message: messageSchema,
+    MessageList: messageListSchema,
+    MessageTransition: messageTransitionSchema,
+    MessageEvents: messageEventsSchema,
+    Problem: problemSchema,
+    WebhookEventEnvelope: webhookEventEnvelopeSchema,
+    ...Object.assign({}, ...OPENAPI_PARTS.map((part) => part.schemas)),
+  };
+  // The batch part adds DELETE to /v1/messages/{id}, which another part owns: it merges per method, not per path.
+  const allPaths = finishPaths(withBatchOpenApiPaths(Object.assign({}, ...OPENAPI_PARTS.map((part) => part.paths)) as Record<string, Record<string, Operation>>), schemas);
+  const usedTags = new Set(Object.values(allPaths).flatMap((operations) => Object.values(operations).flatMap((op) => op.tags as string[])));
+  usedTags.add('Webhook events');
+  return generatorFriendly({
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
       title: 'Switchboard API',
       version: '1.0.0',
-      description: 'Unified messaging over chat, RCS and SMS. Errors are RFC 9457 problem documents; see docs/errors.md.',
+      description:
+        'Unified messaging over chat, RCS and SMS, with signed webhooks. Authenticate with `Authorization: Bearer sk_test_…` (sandbox) or `sk_live_…`; the scope each operation needs is in its description and in `x-required-scopes`. Errors are RFC 9457 problem documents (docs/errors.md).',
     },
-    servers: [{ url: options.serverUrl ?? '/' }],
-    paths: withBatchOpenApiPaths({ ...paths, ...chatOpenApiPaths, ...webhooksOpenApiPaths, ...upstreamsOpenApiPaths, ...suppressionsOpenApiPaths, ...adminOpenApiPaths }),
+    servers: [{ url: options.serverUrl ?? DEFAULT_SERVER_URL, description: 'This gateway' }],
+    tags: OPENAPI_TAGS.filter(({ name }) => usedTags.has(name)).map(({ name, description }) => ({ name, description })),
+    paths: allPaths,
+    webhooks: webhookEventsOpenApi,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: '`sk_live_…` or `sk_test_…` (sandbox).' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: '`sk_live_…` or `sk_test_…` (sandbox). Scopes are per key (docs/authentication.md#scopes).' },
+      },
       parameters: {
         IdempotencyKey: {
           name: 'Idempotency-Key',
@@ -187,6 +255,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
           required: false,
           schema: { type: 'string', format: 'uuid' },
           description: 'UUID v4. The same key with the same body replays the first answer; kept IDEMPOTENCY_TTL_SECONDS.',
+          example: '3f0c2a8e-6f1b-4c1d-9f55-2a9d6c1e7b10',
         },
       },
       headers: {
@@ -197,26 +266,13 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
       responses: Object.fromEntries(
         Object.entries(PROBLEMS).map(([status, description]) => [
           `Problem${status}`,
-          { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+          {
+            description,
+            content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, examples: { default: { value: problemExample(status, description) } } } },
+          },
         ]),
       ),
-      schemas: {
-        MessageRequest: messageRequestSchema,
-        AccountSettingsRequest: accountSettingsRequestSchema,
-        AccountSettings: accountSettingsSchema,
-        MessageAccepted: messageAcceptedSchema,
-        Message: messageSchema,
-        MessageList: messageListSchema,
-        MessageTransition: messageTransitionSchema,
-        MessageEvents: messageEventsSchema,
-        Problem: problemSchema,
-        ...chatOpenApiSchemas,
-        ...webhooksOpenApiSchemas,
-        ...upstreamsOpenApiSchemas,
-        ...suppressionsOpenApiSchemas,
-        ...batchOpenApiSchemas,
-        Channel: { enum: [...CONCRETE_CHANNELS] },
-      },
+      schemas,
     },
-  };
+  });
 }

@@ -1,4 +1,14 @@
-import { buildOpenApiDocument, compileSchema, eventListQuerySchema, messageRequestSchema, webhookEndpointRequestSchema } from '@switchboard/schemas';
+import {
+  buildOpenApiDocument,
+  compileSchema,
+  createOpenApiResponseValidator,
+  eventListQuerySchema,
+  generatorFriendly,
+  messageRequestSchema,
+  REQUEST_EXAMPLES,
+  webhookEndpointRequestSchema,
+} from '@switchboard/schemas';
+import { EVENT_TYPES } from '@switchboard/webhooks';
 
 describe('buildOpenApiDocument', () => {
   const doc = buildOpenApiDocument() as {
@@ -23,7 +33,6 @@ describe('buildOpenApiDocument', () => {
         'GET /readyz',
         'GET /metrics',
         'GET /v1/openapi.json',
-        'GET /docs',
         'POST /v1/webhooks',
         'GET /v1/webhooks',
         'GET /v1/webhooks/{id}',
@@ -42,8 +51,13 @@ describe('buildOpenApiDocument', () => {
     const security = Object.fromEntries(
       Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([m, op]) => [`${m.toUpperCase()} ${path}`, op.security])),
     );
+    const scopes = Object.fromEntries(
+      Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([m, op]) => [`${m.toUpperCase()} ${path}`, (op as Record<string, unknown>)['x-required-scopes']])),
+    );
+    expect(scopes).toMatchObject({ 'POST /v1/webhooks': ['webhooks:write'], 'GET /v1/webhooks': [], 'DELETE /v1/webhooks/{id}': ['webhooks:write'], 'GET /v1/upstreams': ['admin'] });
+    // A bearer scheme declares no scopes: the requirement itself lists none (docs/api.md#scopes-in-the-document).
     const anyKey = [{ bearerAuth: [] }];
-    const write = [{ bearerAuth: ['webhooks:write'] }];
+    const write = anyKey;
     expect(security).toMatchObject({
       'POST /v1/webhooks': write,
       'GET /v1/webhooks': anyKey,
@@ -70,10 +84,11 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('embeds the very schema objects that validate requests', () => {
-    expect(doc.components.schemas.MessageRequest).toBe(messageRequestSchema);
-    expect(doc.components.schemas.WebhookEndpointRequest).toBe(webhookEndpointRequestSchema);
+    // Mechanically made generator-friendly (const → one-value enum), so they accept exactly the same.
+    expect(doc.components.schemas.MessageRequest).toEqual(generatorFriendly(messageRequestSchema));
+    expect(doc.components.schemas.WebhookEndpointRequest).toEqual(generatorFriendly(webhookEndpointRequestSchema));
     const filters = doc.paths['/v1/events'].get.parameters ?? [];
-    expect(filters.find((p) => p.name === 'type')?.schema).toBe((eventListQuerySchema.properties as Record<string, unknown>).type);
+    expect(filters.find((p) => p.name === 'type')?.schema).toEqual(generatorFriendly((eventListQuerySchema.properties as Record<string, unknown>).type));
   });
 
   it('resolves every local $ref', () => {
@@ -103,5 +118,68 @@ describe('buildOpenApiDocument', () => {
     for (const name of ['MessageRequest', 'MessageAccepted', 'Problem', 'MessageTransition', ...webhookSchemas]) {
       expect(() => compileSchema(doc.components.schemas[name] as Record<string, unknown>)).not.toThrow();
     }
+  });
+
+  it('has no const, and the public operations say they take no key', () => {
+    expect(JSON.stringify(doc)).not.toContain('"const"');
+    const publicOps = ['GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /v1/openapi.json', 'GET /v1/providers/chat/webhook', 'POST /v1/providers/chat/webhook', 'POST /v1/providers/rcs/events'];
+    for (const name of publicOps) {
+      const [method, path] = name.split(' ');
+      expect({ name, security: doc.paths[path][method.toLowerCase()].security }).toEqual({ name, security: [] });
+    }
+  });
+
+  it('gives every operation a tag, a description and examples for its JSON bodies', () => {
+    const known = new Set(((doc as unknown as { tags: Array<{ name: string }> }).tags).map((t) => t.name));
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, raw] of Object.entries(ops)) {
+        const op = raw as Record<string, unknown> & { tags?: string[]; description?: string; requestBody?: { content: Record<string, { examples?: unknown }> } };
+        const at = `${method} ${path}`;
+        expect({ at, tagged: (op.tags ?? []).every((t) => known.has(t)) && (op.tags ?? []).length === 1 }).toEqual({ at, tagged: true });
+        expect({ at, described: typeof op.description === 'string' && op.description.length > 10 }).toEqual({ at, described: true });
+        if (op.requestBody) expect({ at, example: op.requestBody.content['application/json']?.examples !== undefined }).toEqual({ at, example: true });
+        for (const [status, response] of Object.entries(op.responses as Record<string, { content?: Record<string, { examples?: unknown }> }>)) {
+          for (const [type, media] of Object.entries(response.content ?? {})) expect({ at: `${at} ${status} ${type}`, example: media.examples !== undefined }).toEqual({ at: `${at} ${status} ${type}`, example: true });
+        }
+      }
+    }
+  });
+
+  it('writes request examples that the request validators accept', () => {
+    const requests: Record<string, string> = {
+      sendMessage: 'MessageRequest',
+      sendChatMessage: 'ChatMessageRequest',
+      updateAccountSettings: 'AccountSettingsRequest',
+      createTemplate: 'TemplateCreateRequest',
+      createSuppression: 'SuppressionRequest',
+      createWebhookEndpoint: 'WebhookEndpointRequest',
+    };
+    for (const [operationId, schemaName] of Object.entries(requests)) {
+      const validate = compileSchema(doc.components.schemas[schemaName] as Record<string, unknown>);
+      for (const [name, example] of Object.entries(REQUEST_EXAMPLES[operationId])) expect({ at: `${operationId}/${name}`, errors: validate(example.value) }).toEqual({ at: `${operationId}/${name}`, errors: [] });
+    }
+  });
+
+  it('illustrates every response with an example its own schema accepts', () => {
+    const check = createOpenApiResponseValidator(doc);
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        for (const [status, raw] of Object.entries(op.responses as Record<string, { $ref?: string; content?: Record<string, { examples?: Record<string, { value: unknown }> }> }>)) {
+          const response = raw.$ref ? (doc.components.responses[raw.$ref.split('/').pop() as string] as typeof raw) : raw;
+          for (const [type, media] of Object.entries(response.content ?? {})) {
+            if (!type.includes('json')) continue;
+            const example = Object.values(media.examples ?? {})[0]?.value;
+            const concrete = path.replace(/\{[^}]+\}/g, 'x_1');
+            expect({ at: `${method} ${path} ${status}`, problems: check(method.toUpperCase(), concrete, Number(status), type, example).problems }).toEqual({ at: `${method} ${path} ${status}`, problems: [] });
+          }
+        }
+      }
+    }
+  });
+
+  it('describes every event type in the webhooks section, with the Standard Webhooks headers', () => {
+    const webhooks = (doc as unknown as { webhooks: Record<string, { post: { parameters: Array<{ name: string }> } }> }).webhooks;
+    expect(Object.keys(webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    for (const type of EVENT_TYPES) expect(webhooks[type].post.parameters.map((p) => p.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);
   });
 });

@@ -212,7 +212,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
       isDraining,
     }),
   );
-  app.use(apiDocsRouter());
+  app.use(apiDocsRouter({ publicBaseUrl: config.publicBaseUrl }));
   app.use(
     providerCallbacksRouter({
       queue: callbackQueue,

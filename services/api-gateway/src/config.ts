@@ -44,6 +44,8 @@ export interface GatewayConfig extends CommonConfig {
   trustProxy: TrustProxy;
   /** Requests not made over https (directly or per a trusted proxy) get 403 `tls_required`. */
   requireTls: boolean;
+  /** PUBLIC_BASE_URL: the absolute URL the OpenAPI document's `servers` names; unset, the host each request for it was sent to. */
+  publicBaseUrl: string | undefined;
 }
 
 /** false (default), true, a hop count, or a list of addresses, CIDRs and express' names such as `loopback`. */
@@ -95,6 +97,13 @@ export function readTlsFiles(r: EnvReader): GatewayConfig['tls'] {
 
 const TRUST_PROXY_FORMAT = 'false, true, a hop count, or a comma-separated list of IPs, CIDRs, loopback, linklocal, uniquelocal';
 
+/** An absolute http(s) URL without a trailing slash: what the OpenAPI document's `servers` names. */
+export function parsePublicBaseUrl(raw: string): string {
+  const url = new URL(raw);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+  return raw.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
   const r = new EnvReader(env);
   const config: GatewayConfig = {
@@ -131,6 +140,7 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     tls: readTlsFiles(r),
     trustProxy: env.TRUST_PROXY ? r.parsed('TRUST_PROXY', parseTrustProxy, TRUST_PROXY_FORMAT) : false,
     requireTls: r.bool('REQUIRE_TLS', false),
+    publicBaseUrl: env.PUBLIC_BASE_URL ? r.parsed('PUBLIC_BASE_URL', parsePublicBaseUrl, 'an absolute http(s) URL such as https://api.example.com') : undefined,
   };
   if (!/^\+[1-9]\d{6,14}$/.test(config.sandboxSender)) {
     r.problems.push(`SANDBOX_SENDER must be an E.164 number, got "${config.sandboxSender}"`);

@@ -183,8 +183,11 @@ describe('operations', () => {
     const page = await h.request('/docs');
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const html = await page.text();
-    expect(html).toContain('"openapi":"3.1.0"');
-    expect(html).not.toMatch(/<script[^>]+src=/);
+    // The renderer and the document both come from the gateway itself (docs/api.md#reference-docs).
+    expect(html).toContain('/v1/openapi.json');
+    expect([...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1])).toEqual(['/docs/scalar-api-reference.js']);
+    expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
+    expect((await h.request('/docs/scalar-api-reference.js')).headers.get('content-type')).toMatch(/javascript/);
   });
 
   it('echoes a safe X-Request-Id and replaces an unsafe one', async () => {

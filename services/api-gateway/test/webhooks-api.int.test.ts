@@ -87,7 +87,7 @@ describe('answers as the OpenAPI document describes them', () => {
   it('serves a document that lists these operations', async () => {
     const served = (await (await h.request('/v1/openapi.json')).json()) as { paths: Record<string, unknown> };
     expect(Object.keys(served.paths)).toEqual(Object.keys((buildOpenApiDocument() as { paths: object }).paths));
-    expect(served.paths).toHaveProperty(['/v1/webhooks/{id}/rotate-secret', 'post', 'security'], [{ bearerAuth: ['webhooks:write'] }]);
+    expect(served.paths).toHaveProperty(['/v1/webhooks/{id}/rotate-secret', 'post', 'x-required-scopes'], ['webhooks:write']);
   });
 });
 

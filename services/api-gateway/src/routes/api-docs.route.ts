@@ -1,19 +1,33 @@
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { buildOpenApiDocument } from '@switchboard/schemas';
-import { renderDocsPage } from '../docs/docs-page';
+import { DOCS_SCRIPT_PATH, renderDocsPage } from '../docs/docs-page';
 
-/** `GET /v1/openapi.json` and `GET /docs`, both rendered once at start-up. */
-export function apiDocsRouter(): Router {
+export interface ApiDocsOptions {
+  /** PUBLIC_BASE_URL; unset, `servers` names the scheme and host each request was sent to. */
+  publicBaseUrl?: string;
+}
+
+/**
+ * `GET /v1/openapi.json` and the reference at `GET /docs` (docs/api.md#reference-docs), both built once at
+ * start-up; only the document's absolute `servers` URL may differ per request.
+ */
+export function apiDocsRouter({ publicBaseUrl }: ApiDocsOptions = {}): Router {
   const document = buildOpenApiDocument();
-  const json = JSON.stringify(document);
-  const page = renderDocsPage(document);
+  const page = renderDocsPage();
+  const fixed = publicBaseUrl === undefined ? undefined : JSON.stringify({ ...document, servers: [{ url: publicBaseUrl, description: 'This gateway' }] });
+  // The host header is the client's to choose: it only changes what this one answer says about itself.
+  const serverOf = (req: Request): string => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
   const router = Router();
-  router.get('/v1/openapi.json', (_req, res) => {
-    res.type('application/json').send(json);
+  router.get('/v1/openapi.json', (req, res) => {
+    res.type('application/json').send(fixed ?? JSON.stringify({ ...document, servers: [{ url: serverOf(req), description: 'This gateway' }] }));
   });
   router.get('/docs', (_req, res) => {
     res.setHeader('Content-Security-Policy', page.contentSecurityPolicy);
     res.type('text/html').send(page.html);
+  });
+  router.get(DOCS_SCRIPT_PATH, (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('text/javascript').send(page.script);
   });
   return router;
 }
