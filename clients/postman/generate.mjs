@@ -26,10 +26,16 @@ const ID_VARIABLES = [
   ['/v1/webhooks/', 'webhookId'],
   ['/v1/events/', 'eventId'],
   ['/v1/inbound/', 'inboundId'],
+  ['/v1/batches/', 'batchId'],
 ];
+
+/** Operations whose `:id` is not the one their path prefix names: canceling needs a message that is still scheduled. */
+const ID_BY_OPERATION = { cancelMessage: 'scheduledMessageId' };
 
 /** Creates whose answer holds an id later requests use: operationId → variable. */
 const SAVES_ID = { sendMessage: 'messageId', createTemplate: 'templateId', createSuppression: 'suppressionId', createWebhookEndpoint: 'webhookId' };
+/** Creates whose id is in another field than `id`: operationId → [variable, field]. */
+const SAVES_FIELD = { sendBatch: ['batchId', 'batch_id'] };
 
 /**
  * Lists whose first item is saved, waiting (up to ~30 s) until work the stack does in the background has
@@ -80,6 +86,7 @@ function testsFor(operationId) {
   }
   lines.push(...expect2xx);
   if (SAVES_ID[operationId]) lines.push(`pm.collectionVariables.set('${SAVES_ID[operationId]}', pm.response.json().id);`);
+  if (SAVES_FIELD[operationId]) lines.push(`pm.collectionVariables.set('${SAVES_FIELD[operationId][0]}', pm.response.json().${SAVES_FIELD[operationId][1]});`);
   return lines;
 }
 
@@ -94,6 +101,19 @@ const PRE_REQUEST = {
     'var raw = JSON.stringify(body);',
     'pm.request.body.raw = raw;',
     "pm.collectionVariables.set('chatSignature', 'sha256=' + CryptoJS.HmacSHA256(raw, pm.variables.get('chatAppSecret')).toString(CryptoJS.enc.Hex));",
+  ],
+  cancelMessage: [
+    '// Only a scheduled message can be canceled: schedule one an hour ahead, then cancel it. Its recipient is not',
+    '// the one the Suppressions folder opts out.',
+    'pm.sendRequest({',
+    "  url: pm.variables.get('baseUrl') + '/v1/messages',",
+    "  method: 'POST',",
+    "  header: [{ key: 'Content-Type', value: 'application/json' }, { key: 'Authorization', value: 'Bearer ' + pm.variables.get('apiKey') }],",
+    "  body: { mode: 'raw', raw: JSON.stringify({ recipient: '+14155552673', channel: 'sms', content: { text: 'Reminder' }, send_at: new Date(Date.now() + 3600000).toISOString() }) },",
+    "}, function (error, response) {",
+    "  if (error) throw error;",
+    "  pm.collectionVariables.set('scheduledMessageId', response.json().id);",
+    '});',
   ],
   rcsEvents: [
     '// RBM signs message.data: X-Goog-Signature = base64 HMAC-SHA512(RBM_CLIENT_TOKEN, message.data).',
@@ -136,8 +156,8 @@ function finishRequest(item, found) {
     }
   }
   for (const variable of request.url.variable ?? []) {
-    const chained = ID_VARIABLES.find(([prefix]) => path.startsWith(prefix));
-    if (variable.key === 'id' && chained) variable.value = `{{${chained[1]}}}`;
+    const chained = ID_BY_OPERATION[operation.operationId] ?? ID_VARIABLES.find(([prefix]) => path.startsWith(prefix))?.[1];
+    if (variable.key === 'id' && chained) variable.value = `{{${chained}}}`;
   }
   const events = [{ listen: 'test', script: script(testsFor(operation.operationId)) }];
   if (PRE_REQUEST[operation.operationId]) events.unshift({ listen: 'prerequest', script: script(PRE_REQUEST[operation.operationId]) });
@@ -149,7 +169,7 @@ function finishRequest(item, found) {
 const RUN_LAST = new Set(['sendChatMessage', 'redeliverEvent']);
 function runWeight({ operationId, method }) {
   if (RUN_LAST.has(operationId)) return 2;
-  return SAVES_ID[operationId] || method === 'PATCH' ? 0 : 1;
+  return SAVES_ID[operationId] || SAVES_FIELD[operationId] || method === 'PATCH' ? 0 : 1;
 }
 
 export async function generateCollection() {
@@ -187,7 +207,7 @@ export async function generateCollection() {
     auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] },
     variable: [
       ...PUBLIC_VARIABLES.map(([key, value, description]) => ({ key, value, type: 'string', description })),
-      ...['messageId', 'templateId', 'suppressionId', 'webhookId', 'eventId', 'inboundId', 'chatSignature', 'rcsSignature'].map((key) => ({ key, value: '', type: 'string' })),
+      ...['messageId', 'batchId', 'scheduledMessageId', 'templateId', 'suppressionId', 'webhookId', 'eventId', 'inboundId', 'chatSignature', 'rcsSignature'].map((key) => ({ key, value: '', type: 'string' })),
     ],
     item: [...ordered, { name: 'Clean up', description: 'The deletes, after every request that reads what they remove.', item: deletes }],
   };

@@ -13,6 +13,19 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, { summary: string; 
       value: { recipient: '+14155552671', channel: 'auto', content: { text: 'Your parcel is on its way' }, fallback: ['chat', 'sms'], fallback_timeout_seconds: 30 },
     },
   },
+  sendBatch: {
+    campaign: {
+      summary: 'Two SMS with shared defaults',
+      value: {
+        channel: 'sms',
+        metadata: { campaign: 'spring' },
+        messages: [
+          { recipient: '+14155552671', content: { text: 'Spring sale: 20% off today' } },
+          { recipient: '+14155552672', content: { text: 'Spring sale: 20% off today' }, metadata: { segment: 'vip' } },
+        ],
+      },
+    },
+  },
   sendChatMessage: {
     text: { summary: 'A free-form text (needs an open customer window)', value: { to: '+14155552671', type: 'text', text: { body: 'Thanks, we got your reply.' } } },
   },
