@@ -33,6 +33,14 @@ export function createDb({ url, poolSize = 10, statementTimeoutMs = 5_000 }: DbO
     query: (text, values) => pool.query(text, values as unknown[]),
     async transaction(work) {
       const client: PoolClient = await pool.connect();
+      // A checked-out client has no pool listener: its connection dying (a server restart) would emit an
+      // unhandled 'error' and crash the process. We note it, the transaction fails, and release(broken)
+      // discards the client instead of handing a dead connection to the next caller.
+      let broken: Error | undefined;
+      const onError = (error: Error) => {
+        broken = error;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await work(client);
@@ -42,7 +50,8 @@ export function createDb({ url, poolSize = 10, statementTimeoutMs = 5_000 }: DbO
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(broken);
       }
     },
     async ping() {
