@@ -101,6 +101,7 @@ export function startMessageLoad(world, { rate = 20, maxInFlight = 20, tag = ran
     accepted,
     refused,
     sent: () => i,
+    inFlight: () => pending.size,
     async stop() {
       stopped = true;
       clearInterval(timer);
