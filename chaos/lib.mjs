@@ -71,9 +71,10 @@ const recipientOf = (i) => `+4479111234${String(10 + (i % 90)).padStart(2, '0')}
 
 /**
  * A steady, bounded load: `rate` POST /v1/messages per second, at most `maxInFlight` at once, SMS and RCS
- * alternately, each with a unique text that names it at carrier-sim. Records every answer.
+ * alternately, each with a unique text that names it at carrier-sim. Records every answer. `api` defaults to
+ * fetch through world.api.
  */
-export function startMessageLoad(world, { rate = 20, maxInFlight = 20, tag = randomBytes(3).toString('hex') } = {}) {
+export function startMessageLoad(world, { rate = 20, maxInFlight = 20, tag = randomBytes(3).toString('hex'), api = world.api } = {}) {
   const accepted = []; // { id, text, channel }
   const refused = { status: new Map(), errors: new Map() };
   const pending = new Set();
@@ -84,11 +85,11 @@ export function startMessageLoad(world, { rate = 20, maxInFlight = 20, tag = ran
     const channel = n % 2 ? 'sms' : 'rcs';
     const text = `chaos ${tag} ${n}`;
     try {
-      const res = await world.api('POST', '/v1/messages', { channel, recipient: recipientOf(n), content: { text } });
+      const res = await api('POST', '/v1/messages', { channel, recipient: recipientOf(n), content: { text } });
       if (res.status === 202) accepted.push({ id: res.body.id, text, channel });
       else refused.status.set(res.status, (refused.status.get(res.status) ?? 0) + 1);
     } catch (error) {
-      const code = error.cause?.code ?? error.message;
+      const code = error.cause?.code ?? error.code ?? error.message;
       refused.errors.set(code, (refused.errors.get(code) ?? 0) + 1);
     }
   };
