@@ -11,6 +11,10 @@ export const pg = require('pg');
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const log = (msg) => process.stderr.write(`[chaos] ${msg}\n`);
 
+let lastDiagnosis = [];
+/** The service processes of the last world stopped: whether each still ran, and the end of its output. */
+export const lastWorldDiagnosis = () => lastDiagnosis;
+
 /**
  * One case's world. `postgresUrl` is a server base URL (a fresh database is made on it); Redis is private,
  * started here, unless `redis` is given. `workers` and `env` go to devstack's startStack.
@@ -37,6 +41,14 @@ export async function startWorld({ postgresUrl, workers = ['dispatcher'], env = 
     await database.drop();
     throw error;
   }
+  // Every service process of the world, restarts included, for the diagnosis of a failed case.
+  const processes = Object.values(stack.services);
+  const startService = stack.startService;
+  stack.startService = async (...args) => {
+    const service = await startService(...args);
+    processes.push(service);
+    return service;
+  };
   const { key, accountId } = await devstack.createAccountKey(database.url, { account: 'chaos', mode: 'test', rateLimitPerSecond: 1_000_000, secretsKeys: stack.secretsKeys });
   const db = new pg.Pool({ connectionString: database.url, max: 2 });
   db.on('error', () => undefined);
@@ -57,6 +69,7 @@ export async function startWorld({ postgresUrl, workers = ['dispatcher'], env = 
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     },
     async stop() {
+      lastDiagnosis = processes.map((p) => ({ service: p.name, pid: p.child.pid, exit: p.child.exitCode ?? p.child.signalCode ?? 'running', logs: p.logs() }));
       await stack.stop();
       await db.end().catch(() => undefined);
       await world.redis.stop().catch(() => undefined);

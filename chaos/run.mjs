@@ -1,7 +1,10 @@
 // The chaos suite (docs/operations.md#chaos-suite): each case starts its own world of real processes, puts it
 // under a steady load, injects one fault and prints its figure. Exits non-zero when a case misses its target.
 // Usage: npm run chaos [-- <case>...]   (cases: see CASES below; all by default)
-import { devstack, log } from './lib.mjs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { devstack, lastWorldDiagnosis, log } from './lib.mjs';
 
 const CASES = ['redis-kill', 'dispatcher-kill', 'gateway-sigterm', 'postgres-restart', 'webhook-outage', 'fuzz'];
 const CASE_TIMEOUT_MS = 4 * 60_000;
@@ -34,6 +37,17 @@ try {
       clearTimeout(timer);
     }
     row.seconds = Math.round((Date.now() - started) / 1000);
+    if (!row.ok) {
+      // The services' own account of the failure (their output is kept at LOG_LEVEL, warn by default).
+      // Errors and the shutdown steps on stderr, the whole output in a file.
+      const folder = mkdtempSync(join(tmpdir(), `sb-chaos-${caseName}-`));
+      for (const p of lastWorldDiagnosis()) {
+        const file = join(folder, `${p.service}-${p.pid}.log`);
+        writeFileSync(file, p.logs);
+        const notable = p.logs.split('\n').filter((l) => /"level":"error"|uncaught|unhandled|shutdown|failed to start/i.test(l)).slice(-15);
+        log(`${caseName}: ${p.service} pid ${p.pid} ${p.exit === 'running' ? 'was running' : `had exited (${p.exit})`}; output in ${file}${notable.length ? `; notable lines:\n${notable.join('\n')}` : ''}`);
+      }
+    }
     rows.push(row);
     console.log(JSON.stringify({ chaos: row.case, ok: row.ok, figure: row.figure, target: row.target, seconds: row.seconds, details: row.details }));
   }
