@@ -32,7 +32,24 @@ export function createDb({ url, poolSize = 10, statementTimeoutMs = 5_000 }: DbO
   return {
     query: (text, values) => pool.query(text, values as unknown[]),
     async transaction(work) {
-      const client: PoolClient = await pool.connect();
+      // A checked-out client has no pool listener: its connection dying (a server restart) would emit an
+      // unhandled 'error' and crash the process. We note it, the transaction fails, and release(broken)
+      // discards the client instead of handing a dead connection to the next caller.
+      let broken: Error | undefined;
+      const onError = (error: Error) => {
+        broken = error;
+      };
+      // The callback form attaches the listener in the same tick as the pool hands the client over. After
+      // `await pool.connect()` it would come a microtask later, and the pool may hand the client over from inside
+      // the parse loop of its previous query's last packet: a server's termination notice in that same packet
+      // then finds no listener at all.
+      const client = await new Promise<PoolClient>((resolve, reject) => {
+        pool.connect((error, connected) => {
+          if (error || !connected) return reject(error ?? new Error('no client from the pool'));
+          connected.on('error', onError);
+          resolve(connected);
+        });
+      });
       try {
         await client.query('BEGIN');
         const result = await work(client);
@@ -42,7 +59,8 @@ export function createDb({ url, poolSize = 10, statementTimeoutMs = 5_000 }: DbO
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(broken);
       }
     },
     async ping() {
