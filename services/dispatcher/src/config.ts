@@ -1,6 +1,7 @@
 import type { UnitPrices } from '@switchboard/domain';
 import { EnvReader, type Env, readCommonConfig, redactUrlCredentials, type CommonConfig } from '@switchboard/runtime';
 import type { BreakerPolicy } from './upstreams/circuit-breaker';
+import type { SenderRates } from './upstreams/sender-rate-limiter';
 import { parseChatUpstreams, type ChatUpstreamConfig } from './upstreams/chat-upstreams.config';
 import { parseSmsUpstreams, type SmsUpstreamConfig } from './upstreams/sms-upstreams.config';
 
@@ -56,6 +57,10 @@ export interface DispatcherConfig extends CommonConfig {
   breaker: BreakerPolicy;
   /** How often /metrics' breaker gauges are refreshed from Redis. */
   breakerGaugeRefreshMs: number;
+  /** Per-sender limits (docs/configuration.md#per-sender-limits). */
+  senderRates: SenderRates;
+  senderRateBurstMs: number;
+  senderWaitSpreadMs: number;
 }
 
 /**
@@ -222,6 +227,13 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
       probeTimeoutMs: read.int('UPSTREAM_BREAKER_PROBE_TIMEOUT_MS', 10_000, { min: 100 }),
     },
     breakerGaugeRefreshMs: read.int('UPSTREAM_BREAKER_GAUGE_REFRESH_MS', 2_000, { min: 100 }),
+    senderRates: Object.freeze({
+      chat: read.int('SENDER_RATE_CHAT_PER_SECOND', 80, { min: 0, max: 10_000_000 }),
+      sms: read.int('SENDER_RATE_SMS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
+      rcs: read.int('SENDER_RATE_RCS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
+    }),
+    senderRateBurstMs: read.int('SENDER_RATE_BURST_MS', 100, { min: 1, max: 60_000 }),
+    senderWaitSpreadMs: read.int('SENDER_RATE_WAIT_SPREAD_MS', 100, { min: 0, max: 60_000 }),
   };
   if (config.breaker.minCalls > config.breaker.windowSize) read.problems.push('UPSTREAM_BREAKER_MIN_CALLS must not exceed UPSTREAM_BREAKER_WINDOW');
   return read.finish('dispatcher', config);
@@ -255,5 +267,8 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     sandbox: upstreams(config.sandbox),
     live: upstreams(config.live),
     breaker: config.breaker,
+    sender_rates_per_second: config.senderRates,
+    sender_rate_burst_ms: config.senderRateBurstMs,
+    sender_rate_wait_spread_ms: config.senderWaitSpreadMs,
   };
 }

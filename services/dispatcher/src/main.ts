@@ -36,6 +36,7 @@ import { createSendMessageProcessor } from './processors/send-message.processor'
 import { createTemplateSubmitProcessor } from './processors/template-submit.processor';
 import { createTemplateUpdateHandler } from './processors/template-update.handler';
 import { createAdapterSets } from './upstreams/adapter-sets';
+import { createSenderRateLimiter } from './upstreams/sender-rate-limiter';
 import { syncUpstreamState } from './upstreams/upstream-state.sync';
 import { forwardSmsCallbacks } from './upstreams/sms-callbacks.forwarder';
 
@@ -100,14 +101,16 @@ runWorkerService({
       logger,
       clock,
     });
+    const senderLimits = createSenderRateLimiter({ redis: producerConnection, prefix: config.queuePrefix, rates: config.senderRates, burstMs: config.senderRateBurstMs });
     const sendMessage = createSendMessageProcessor({
+      senderSlot: (mode, channel, sender) => senderLimits.take(channel, adapters.rateLimitUpstream[mode][channel], sender),
       timers: messageTimers,
       store,
       suppressedChannels: suppressionCache.suppressedChannels,
       providers: adapters.byMode,
       clock,
       logger,
-      config: { reconcileTimeoutMs: config.reconcileTimeoutMs, throttleDelayMs: config.throttleDelayMs },
+      config: { reconcileTimeoutMs: config.reconcileTimeoutMs, throttleDelayMs: config.throttleDelayMs, senderWaitSpreadMs: config.senderWaitSpreadMs },
       metrics,
       publishEvents,
       checkContent: createMediaCheck({

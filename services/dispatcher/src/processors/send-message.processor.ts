@@ -31,6 +31,8 @@ export interface SendMessageDeps {
     reconcileTimeoutMs: number;
     /** Delay of a throttled send when the upstream named none. */
     throttleDelayMs: number;
+    /** Up to this much is added at random to a wait for the per-sender limit. @defaultValue 0 */
+    senderWaitSpreadMs?: number;
   };
   publishEvents: PublishEvents<StoredEvent>;
   metrics?: DispatcherMetrics;
@@ -50,6 +52,13 @@ export interface SendMessageDeps {
    * may have opted out meanwhile (docs/routing.md#quiet-hours). @defaultValue none
    */
   suppressedChannels?: (accountId: string, recipient: string, channels: readonly ConcreteChannel[]) => Promise<Set<ConcreteChannel>>;
+  /**
+   * Takes a slot of the per-sender limit (docs/routing.md#per-sender-limits): 0 to send now, else the
+   * milliseconds to wait, which the message waits out without using an attempt. @defaultValue none: no limits
+   */
+  senderSlot?: (mode: SendMessageJob['mode'], channel: ConcreteChannel, sender: string) => Promise<number>;
+  /** Spreads the messages that wait for the same slot. @defaultValue Math.random */
+  random?: () => number;
 }
 
 type Pass = 'done' | 'next';
@@ -237,6 +246,13 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     if (!channel) {
       const last = attempts[attempts.length - 1];
       return endMessage(ctx, 'failed', last?.error_code ?? 'no_channel_left', last?.error_message ?? 'every channel of the plan was tried');
+    }
+    const waitMs = await deps.senderSlot?.(data.mode, channel, data.senders[channel]?.e164 ?? '');
+    if (waitMs) {
+      count(channel, 'sender_rate_limited');
+      // Many messages wait for the same sender's next tokens: spreading their return keeps them from all
+      // asking at once and all but a few being sent back to wait again.
+      return delayUntil(ctx, clock() + waitMs + Math.floor((deps.random ?? Math.random)() * (config.senderWaitSpreadMs ?? 0)));
     }
     const started = await store.startAttempt({
       messageId: data.message_id,

@@ -27,7 +27,18 @@ export interface AdapterSets {
   descriptions: UpstreamDescription[];
   /** Every upstream with a breaker, for the /metrics gauges. */
   breakerNames: Array<{ channel: 'chat' | 'sms'; name: string }>;
+  /**
+   * The upstream a per-sender bucket is kept for (docs/routing.md#per-sender-limits). With several
+   * upstreams on a channel the limit is taken before one is chosen, so their names together key one bucket.
+   */
+  rateLimitUpstream: Readonly<Record<KeyMode, Readonly<Record<'chat' | 'rcs' | 'sms', string>>>>;
 }
+
+const rateLimitNames = (set: UpstreamSet) => ({
+  chat: set.chat.map((u) => u.name).join('+'),
+  rcs: `rbm:${set.rcs.agentId}`,
+  sms: set.sms.map((u) => u.name).join('+'),
+});
 
 const connectionOf = (u: SmsUpstreamConfig) => ({ host: u.host, port: u.port, systemId: u.systemId, password: u.password });
 
@@ -97,5 +108,6 @@ export function createAdapterSets(deps: {
     smsSessions: sessions.map((s) => s.adapter),
     descriptions: [...describe('test', sandbox), ...describe('live', live)],
     breakerNames: [...named('chat'), ...named('sms')],
+    rateLimitUpstream: { test: rateLimitNames(sandbox), live: rateLimitNames(live) },
   };
 }
