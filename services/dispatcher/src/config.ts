@@ -233,7 +233,7 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
       rcs: read.int('SENDER_RATE_RCS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
     }),
     senderRateBurstMs: read.int('SENDER_RATE_BURST_MS', 100, { min: 1, max: 60_000 }),
-    senderWaitSpreadMs: read.int('SENDER_RATE_WAIT_SPREAD_MS', 100, { min: 0, max: 60_000 }),
+    senderWaitSpreadMs: read.int('SENDER_RATE_WAIT_SPREAD_MS', 20, { min: 0, max: 60_000 }),
   };
   if (config.breaker.minCalls > config.breaker.windowSize) read.problems.push('UPSTREAM_BREAKER_MIN_CALLS must not exceed UPSTREAM_BREAKER_WINDOW');
   return read.finish('dispatcher', config);

@@ -1,4 +1,5 @@
 import {
+  createBatchingEventPublisher,
   createEventPublisher,
   createJobWorker,
   createProducerConnection,
@@ -77,7 +78,10 @@ runWorkerService({
     // Events are committed with each change (the outbox); publishing hands them to webhook fan-out at once,
     // and webhook-delivery's sweeper publishes any that a crash left behind.
     const eventFanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOptions);
-    const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: eventFanoutQueue, outbox: createEventsRepository(db) }), logger);
+    const publishEvents = publishEventsOrLeaveInOutbox(
+      createBatchingEventPublisher(createEventPublisher({ queue: eventFanoutQueue, outbox: createEventsRepository(db) })),
+      logger,
+    );
 
     const templates = createTemplatesRepository(db);
     const accountSettings = createAccountSettingsRepository(db);

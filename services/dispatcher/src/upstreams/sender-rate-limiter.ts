@@ -11,30 +11,36 @@ export function senderRateKey(prefix: string, upstream: string, sender: string):
 
 /**
  * A token bucket refilled at `rate` tokens per second up to `capacity`, on Redis's own clock so that
- * every dispatcher process agrees. Takes one token and answers 0, or answers the milliseconds until the
- * next token without taking any. The hash expires once a full bucket would have refilled anyway.
+ * every dispatcher process agrees. Takes one token and answers 0, or answers how long to wait without
+ * taking any. The wait is this caller's turn in line: `queued` counts the callers already told to wait
+ * (draining at `rate`), so that a backlog of hundreds comes back spread over the seconds it needs instead
+ * of all at the next token. The hash expires once a full bucket and an empty line would be back anyway.
  */
 const TAKE_TOKEN = `
 local rate = tonumber(ARGV[1])
 local capacity = tonumber(ARGV[2])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at', 'queued')
 local tokens = tonumber(state[1])
 local at = tonumber(state[2])
+local queued = tonumber(state[3]) or 0
 if tokens == nil then
   tokens = capacity
   at = now
 end
-tokens = math.min(capacity, tokens + math.max(0, now - at) * rate / 1000)
+local refill = math.max(0, now - at) * rate / 1000
+tokens = math.min(capacity, tokens + refill)
+queued = math.max(0, queued - refill)
 local wait = 0
 if tokens >= 1 then
   tokens = tokens - 1
 else
-  wait = math.ceil((1 - tokens) * 1000 / rate)
+  wait = math.ceil((1 - tokens + queued) * 1000 / rate)
+  queued = queued + 1
 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
-redis.call('PEXPIRE', KEYS[1], math.ceil(capacity * 1000 / rate) + 1000)
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now, 'queued', tostring(queued))
+redis.call('PEXPIRE', KEYS[1], math.ceil((capacity + queued) * 1000 / rate) + 1000)
 return wait
 `;
 
