@@ -60,7 +60,6 @@ export interface DispatcherConfig extends CommonConfig {
   /** Per-sender limits (docs/configuration.md#per-sender-limits). */
   senderRates: SenderRates;
   senderRateBurstMs: number;
-  senderWaitSpreadMs: number;
 }
 
 /**
@@ -233,7 +232,6 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
       rcs: read.int('SENDER_RATE_RCS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
     }),
     senderRateBurstMs: read.int('SENDER_RATE_BURST_MS', 100, { min: 1, max: 60_000 }),
-    senderWaitSpreadMs: read.int('SENDER_RATE_WAIT_SPREAD_MS', 20, { min: 0, max: 60_000 }),
   };
   if (config.breaker.minCalls > config.breaker.windowSize) read.problems.push('UPSTREAM_BREAKER_MIN_CALLS must not exceed UPSTREAM_BREAKER_WINDOW');
   return read.finish('dispatcher', config);
@@ -269,6 +267,5 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     breaker: config.breaker,
     sender_rates_per_second: config.senderRates,
     sender_rate_burst_ms: config.senderRateBurstMs,
-    sender_rate_wait_spread_ms: config.senderWaitSpreadMs,
   };
 }

@@ -107,14 +107,14 @@ runWorkerService({
     });
     const senderLimits = createSenderRateLimiter({ redis: producerConnection, prefix: config.queuePrefix, rates: config.senderRates, burstMs: config.senderRateBurstMs });
     const sendMessage = createSendMessageProcessor({
-      senderSlot: (mode, channel, sender) => senderLimits.take(channel, adapters.rateLimitUpstream[mode][channel], sender),
+      senderSlot: (mode, channel, sender, messageId) => senderLimits.take(channel, adapters.rateLimitUpstream[mode][channel], sender, messageId),
       timers: messageTimers,
       store,
       suppressedChannels: suppressionCache.suppressedChannels,
       providers: adapters.byMode,
       clock,
       logger,
-      config: { reconcileTimeoutMs: config.reconcileTimeoutMs, throttleDelayMs: config.throttleDelayMs, senderWaitSpreadMs: config.senderWaitSpreadMs },
+      config: { reconcileTimeoutMs: config.reconcileTimeoutMs, throttleDelayMs: config.throttleDelayMs },
       metrics,
       publishEvents,
       checkContent: createMediaCheck({

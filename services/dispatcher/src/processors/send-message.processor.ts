@@ -31,8 +31,6 @@ export interface SendMessageDeps {
     reconcileTimeoutMs: number;
     /** Delay of a throttled send when the upstream named none. */
     throttleDelayMs: number;
-    /** Up to this much is added at random to a wait for the per-sender limit. @defaultValue 0 */
-    senderWaitSpreadMs?: number;
   };
   publishEvents: PublishEvents<StoredEvent>;
   metrics?: DispatcherMetrics;
@@ -56,9 +54,7 @@ export interface SendMessageDeps {
    * Takes a slot of the per-sender limit (docs/routing.md#per-sender-limits): 0 to send now, else the
    * milliseconds to wait, which the message waits out without using an attempt. @defaultValue none: no limits
    */
-  senderSlot?: (mode: SendMessageJob['mode'], channel: ConcreteChannel, sender: string) => Promise<number>;
-  /** Spreads the messages that wait for the same slot. @defaultValue Math.random */
-  random?: () => number;
+  senderSlot?: (mode: SendMessageJob['mode'], channel: ConcreteChannel, sender: string, messageId: string) => Promise<number>;
 }
 
 type Pass = 'done' | 'next';
@@ -95,11 +91,11 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
    * using an attempt (docs/routing.md#per-sender-limits).
    */
   async function waitForSenderSlot(ctx: RunContext, channel: ConcreteChannel): Promise<void> {
-    const waitMs = await deps.senderSlot?.(ctx.data.mode, channel, ctx.data.senders[channel]?.e164 ?? '');
+    const waitMs = await deps.senderSlot?.(ctx.data.mode, channel, ctx.data.senders[channel]?.e164 ?? '', ctx.data.message_id);
     ctx.slotTakenFor = channel;
     if (!waitMs) return;
     count(channel, 'sender_rate_limited');
-    await delayUntil(ctx, clock() + waitMs + Math.floor((deps.random ?? Math.random)() * (config.senderWaitSpreadMs ?? 0)));
+    await delayUntil(ctx, clock() + waitMs);
   }
 
   /** Leaves the run until `at`, without using up one of the job's attempts. */

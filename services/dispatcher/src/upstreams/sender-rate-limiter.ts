@@ -10,38 +10,36 @@ export function senderRateKey(prefix: string, upstream: string, sender: string):
 }
 
 /**
- * A token bucket refilled at `rate` tokens per second up to `capacity`, on Redis's own clock so that
- * every dispatcher process agrees. Takes one token and answers 0, or answers how long to wait without
- * taking any. The wait is this caller's turn in line: `queued` counts the callers already told to wait
- * (draining at `rate`), so that a backlog of hundreds comes back spread over the seconds it needs instead
- * of all at the next token. The hash expires once a full bucket and an empty line would be back anyway.
+ * Per-sender pacing on Redis's own clock, so that every dispatcher process agrees (a GCRA, the token bucket
+ * written as one timestamp). `tat` is when the sender's schedule is next free; a send may run up to `burstMs`
+ * ahead of it. A message that may not send yet is given the next free slot, which is reserved for it under
+ * its id: when it comes back it sends without asking again, so a backlog is served in turn rather than all
+ * asking at every free slot, and a message back late (a busy dispatcher) still has its slot. Whatever the
+ * lateness, the sends since a schedule began never exceed rate × elapsed time + burst
+ * (docs/routing.md#per-sender-limits). Answers 0 to send now, else the milliseconds to wait.
  */
-const TAKE_TOKEN = `
-local rate = tonumber(ARGV[1])
-local capacity = tonumber(ARGV[2])
+const TAKE_SLOT = `
+local interval = 1000 / tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local member = 'r:' .. ARGV[3]
 local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local state = redis.call('HMGET', KEYS[1], 'tokens', 'at', 'queued')
-local tokens = tonumber(state[1])
-local at = tonumber(state[2])
-local queued = tonumber(state[3]) or 0
-if tokens == nil then
-  tokens = capacity
-  at = now
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local reserved = tonumber(redis.call('HGET', KEYS[1], member))
+if reserved then
+  if reserved > now + 1 then
+    return math.ceil(reserved - now)
+  end
+  redis.call('HDEL', KEYS[1], member)
+  return 0
 end
-local refill = math.max(0, now - at) * rate / 1000
-tokens = math.min(capacity, tokens + refill)
-queued = math.max(0, queued - refill)
-local wait = 0
-if tokens >= 1 then
-  tokens = tokens - 1
-else
-  wait = math.ceil((1 - tokens + queued) * 1000 / rate)
-  queued = queued + 1
+local slot = math.max(tonumber(redis.call('HGET', KEYS[1], 'tat')) or now, now)
+redis.call('HSET', KEYS[1], 'tat', tostring(slot + interval))
+redis.call('PEXPIRE', KEYS[1], math.ceil(slot + interval - now) + 60000)
+if slot - now <= burst then
+  return 0
 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now, 'queued', tostring(queued))
-redis.call('PEXPIRE', KEYS[1], math.ceil((capacity + queued) * 1000 / rate) + 1000)
-return wait
+redis.call('HSET', KEYS[1], member, tostring(slot))
+return math.ceil(slot - now)
 `;
 
 /** The Redis commands the limiter needs; an ioredis client fits. */
@@ -50,15 +48,15 @@ export interface RateLimitRedis {
   evalsha(sha: string, keys: number, ...args: Array<string | number>): Promise<unknown>;
 }
 
-const TAKE_TOKEN_SHA = createHash('sha1').update(TAKE_TOKEN).digest('hex');
+const TAKE_SLOT_SHA = createHash('sha1').update(TAKE_SLOT).digest('hex');
 
 /** EVALSHA keeps the script text off the wire; a Redis that restarted since has to be sent it again. */
-async function takeToken(redis: RateLimitRedis, ...args: Array<string | number>): Promise<unknown> {
+async function takeSlot(redis: RateLimitRedis, ...args: Array<string | number>): Promise<unknown> {
   try {
-    return await redis.evalsha(TAKE_TOKEN_SHA, 1, ...args);
+    return await redis.evalsha(TAKE_SLOT_SHA, 1, ...args);
   } catch (error) {
     if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
-    return redis.eval(TAKE_TOKEN, 1, ...args);
+    return redis.eval(TAKE_SLOT, 1, ...args);
   }
 }
 
@@ -66,22 +64,24 @@ async function takeToken(redis: RateLimitRedis, ...args: Array<string | number>)
 export type SenderRates = Readonly<Record<ConcreteChannel, number>>;
 
 export interface SenderRateLimiter {
-  /** Takes a send slot for `sender` on `upstream`: 0 to send now, or how many milliseconds to wait first. */
-  take(channel: ConcreteChannel, upstream: string, sender: string): Promise<number>;
+  /**
+   * Takes a send slot for `sender` on `upstream` on behalf of `messageId`: 0 to send now, or how many
+   * milliseconds to wait for the slot reserved for that message.
+   */
+  take(channel: ConcreteChannel, upstream: string, sender: string, messageId: string): Promise<number>;
 }
 
 /**
  * Per-sender throughput limits shared by every dispatcher process (docs/routing.md#per-sender-limits).
- * `burstMs` of tokens may be spent at once after a quiet spell; it is kept short so that the rate over
- * any second stays close to the configured one.
+ * A quiet sender may send `burstMs` worth of messages at once; it is kept short so that the rate over any
+ * second stays close to the configured one.
  */
 export function createSenderRateLimiter(deps: { redis: RateLimitRedis; prefix: string; rates: SenderRates; burstMs: number }): SenderRateLimiter {
   return {
-    async take(channel, upstream, sender) {
+    async take(channel, upstream, sender, messageId) {
       const rate = deps.rates[channel];
       if (!rate || rate <= 0 || sender === '') return 0;
-      const capacity = Math.max(1, (rate * deps.burstMs) / 1000);
-      const wait = await takeToken(deps.redis, senderRateKey(deps.prefix, upstream, sender), rate, capacity);
+      const wait = await takeSlot(deps.redis, senderRateKey(deps.prefix, upstream, sender), rate, deps.burstMs, messageId);
       return Number(wait);
     },
   };
