@@ -107,6 +107,7 @@ runWorkerService({
     });
     const senderLimits = createSenderRateLimiter({ redis: producerConnection, prefix: config.queuePrefix, rates: config.senderRates, burstMs: config.senderRateBurstMs });
     const sendMessage = createSendMessageProcessor({
+      rcsResendDeduped: (mode) => adapters.rcsResendDeduped[mode],
       senderSlot: (mode, channel, sender, messageId) => senderLimits.take(channel, adapters.rateLimitUpstream[mode][channel], sender, messageId),
       timers: messageTimers,
       store,

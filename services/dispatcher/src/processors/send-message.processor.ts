@@ -54,6 +54,12 @@ export interface SendMessageDeps {
    * Takes a slot of the per-sender limit (docs/routing.md#per-sender-limits): 0 to send now, else the
    * milliseconds to wait, which the message waits out without using an attempt. @defaultValue none: no limits
    */
+  /**
+   * Whether an RCS resend in this mode is deduped by RBM: true with one RBM upstream. With several, an RCS
+   * send of unknown outcome is reconciled like chat and SMS (docs/routing.md#several-upstreams-per-channel).
+   * @defaultValue always true
+   */
+  rcsResendDeduped?: (mode: SendMessageJob['mode']) => boolean;
   senderSlot?: (mode: SendMessageJob['mode'], channel: ConcreteChannel, sender: string, messageId: string) => Promise<number>;
 }
 
@@ -147,6 +153,7 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
       nextChannel,
       attemptsExhausted: ctx.job.attemptsMade + 1 >= (ctx.job.opts.attempts ?? 1),
       throttleDelayMs: config.throttleDelayMs,
+      rcsDeduped: deps.rcsResendDeduped?.(ctx.data.mode) ?? true,
     });
     const base = { messageId: ctx.data.message_id, attemptId: attempt.id, errorCode: decision.errorCode, errorMessage: decision.errorMessage, at: new Date(clock()) };
     const logFields = { ...ctx.fields, channel, action: decision.action, error_code: decision.errorCode, detail: decision.errorMessage };
@@ -269,7 +276,8 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     });
     await publish(started.events, ctx);
     if (started.outcome === 'finished') return 'done';
-    if (started.outcome === 'ambiguous' && started.attempt.channel !== 'rcs') return reconcile(ctx, started.attempt);
+    const deduped = started.outcome === 'ambiguous' && started.attempt.channel === 'rcs' && (deps.rcsResendDeduped?.(data.mode) ?? true);
+    if (started.outcome === 'ambiguous' && !deduped) return reconcile(ctx, started.attempt);
     return sendOnChannel(ctx, started.attempt, started.outcome === 'started', attempts);
   }
 
