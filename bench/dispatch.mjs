@@ -1,27 +1,97 @@
-// Dispatch throughput: messages per second from accepted (202) to `delivered` in the store, through
-// carrier-sim, beside a baseline of bare HTTP sends straight to the simulator's RBM API in the same run.
-// Usage: npm run build && node bench/dispatch.mjs [messages=2000] [channel=rcs]
+// Dispatch throughput (docs/performance.md#dispatch): messages per second from the first 202 to the last
+// `delivered` in the store, per channel, beside two baselines measured in the same run on the same machine:
+//   - raw BullMQ: the same number of jobs through a no-op processor at the dispatcher's concurrency, on the
+//     same Redis (the queue's own limit here);
+//   - bare sends: the simulator alone, as fast as 50 connections (or one SMPP bind with a window) can send.
+// Peak RSS of every service is sampled during each run.
+// Usage: npm run build && node bench/dispatch.mjs [messages=20000] [channels=sms,rcs,chat]
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { devstack, runAutocannon } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
-const total = Number(process.argv[2] ?? 2000);
-const channel = process.argv[3] ?? 'rcs';
+const { Queue, Worker } = require('bullmq');
+const { Redis } = require('ioredis');
+const smpp = require('smpp');
+const { customerWindowCacheKey } = require('../packages/shared-state/dist/index.js');
 
-const postgres = await devstack.ensurePostgres();
-const database = await devstack.createTestDatabase(postgres.url);
-const redis = await devstack.startRedis();
-const stack = await devstack.startStack({ databaseUrl: database.url, redisUrl: redis.url, simEnv: { SIM_DELIVERY_DELAY_MS: '50', SIM_READ_DELAY_MS: '50' } });
-const { key } = await devstack.createAccountKey(database.url, { account: 'bench', mode: 'test', rateLimitPerSecond: 10_000_000 });
-const client = new pg.Client({ connectionString: database.url });
-await client.connect();
+const total = Number(process.argv[2] ?? 20_000);
+const channels = (process.argv[3] ?? 'sms,rcs,chat').split(',');
+const concurrency = Number(process.env.DISPATCH_CONCURRENCY ?? 64);
+const SANDBOX_SENDER = '+14155550100';
 
 // Recipients whose last two digits are 10..89: the simulator's plain "delivered, then read" numbers.
 const recipient = (i) => `+4479111${200 + Math.floor((i % 800) / 80)}${10 + (i % 80)}`;
 
-try {
+const postgres = await devstack.ensurePostgres();
+const database = await devstack.createTestDatabase(postgres.url);
+const redis = await devstack.startRedis();
+const stack = await devstack.startStack({
+  databaseUrl: database.url,
+  redisUrl: redis.url,
+  simEnv: { SIM_DELIVERY_DELAY_MS: '50', SIM_READ_DELAY_MS: '50', SIM_ENFORCE_CHAT_WINDOW: 'false' },
+  // The bench measures the pipeline, not the per-sender limits (docs/configuration.md#per-sender-limits):
+  // every send here comes from the one sandbox sender, so the limits are set far above any rate reached.
+  dispatcherEnv: {
+    DISPATCH_CONCURRENCY: String(concurrency),
+    DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '20',
+    SENDER_RATE_CHAT_PER_SECOND: '1000000',
+    SENDER_RATE_SMS_PER_SECOND: '1000000',
+    SENDER_RATE_RCS_PER_SECOND: '1000000',
+    // BENCH_PROFILE_DIR=/tmp/prof writes the dispatcher's CPU profile there when it stops.
+    ...(process.env.BENCH_PROFILE_DIR ? { NODE_OPTIONS: `--require ${new URL("./cpu-profile.cjs", import.meta.url).pathname}`, BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {}),
+  },
+});
+const { key } = await devstack.createAccountKey(database.url, { account: 'bench', mode: 'test', rateLimitPerSecond: 10_000_000 });
+const client = new pg.Client({ connectionString: database.url });
+await client.connect();
+
+/** Peak VmRSS (MB) of each service's process while `run` lasts. */
+async function withPeakRss(run) {
+  const peaks = {};
+  const sample = () => {
+    for (const [name, service] of Object.entries(stack.services)) {
+      try {
+        const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${service.child.pid}/status`, 'utf8'))?.[1] ?? 0);
+        peaks[name] = Math.max(peaks[name] ?? 0, Math.round(kb / 1024));
+      } catch {
+        // The process is gone; its last sample stands.
+      }
+    }
+  };
+  const timer = setInterval(sample, 200);
+  try {
+    const result = await run();
+    sample();
+    return { result, peaks };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function openChatWindows() {
+  const connection = new Redis(redis.url);
+  try {
+    const pipeline = connection.pipeline();
+    for (let i = 0; i < 800; i += 1) {
+      const window = customerWindowCacheKey(stack.prefix, { accountId: 'sandbox', sender: SANDBOX_SENDER, customer: recipient(i) });
+      pipeline.set(window, new Date().toISOString(), 'PX', 3_600_000);
+    }
+    await pipeline.exec();
+  } finally {
+    connection.disconnect();
+  }
+}
+
+async function deliveredCount(channel) {
+  const { rows } = await client.query("SELECT count(*) AS n FROM messages WHERE channel = $1 AND status IN ('delivered','read')", [channel]);
+  return Number(rows[0].n);
+}
+
+async function dispatchRun(channel) {
+  if (channel === 'chat') await openChatWindows();
   const start = Date.now();
   let i = 0;
   const accepted = await runAutocannon({
@@ -38,33 +108,130 @@ try {
     ],
   });
   const acceptSeconds = (Date.now() - start) / 1000;
-  await devstack.eventually(
-    async () => Number((await client.query("SELECT count(*) AS n FROM messages WHERE status IN ('delivered','read')")).rows[0].n),
-    (count) => count >= total,
-    { timeoutMs: 300_000, intervalMs: 250, what: 'all messages delivered' },
-  );
-  const seconds = (Date.now() - start) / 1000;
-  // Baseline, measured after ours so that the receipts it provokes (for ids we never sent) cannot slow
-  // our measurement down: the simulator alone, as many RBM sends as fast as 50 connections can make them.
-  const baselineStart = Date.now();
-  let n = 0;
-  await runAutocannon({
-    url: stack.simUrl,
-    connections: 50,
-    amount: total,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox-rbm-token' },
-        setupRequest: (req) => ({ ...req, path: `/v1/phones/${encodeURIComponent(recipient(n++))}/agentMessages?messageId=bench-${randomUUID()}&agentId=switchboard-sandbox`, body: JSON.stringify({ contentMessage: { text: 'bench' } }) }),
-      },
-    ],
+  await devstack.eventually(() => deliveredCount(channel), (count) => count >= total - accepted.non2xx, {
+    timeoutMs: 900_000,
+    intervalMs: 250,
+    what: `all ${channel} messages delivered`,
   });
-  const baselineRate = total / ((Date.now() - baselineStart) / 1000);
+  const seconds = (Date.now() - start) / 1000;
+  return { accept_seconds: acceptSeconds, accept_per_second: Math.round(total / acceptSeconds), delivered_seconds: seconds, non2xx: accepted.non2xx };
+}
 
-  const row = { messages: total, channel, accept_seconds: acceptSeconds, delivered_seconds: seconds, delivered_per_second: Math.round(total / seconds), non2xx: accepted.non2xx };
-  console.table([{ name: 'bare sends to the simulator', per_second: Math.round(baselineRate) }, { name: `accepted → delivered (${channel})`, per_second: row.delivered_per_second }]);
-  console.log(JSON.stringify({ bench: 'dispatch', baseline_per_second: Math.round(baselineRate), ...row, ratio: Number((row.delivered_per_second / baselineRate).toFixed(3)) }));
+/** The queue alone: `total` jobs through a no-op processor at the dispatcher's concurrency, on the same Redis. */
+async function rawBullmqRate() {
+  const connection = { url: redis.url };
+  const name = `bench-raw-${randomUUID()}`;
+  const queue = new Queue(name, { connection });
+  const jobs = Array.from({ length: total }, (_, n) => ({ name: 'noop', data: { message_id: `msg_${n}` }, opts: { removeOnComplete: 1000, removeOnFail: 1000 } }));
+  for (let n = 0; n < jobs.length; n += 1000) await queue.addBulk(jobs.slice(n, n + 1000));
+  let done = 0;
+  const start = Date.now();
+  const finished = new Promise((resolve) => {
+    const worker = new Worker(name, async () => undefined, { connection: { url: redis.url, maxRetriesPerRequest: null }, concurrency });
+    worker.on('completed', () => {
+      done += 1;
+      if (done === total) resolve(worker);
+    });
+  });
+  const worker = await finished;
+  const rate = total / ((Date.now() - start) / 1000);
+  await worker.close();
+  await queue.obliterate({ force: true });
+  await queue.close();
+  return rate;
+}
+
+/** The simulator alone: bare sends on one channel, after ours so that its receipts cannot slow our run. */
+async function bareSimRate(channel) {
+  if (channel === 'sms') return bareSmppRate();
+  let n = 0;
+  const request =
+    channel === 'rcs'
+      ? {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox-rbm-token' },
+          setupRequest: (req) => ({
+            ...req,
+            path: `/v1/phones/${encodeURIComponent(recipient(n++))}/agentMessages?messageId=bench-${randomUUID()}&agentId=switchboard-sandbox`,
+            body: JSON.stringify({ contentMessage: { text: 'bench' } }),
+          }),
+        }
+      : {
+          method: 'POST',
+          path: '/v21.0/100000000000002/messages',
+          headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox-chat-token' },
+          setupRequest: (req) => ({
+            ...req,
+            body: JSON.stringify({ messaging_product: 'whatsapp', to: recipient(n++).slice(1), type: 'text', text: { body: 'bench' }, biz_opaque_callback_data: `bench-${n}` }),
+          }),
+        };
+  const start = Date.now();
+  const result = await runAutocannon({ url: stack.simUrl, connections: 50, amount: total, requests: [request] });
+  if (result.non2xx > 0) console.error(`bare ${channel} sends: ${result.non2xx} answers were not 2xx`);
+  return total / ((Date.now() - start) / 1000);
+}
+
+/** One SMPP bind, `window` submit_sm in flight, as the dispatcher's SMPP session sends. */
+async function bareSmppRate(window = 100) {
+  const session = smpp.connect({ url: `smpp://127.0.0.1:${stack.simSmppPort}`, auto_enquire_link_period: 0 });
+  session.on('error', () => undefined);
+  await new Promise((resolve, reject) =>
+    session.bind_transceiver({ system_id: 'switchboard', password: 'sandbox' }, (pdu) => (pdu.command_status === 0 ? resolve() : reject(new Error(`bind ${pdu.command_status}`)))),
+  );
+  session.on('deliver_sm', (pdu) => session.send(pdu.response()));
+  const start = Date.now();
+  let sent = 0;
+  let answered = 0;
+  await new Promise((resolve) => {
+    const next = () => {
+      if (sent >= total) return;
+      const n = sent++;
+      session.submit_sm({ source_addr: SANDBOX_SENDER.slice(1), destination_addr: recipient(n).slice(1), short_message: 'bench', registered_delivery: 1 }, () => {
+        answered += 1;
+        if (answered === total) resolve();
+        else next();
+      });
+    };
+    for (let w = 0; w < window; w += 1) next();
+  });
+  const rate = total / ((Date.now() - start) / 1000);
+  session.close();
+  return rate;
+}
+
+const rows = [];
+try {
+  const rawRate = await rawBullmqRate();
+  console.log(JSON.stringify({ bench: 'dispatch', baseline: 'raw bullmq no-op', concurrency, per_second: Math.round(rawRate) }));
+  for (const channel of channels) {
+    const { result, peaks } = await withPeakRss(() => dispatchRun(channel));
+    const bare = await bareSimRate(channel);
+    const perSecond = Math.round(total / result.delivered_seconds);
+    const row = {
+      bench: 'dispatch',
+      channel,
+      messages: total,
+      ...result,
+      delivered_per_second: perSecond,
+      raw_bullmq_per_second: Math.round(rawRate),
+      ratio_to_raw_bullmq: Number((perSecond / rawRate).toFixed(3)),
+      bare_sim_sends_per_second: Math.round(bare),
+      peak_rss_mb: peaks,
+    };
+    rows.push(row);
+    console.log(JSON.stringify(row));
+  }
+  console.table(
+    rows.map((r) => ({
+      channel: r.channel,
+      'accepted→delivered /s': r.delivered_per_second,
+      'accept /s': r.accept_per_second,
+      'raw BullMQ /s': r.raw_bullmq_per_second,
+      ratio: r.ratio_to_raw_bullmq,
+      'bare sim sends /s': r.bare_sim_sends_per_second,
+      'peak RSS MB': Object.entries(r.peak_rss_mb).map(([k, v]) => `${k} ${v}`).join(', '),
+    })),
+  );
 } finally {
   await client.end();
   await stack.stop();

@@ -29,6 +29,48 @@ export function createEventPublisher({ queue, outbox, clock = () => new Date() }
 }
 
 /**
+ * Publishes the events of every caller that arrives within one turn of the event loop together: one
+ * `addBulk` and one `markPublished` for all of them, instead of one of each per change, when many jobs
+ * run at once (docs/performance.md#dispatch). Each caller still learns whether its own events went out.
+ */
+export function createBatchingEventPublisher(publisher: EventPublisher, maxBatch = 500): EventPublisher {
+  let pending: Array<{ events: readonly { id: string }[]; resolve: () => void; reject: (error: unknown) => void }> = [];
+  let scheduled = false;
+  const flush = async () => {
+    scheduled = false;
+    const batch = pending;
+    pending = [];
+    for (let start = 0; start < batch.length; ) {
+      const group: typeof batch = [];
+      let size = 0;
+      while (start < batch.length && (group.length === 0 || size + batch[start].events.length <= maxBatch)) {
+        size += batch[start].events.length;
+        group.push(batch[start]);
+        start += 1;
+      }
+      try {
+        await publisher.publish(group.flatMap((entry) => entry.events));
+        for (const entry of group) entry.resolve();
+      } catch (error) {
+        for (const entry of group) entry.reject(error);
+      }
+    }
+  };
+  return {
+    publish(events) {
+      if (events.length === 0) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        pending.push({ events, resolve, reject });
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(() => void flush());
+        }
+      });
+    },
+  };
+}
+
+/**
  * Hands events, already committed with the change they describe, on to webhook fan-out. Never throws:
  * the `events` table is the outbox, so a failure loses nothing; it is logged (with the caller's
  * fields) and the caller's work goes on.

@@ -39,7 +39,8 @@ export async function lockMessage(tx: Queryable, id: string): Promise<MessageRow
  * even by a late receipt, and every effective change gets the next `sequence`, a history row and,
  * where docs/webhooks.md#events lists one, an event in the same transaction.
  */
-export async function applyMessageChange(tx: Queryable, row: MessageRow, change: MessageChange): Promise<ChangeResult> {
+/** `attempts`, when the caller already holds every attempt of the message as it now stands, spares the event one read. */
+export async function applyMessageChange(tx: Queryable, row: MessageRow, change: MessageChange, attempts?: readonly AttemptRow[]): Promise<ChangeResult> {
   const advances = change.status !== undefined && canAdvance(row.status as MessageStatus, change.status);
   const nextStatus = advances ? (change.status as MessageStatus) : (row.status as MessageStatus);
   const column = change.status ? STATUS_TIMESTAMP[change.status] : null;
@@ -84,7 +85,7 @@ export async function applyMessageChange(tx: Queryable, row: MessageRow, change:
 
   const eventType = change.eventType ?? (change.status ? eventTypeForStatus(change.status) : null);
   const events: StoredEvent[] = [];
-  if (eventType) events.push(await insertMessageEvent(tx, updated, eventType, change.at, change.eventExtra));
+  if (eventType) events.push(await insertMessageEvent(tx, updated, eventType, change.at, change.eventExtra, attempts));
   return { row: updated, changed: true, events };
 }
 
@@ -94,8 +95,9 @@ async function insertMessageEvent(
   type: string,
   at: Date,
   extra: Record<string, unknown> = {},
+  known?: readonly AttemptRow[],
 ): Promise<StoredEvent> {
-  const { rows: attempts } = await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = $1 ORDER BY attempt_no', [row.id]);
+  const attempts = known ? [...known] : (await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = $1 ORDER BY attempt_no', [row.id])).rows;
   const id = newId('evt');
   const data = { ...toMessageResource(row, attempts), ...extra, sequence: row.sequence };
   await tx.query(

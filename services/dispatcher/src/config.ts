@@ -1,21 +1,20 @@
 import type { UnitPrices } from '@switchboard/domain';
 import { EnvReader, type Env, readCommonConfig, redactUrlCredentials, type CommonConfig } from '@switchboard/runtime';
 import type { BreakerPolicy } from './upstreams/circuit-breaker';
+import type { SenderRates } from './upstreams/sender-rate-limiter';
 import { parseChatUpstreams, type ChatUpstreamConfig } from './upstreams/chat-upstreams.config';
+import { parseRcsUpstreams, type RcsUpstreamConfig } from './upstreams/rcs-upstreams.config';
 import { parseSmsUpstreams, type SmsUpstreamConfig } from './upstreams/sms-upstreams.config';
 
 export type { ChatUpstreamConfig };
 
-export interface RcsUpstreamConfig {
-  baseUrl: string;
-  accessToken: string;
-  agentId: string;
-}
+export type { RcsUpstreamConfig };
 
 export interface UpstreamSet {
   /** One or more Cloud API upstreams, tried like the SMSCs (docs/routing.md#several-upstreams-per-channel). */
   chat: ChatUpstreamConfig[];
-  rcs: RcsUpstreamConfig;
+  /** One or more RBM upstreams, tried like the SMSCs (docs/routing.md#several-upstreams-per-channel). */
+  rcs: RcsUpstreamConfig[];
   /** One or more SMSCs, tried by priority and weight behind circuit breakers (docs/routing.md#several-upstreams-per-channel). */
   sms: SmsUpstreamConfig[];
 }
@@ -56,6 +55,9 @@ export interface DispatcherConfig extends CommonConfig {
   breaker: BreakerPolicy;
   /** How often /metrics' breaker gauges are refreshed from Redis. */
   breakerGaugeRefreshMs: number;
+  /** Per-sender limits (docs/configuration.md#per-sender-limits). */
+  senderRates: SenderRates;
+  senderRateBurstMs: number;
 }
 
 /**
@@ -95,6 +97,14 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     read.problems.push(...parsed.problems);
     return parsed.upstreams;
   };
+  const rcsList = (variable: string, fallback: RcsUpstreamConfig[], credentials?: { accessToken: string; agentId: string }) => {
+    const raw = env[variable];
+    if (raw === undefined || raw.trim() === '') return fallback;
+    const defaults = { accessToken: fallback[0]?.accessToken ?? SANDBOX_CREDENTIALS.rbmAccessToken, agentId: fallback[0]?.agentId ?? SANDBOX_CREDENTIALS.rbmAgentId };
+    const parsed = parseRcsUpstreams(variable, raw, defaults, credentials);
+    read.problems.push(...parsed.problems);
+    return parsed.upstreams;
+  };
   const simBaseUrl = 'http://127.0.0.1:8090';
   const sandboxChatCredentials = { accessToken: SANDBOX_CREDENTIALS.chatAccessToken, wabaId: SANDBOX_CREDENTIALS.chatWabaId };
   const sandboxChat: ChatUpstreamConfig = {
@@ -104,14 +114,15 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     priority: 1,
     weight: 1,
   };
+  const sandboxRcsCredentials = { accessToken: SANDBOX_CREDENTIALS.rbmAccessToken, agentId: SANDBOX_CREDENTIALS.rbmAgentId };
   // As with SANDBOX_SMS_UPSTREAMS, the list wins over the single address, which stacks always set.
   const sandbox: UpstreamSet = {
     chat: chatList('SANDBOX_CHAT_UPSTREAMS', [sandboxChat], sandboxChatCredentials),
-    rcs: {
-      baseUrl: read.string('SANDBOX_RBM_API_BASE_URL', simBaseUrl),
-      accessToken: SANDBOX_CREDENTIALS.rbmAccessToken,
-      agentId: SANDBOX_CREDENTIALS.rbmAgentId,
-    },
+    rcs: rcsList(
+      'SANDBOX_RCS_UPSTREAMS',
+      [{ name: 'sandbox-rbm', baseUrl: read.string('SANDBOX_RBM_API_BASE_URL', simBaseUrl), ...sandboxRcsCredentials, priority: 1, weight: 1 }],
+      sandboxRcsCredentials,
+    ),
     sms: [],
   };
   const sandboxCredentials = { systemId: SANDBOX_CREDENTIALS.smppSystemId, password: SANDBOX_CREDENTIALS.smppPassword };
@@ -133,17 +144,25 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     priority: 1,
     weight: 1,
   };
+  const singleRcsVariables = ['RBM_API_BASE_URL', 'RBM_ACCESS_TOKEN', 'RBM_AGENT_ID'];
+  const liveRbm: RcsUpstreamConfig = {
+    name: 'rbm',
+    baseUrl: read.string('RBM_API_BASE_URL', sandbox.rcs[0]?.baseUrl ?? simBaseUrl),
+    accessToken: read.string('RBM_ACCESS_TOKEN', SANDBOX_CREDENTIALS.rbmAccessToken),
+    agentId: read.string('RBM_AGENT_ID', SANDBOX_CREDENTIALS.rbmAgentId),
+    priority: 1,
+    weight: 1,
+  };
+  if (env.RCS_UPSTREAMS !== undefined && singleRcsVariables.some((v) => env[v] !== undefined)) {
+    read.problems.push(`RCS_UPSTREAMS and ${singleRcsVariables.join('/')} are alternatives: set one or the other`);
+  }
   if (env.CHAT_UPSTREAMS !== undefined && singleChatVariables.some((v) => env[v] !== undefined)) {
     read.problems.push(`CHAT_UPSTREAMS and ${singleChatVariables.join('/')} are alternatives: set one or the other`);
   }
   const live: UpstreamSet = {
     // Without any live chat setting, live keys use the sandbox list: the same adapters and breakers.
     chat: chatList('CHAT_UPSTREAMS', singleChatVariables.some((v) => env[v] !== undefined) ? [liveChat] : sandbox.chat),
-    rcs: {
-      baseUrl: read.string('RBM_API_BASE_URL', sandbox.rcs.baseUrl),
-      accessToken: read.string('RBM_ACCESS_TOKEN', sandbox.rcs.accessToken),
-      agentId: read.string('RBM_AGENT_ID', sandbox.rcs.agentId),
-    },
+    rcs: rcsList('RCS_UPSTREAMS', singleRcsVariables.some((v) => env[v] !== undefined) ? [liveRbm] : sandbox.rcs),
     sms: [],
   };
   const singleSmsVariables = ['SMPP_HOST', 'SMPP_PORT', 'SMPP_SYSTEM_ID', 'SMPP_PASSWORD'];
@@ -178,11 +197,21 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
   for (const name of new Set([...sandbox.chat, ...live.chat].map((u) => u.name))) {
     if (smsNames.has(name)) read.problems.push(`upstream name "${name}" is used by both an SMSC and a chat upstream; names key the breakers, so use another`);
   }
+  const chatNames = new Set([...sandbox.chat, ...live.chat].map((u) => u.name));
+  for (const name of new Set([...sandbox.rcs, ...live.rcs].map((u) => u.name))) {
+    if (smsNames.has(name) || chatNames.has(name)) read.problems.push(`upstream name "${name}" is used by an RBM upstream and another channel's; names key the breakers, so use another`);
+  }
+  for (const u of live.rcs) {
+    const twin = sandbox.rcs.find((s) => s.name === u.name);
+    if (twin && (twin.baseUrl !== u.baseUrl || twin.accessToken !== u.accessToken || twin.agentId !== u.agentId)) {
+      read.problems.push(`live RBM upstream "${u.name}" has the name of a different sandbox RBM upstream; names key the breakers, so use another`);
+    }
+  }
   for (const [name, value] of Object.entries({
     SANDBOX_CHAT_API_BASE_URL: sandboxChat.baseUrl,
-    SANDBOX_RBM_API_BASE_URL: sandbox.rcs.baseUrl,
+    SANDBOX_RBM_API_BASE_URL: sandbox.rcs[0]?.baseUrl ?? simBaseUrl,
     CHAT_API_BASE_URL: liveChat.baseUrl,
-    RBM_API_BASE_URL: live.rcs.baseUrl,
+    RBM_API_BASE_URL: liveRbm.baseUrl,
   })) {
     if (!/^https?:\/\/[^\s/]+/.test(value)) read.problems.push(`${name} must be an http(s) URL, got "${value}"`);
   }
@@ -222,6 +251,12 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
       probeTimeoutMs: read.int('UPSTREAM_BREAKER_PROBE_TIMEOUT_MS', 10_000, { min: 100 }),
     },
     breakerGaugeRefreshMs: read.int('UPSTREAM_BREAKER_GAUGE_REFRESH_MS', 2_000, { min: 100 }),
+    senderRates: Object.freeze({
+      chat: read.int('SENDER_RATE_CHAT_PER_SECOND', 80, { min: 0, max: 10_000_000 }),
+      sms: read.int('SENDER_RATE_SMS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
+      rcs: read.int('SENDER_RATE_RCS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
+    }),
+    senderRateBurstMs: read.int('SENDER_RATE_BURST_MS', 100, { min: 1, max: 60_000 }),
   };
   if (config.breaker.minCalls > config.breaker.windowSize) read.problems.push('UPSTREAM_BREAKER_MIN_CALLS must not exceed UPSTREAM_BREAKER_WINDOW');
   return read.finish('dispatcher', config);
@@ -231,8 +266,7 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
 export function describeConfig(config: DispatcherConfig): Record<string, unknown> {
   const upstreams = (set: UpstreamSet) => ({
     chat: set.chat.map((u) => ({ name: u.name, base_url: u.baseUrl, waba_id: u.wabaId, priority: u.priority, weight: u.weight })),
-    rcs: set.rcs.baseUrl,
-    rcs_agent: set.rcs.agentId,
+    rcs: set.rcs.map((u) => ({ name: u.name, base_url: u.baseUrl, agent_id: u.agentId, priority: u.priority, weight: u.weight })),
     sms: set.sms.map((u) => ({ name: u.name, smpp: `${u.host}:${u.port}`, system_id: u.systemId, priority: u.priority, weight: u.weight })),
   });
   return {
@@ -256,5 +290,7 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     sandbox: upstreams(config.sandbox),
     live: upstreams(config.live),
     breaker: config.breaker,
+    sender_rates_per_second: config.senderRates,
+    sender_rate_burst_ms: config.senderRateBurstMs,
   };
 }

@@ -1,4 +1,5 @@
 import {
+  createBatchingEventPublisher,
   createEventPublisher,
   createJobWorker,
   createProducerConnection,
@@ -40,6 +41,7 @@ import { createSendMessageProcessor } from './processors/send-message.processor'
 import { createTemplateSubmitProcessor } from './processors/template-submit.processor';
 import { createTemplateUpdateHandler } from './processors/template-update.handler';
 import { createAdapterSets } from './upstreams/adapter-sets';
+import { createSenderRateLimiter } from './upstreams/sender-rate-limiter';
 import { syncUpstreamState } from './upstreams/upstream-state.sync';
 import { forwardSmsCallbacks } from './upstreams/sms-callbacks.forwarder';
 
@@ -81,7 +83,10 @@ runWorkerService({
     // Events are committed with each change (the outbox); publishing hands them to webhook fan-out at once,
     // and webhook-delivery's sweeper publishes any that a crash left behind.
     const eventFanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOptions);
-    const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: eventFanoutQueue, outbox: createEventsRepository(db) }), logger);
+    const publishEvents = publishEventsOrLeaveInOutbox(
+      createBatchingEventPublisher(createEventPublisher({ queue: eventFanoutQueue, outbox: createEventsRepository(db) })),
+      logger,
+    );
 
     const templates = createTemplatesRepository(db);
     const accountSettings = createAccountSettingsRepository(db);
@@ -105,7 +110,10 @@ runWorkerService({
       logger,
       clock,
     });
+    const senderLimits = createSenderRateLimiter({ redis: producerConnection, prefix: config.queuePrefix, rates: config.senderRates, burstMs: config.senderRateBurstMs });
     const sendMessage = createSendMessageProcessor({
+      rcsResendDeduped: (mode) => adapters.rcsResendDeduped[mode],
+      senderSlot: (mode, channel, sender, messageId) => senderLimits.take(channel, adapters.rateLimitUpstream[mode][channel], sender, messageId),
       timers: messageTimers,
       store,
       suppressedChannels: suppressionCache.suppressedChannels,

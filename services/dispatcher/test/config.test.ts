@@ -12,9 +12,37 @@ describe('dispatcher config', () => {
     expect(config.live).toEqual(config.sandbox);
     expect(config.sandbox).toMatchObject({
       chat: [{ name: 'sandbox-chat', baseUrl: 'http://127.0.0.1:9999', accessToken: 'sandbox-chat-token', wabaId: '100000000000001', priority: 1, weight: 1 }],
-      rcs: { baseUrl: 'http://127.0.0.1:8090', accessToken: 'sandbox-rbm-token', agentId: 'switchboard-sandbox' },
+      rcs: [{ name: 'sandbox-rbm', baseUrl: 'http://127.0.0.1:8090', accessToken: 'sandbox-rbm-token', agentId: 'switchboard-sandbox', priority: 1, weight: 1 }],
       sms: [{ name: 'sandbox-smsc', host: '127.0.0.1', port: 2776, systemId: 'switchboard', password: 'sandbox', priority: 1, weight: 1 }],
     });
+  });
+
+  it('reads several RBM upstreams from RCS_UPSTREAMS and refuses it beside RBM_*', () => {
+    const config = loadConfig({
+      ...base,
+      RCS_UPSTREAMS: JSON.stringify([
+        { name: 'rbm-eu', base_url: 'https://eu.rbm.example', access_token: 't1', agent_id: 'agent-eu' },
+        { name: 'rbm-us', base_url: 'https://us.rbm.example', priority: 2 },
+      ]),
+    });
+    expect(config.live.rcs).toEqual([
+      { name: 'rbm-eu', baseUrl: 'https://eu.rbm.example', accessToken: 't1', agentId: 'agent-eu', priority: 1, weight: 1 },
+      { name: 'rbm-us', baseUrl: 'https://us.rbm.example', accessToken: 'sandbox-rbm-token', agentId: 'switchboard-sandbox', priority: 2, weight: 1 },
+    ]);
+    const exit = jest.spyOn(process, 'exit').mockImplementation((() => {
+      throw new Error('exit');
+    }) as never);
+    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(() => loadConfig({ ...base, RCS_UPSTREAMS: '[{"name":"x","base_url":"https://x.example"}]', RBM_AGENT_ID: 'a' })).toThrow('exit');
+      expect(() => loadConfig({ ...base, SANDBOX_RCS_UPSTREAMS: '[{"name":"x","base_url":"ftp://x"}]' })).toThrow('exit');
+      const written = String(stderr.mock.calls.map((c) => c[0]).join(''));
+      expect(written).toMatch(/RCS_UPSTREAMS and RBM_API_BASE_URL/);
+      expect(written).toMatch(/SANDBOX_RCS_UPSTREAMS\[0\]\.base_url must be an http\(s\) URL/);
+    } finally {
+      exit.mockRestore();
+      stderr.mockRestore();
+    }
   });
 
   it('reads the documented tuning variables', () => {
@@ -101,6 +129,7 @@ describe('adapter sets', () => {
       expect(sets.smsSessions).toHaveLength(2);
       expect(sets.breakerNames).toEqual([
         { channel: 'chat', name: 'sandbox-chat' },
+        { channel: 'rcs', name: 'sandbox-rbm' },
         { channel: 'sms', name: 'sim-a' },
         { channel: 'sms', name: 'sim-b' },
       ]);

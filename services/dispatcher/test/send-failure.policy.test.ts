@@ -80,6 +80,15 @@ describe('resendIsSafe', () => {
     expect(resendIsSafe('rcs', new Error('anything'))).toBe(true);
   });
 
+  it('is safe on rcs with several RBM upstreams only when nothing can have been sent', () => {
+    expect(resendIsSafe('rcs', error('transient', 'ECONNABORTED'), { deduped: false })).toBe(false);
+    expect(resendIsSafe('rcs', new Error('anything'), { deduped: false })).toBe(false);
+    expect(resendIsSafe('rcs', error('transient', 'UNAVAILABLE'), { deduped: false })).toBe(true);
+    expect(resendIsSafe('rcs', error('transient', 'ECONNREFUSED'), { deduped: false })).toBe(true);
+    expect(decide(error('transient', 'ECONNABORTED'), { channel: 'rcs', rcsDeduped: false })).toMatchObject({ action: 'retry', resendSafe: false });
+    expect(decide(error('transient', 'ECONNABORTED'), { channel: 'rcs' })).toMatchObject({ action: 'retry', resendSafe: true });
+  });
+
   it.each(['131000', 'http_503', '0x14', 'not_bound', 'ECONNREFUSED'])('is safe on chat/sms after an answer or a refused connection (%s)', (code) => {
     expect(resendIsSafe('sms', error('transient', code))).toBe(true);
   });

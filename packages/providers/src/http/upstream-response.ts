@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import axios, { AxiosInstance } from 'axios';
 import { ProviderError } from '../provider-error';
 
@@ -25,6 +27,10 @@ export function createUpstreamHttp(baseUrl: string, accessToken: string, timeout
     // A redirect from an API endpoint is a misconfiguration; following it would resend the bearer token elsewhere.
     maxRedirects: 0,
     proxy: false,
+    // Connections are kept and reused: at thousands of sends per second a TCP (and TLS) handshake per send
+    // would cost more than the send (docs/performance.md#dispatch). The socket count stays bounded per upstream.
+    httpAgent: new http.Agent({ keepAlive: true, maxSockets: 128 }),
+    httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 128 }),
   });
 }
 

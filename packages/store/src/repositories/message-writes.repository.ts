@@ -28,32 +28,36 @@ const ATTEMPT_RANK: Record<string, number> = { pending: 0, sending: 0, unknown: 
 
 export function createMessageWritesRepository(db: Db) {
   return {
-    /** Idempotent: the job may run again after a crash; the first insert wins and records `queued`. */
-    async persistAccepted(m: AcceptedMessage): Promise<MessageRow> {
-      return db.transaction(async (tx) => {
-        const inserted = await tx.query<MessageRow>(
-          `INSERT INTO messages (id, account_id, mode, status, channel, plan, senders, recipient, content, template, callback_url,
+    /**
+     * Idempotent: the job may run again after a crash; the first insert wins and records `queued`. One
+     * statement (the message, its first history row, or the row already there) instead of a transaction of
+     * four round trips (docs/performance.md#dispatch). `inserted` tells a first run, which has no attempts yet.
+     */
+    async persistAccepted(m: AcceptedMessage): Promise<MessageRow & { inserted: boolean }> {
+      const { rows } = await db.query<MessageRow & { inserted: boolean }>(
+        `WITH inserted AS (
+           INSERT INTO messages (id, account_id, mode, status, channel, plan, senders, recipient, content, template, callback_url,
              ttl_seconds, fallback_timeout_seconds, metadata, cost_units, sequence, created_at, updated_at)
            VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1, $15, $15)
-           ON CONFLICT (id) DO NOTHING RETURNING *`,
-          [
-            m.id, m.account_id, m.mode, m.channel, m.plan, JSON.stringify(m.senders), m.recipient,
-            m.content === undefined ? null : JSON.stringify(m.content),
-            m.template === undefined ? null : JSON.stringify(m.template),
-            m.callback_url ?? null, m.ttl_seconds ?? null, m.fallback_timeout_seconds ?? null,
-            m.metadata === undefined ? null : JSON.stringify(m.metadata), m.cost_units, m.created_at,
-          ],
-        );
-        if (inserted.rows[0]) {
-          await tx.query(
-            `INSERT INTO message_transitions (message_id, sequence, status, at) VALUES ($1, 1, 'queued', $2)`,
-            [m.id, m.created_at],
-          );
-          return inserted.rows[0];
-        }
-        const { rows } = await tx.query<MessageRow>('SELECT * FROM messages WHERE id = $1', [m.id]);
-        return rows[0];
-      });
+           ON CONFLICT (id) DO NOTHING RETURNING *
+         ), history AS (
+           INSERT INTO message_transitions (message_id, sequence, status, at) SELECT id, 1, 'queued', created_at FROM inserted
+         )
+         SELECT inserted.*, true AS inserted FROM inserted
+         UNION ALL
+         SELECT messages.*, false AS inserted FROM messages WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM inserted)`,
+        [
+          m.id, m.account_id, m.mode, m.channel, m.plan, JSON.stringify(m.senders), m.recipient,
+          m.content === undefined ? null : JSON.stringify(m.content),
+          m.template === undefined ? null : JSON.stringify(m.template),
+          m.callback_url ?? null, m.ttl_seconds ?? null, m.fallback_timeout_seconds ?? null,
+          m.metadata === undefined ? null : JSON.stringify(m.metadata), m.cost_units, m.created_at,
+        ],
+      );
+      if (rows[0]) return rows[0];
+      // A concurrent first insert committed after this statement's snapshot: its row is visible now.
+      const { rows: existing } = await db.query<MessageRow>('SELECT * FROM messages WHERE id = $1', [m.id]);
+      return { ...existing[0], inserted: false };
     },
 
     /**
@@ -64,18 +68,11 @@ export function createMessageWritesRepository(db: Db) {
       return db.transaction(async (tx) => {
         const row = await lockMessage(tx, input.messageId);
         if (!row) throw new Error(`message ${input.messageId} is not persisted`);
-        const { rows: all } = await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = $1', [row.id]);
+        const { rows: all } = await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = $1 ORDER BY attempt_no', [row.id]);
         if (isHandedOff(row.status, all)) return { outcome: 'finished', row, events: [] };
-        const { rows: open } = await tx.query<AttemptRow>(
-          `SELECT * FROM message_attempts WHERE message_id = $1 AND status = 'sending' ORDER BY attempt_no DESC LIMIT 1`,
-          [row.id],
-        );
-        if (open[0]) return { outcome: 'ambiguous', attempt: open[0], row, events: [] };
-        const { rows: last } = await tx.query<AttemptRow>(
-          'SELECT * FROM message_attempts WHERE message_id = $1 ORDER BY attempt_no DESC LIMIT 1',
-          [row.id],
-        );
-        const previous = last[0];
+        const open = all.filter((a) => a.status === 'sending');
+        if (open.length > 0) return { outcome: 'ambiguous', attempt: open[open.length - 1], row, events: [] };
+        const previous = all[all.length - 1];
         // One attempt row per channel tried (docs/messages.md#reading-messages): a retry on the same channel after a known
         // non-acceptance (throttled, transient) or an abandoned unknown outcome reuses the row.
         const reusable = previous && previous.channel === input.channel && (previous.status === 'pending' || previous.status === 'unknown');
@@ -89,7 +86,8 @@ export function createMessageWritesRepository(db: Db) {
                VALUES ($1, $2, $3, $4, 'sending', $5, $6, $7, $7) RETURNING *`,
               [newId('att'), row.id, (previous?.attempt_no ?? 0) + 1, input.channel, input.attemptRef ?? null, input.sender, input.at],
             );
-        const change = await applyMessageChange(tx, row, { status: 'sending', at: input.at });
+        const attempts = [...all.filter((a) => a.id !== rows[0].id), rows[0]];
+        const change = await applyMessageChange(tx, row, { status: 'sending', at: input.at }, attempts);
         return { outcome: 'started', attempt: rows[0], row: change.row, events: change.events };
       });
     },

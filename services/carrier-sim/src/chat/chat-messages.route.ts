@@ -120,7 +120,7 @@ export function createSendChatMessageHandler(deps: ChatMessagesDeps): RequestHan
     const refusal = refusalFor(phoneNumberId, m);
     if (refusal) {
       refuse(res, phoneNumberId, m, refusal);
-      deps.logger.info('chat send refused', { to: m.to, code: GRAPH_ERRORS[refusal.kind].code, client_ref: m.bizOpaqueCallbackData });
+      deps.logger.debug('chat send refused', { to: m.to, code: GRAPH_ERRORS[refusal.kind].code, client_ref: m.bizOpaqueCallbackData });
       return;
     }
     const wamid = newWamid();
@@ -132,7 +132,7 @@ export function createSendChatMessageHandler(deps: ChatMessagesDeps): RequestHan
       contacts: [{ input: String((body as Record<string, unknown>).to), wa_id: m.to }],
       messages: [{ id: wamid, ...(m.template ? { message_status: 'accepted' } : {}) }],
     });
-    deps.logger.info('chat send accepted', { to: m.to, type: m.type, wamid, client_ref: m.bizOpaqueCallbackData });
+    deps.logger.debug('chat send accepted', { to: m.to, type: m.type, wamid, client_ref: m.bizOpaqueCallbackData });
     scheduleReports(phoneNumberId, m, wamid);
   };
 }

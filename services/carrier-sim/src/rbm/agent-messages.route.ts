@@ -94,7 +94,7 @@ export function createAgentMessageHandlers(deps: AgentMessagesDeps): { capabilit
     const refuse = (status: GoogleStatus, outcome: SendOutcome, message: string) => {
       record(outcome, status);
       sendGoogleError(res, status, message);
-      deps.logger.info('rbm send refused', { to: phone, status, message_id: messageId });
+      deps.logger.debug('rbm send refused', { to: phone, status, message_id: messageId });
     };
 
     if (!validation.ok) return refuse('INVALID_ARGUMENT', 'rejected', validation.details);
@@ -113,7 +113,7 @@ export function createAgentMessageHandlers(deps: AgentMessagesDeps): { capabilit
       sendTime: new Date(deps.now()).toISOString(),
       contentMessage: validation.message.contentMessage,
     });
-    deps.logger.info('rbm send accepted', { to: phone, message_id: messageId, agent_id: agentId });
+    deps.logger.debug('rbm send accepted', { to: phone, message_id: messageId, agent_id: agentId });
     scheduleEvents(phone, messageId, agentId);
   };
 

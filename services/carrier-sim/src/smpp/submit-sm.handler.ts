@@ -142,21 +142,21 @@ export function createSubmitSmHandler(deps: SubmitSmDeps): (session: Session, sy
 
     if (attempt.outcome !== 'accepted') {
       session.send(pdu.response({ command_status: attempt.status }));
-      deps.logger.info('submit_sm refused', { to, status: STATUS_NAME[attempt.status], client_ref: attempt.record.client_ref });
+      deps.logger.debug('submit_sm refused', { to, status: STATUS_NAME[attempt.status], client_ref: attempt.record.client_ref });
       return;
     }
     // Parsed so a malformed value is visible in the log; the simulator delivers well within any validity.
     const validity = parseValidityPeriod(pdu.validity_period, deps.now());
     if (validity.kind === 'invalid') {
       session.send(pdu.response({ command_status: smpp.ESME_RINVEXPIRY }));
-      deps.logger.info('submit_sm refused', { to, status: 'ESME_RINVEXPIRY', validity_period: pdu.validity_period });
+      deps.logger.debug('submit_sm refused', { to, status: 'ESME_RINVEXPIRY', validity_period: pdu.validity_period });
       return;
     }
     if (validity.kind === 'relative') attempt.record.validity_seconds ??= validity.seconds;
     const messageId = newSmscMessageId();
     attempt.record.upstream_message_id ??= messageId;
     session.send(pdu.response({ message_id: messageId }));
-    deps.logger.info('submit_sm accepted', { to, message_id: messageId, part: part?.seq ?? 1, parts: part?.total ?? 1,
+    deps.logger.debug('submit_sm accepted', { to, message_id: messageId, part: part?.seq ?? 1, parts: part?.total ?? 1,
       validity_seconds: validity.kind === 'relative' ? validity.seconds : undefined,
     });
     scheduleReceipt(session, systemId, pdu, messageId, text, part);

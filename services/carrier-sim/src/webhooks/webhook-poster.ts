@@ -1,4 +1,5 @@
-import axios from 'axios';
+import http from 'node:http';
+import https from 'node:https';
 import type { Logger } from '../support/json-logger';
 import type { Scheduler } from '../support/scheduler';
 
@@ -31,26 +32,49 @@ export function createWebhookPoster(deps: {
   const inFlight = new Set<AbortController>();
   let stopped = false;
 
+  // Receipts go to one gateway at thousands per second: reusing connections is what lets the simulator
+  // keep up (docs/performance.md#carrier-sim), and a bounded pool keeps a slow gateway from exhausting ports.
+  const agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+  };
+
+  const postOnce = (delivery: WebhookDelivery, signal: AbortSignal): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const target = new URL(delivery.url);
+      const send = target.protocol === 'https:' ? https.request : http.request;
+      const request = send(
+        target,
+        {
+          method: 'POST',
+          agent: agents[target.protocol as 'http:' | 'https:'],
+          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(delivery.body), ...delivery.headers },
+          timeout: deps.timeoutMs,
+          signal,
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode ?? 0));
+          response.on('error', reject);
+        },
+      );
+      request.on('timeout', () => request.destroy(new Error(`timeout of ${deps.timeoutMs}ms exceeded`)));
+      request.on('error', reject);
+      request.end(delivery.body);
+    });
+
   const attempt = async (delivery: WebhookDelivery, attemptNo: number): Promise<void> => {
     if (stopped) return;
     const controller = new AbortController();
     inFlight.add(controller);
     let failure: string;
     try {
-      const response = await axios.post(delivery.url, delivery.body, {
-        headers: { 'Content-Type': 'application/json', ...delivery.headers },
-        timeout: deps.timeoutMs,
-        maxRedirects: 0,
-        responseType: 'text',
-        transformRequest: [(data: unknown) => data],
-        validateStatus: () => true,
-        signal: controller.signal,
-      });
-      if (response.status >= 200 && response.status < 300) {
-        deps.logger.debug('webhook delivered', { kind: delivery.kind, attempt: attemptNo, status: response.status });
+      const status = await postOnce(delivery, controller.signal);
+      if (status >= 200 && status < 300) {
+        deps.logger.debug('webhook delivered', { kind: delivery.kind, attempt: attemptNo, status });
         return;
       }
-      failure = `HTTP ${response.status}`;
+      failure = `HTTP ${status}`;
     } catch (err) {
       failure = err instanceof Error ? err.message : String(err);
     } finally {
@@ -76,6 +100,8 @@ export function createWebhookPoster(deps: {
       stopped = true;
       for (const controller of inFlight) controller.abort();
       inFlight.clear();
+      agents['http:'].destroy();
+      agents['https:'].destroy();
     },
   };
 }

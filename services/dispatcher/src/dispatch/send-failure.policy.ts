@@ -34,10 +34,11 @@ const NOTHING_SENT = new Set(['not_bound', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGA
 
 /**
  * True when sending again at once cannot deliver the message twice: RBM dedupes on our messageId
- * (409 ALREADY_EXISTS), and any answer from the upstream other than acceptance means it did not take it.
+ * (409 ALREADY_EXISTS) when there is one RBM upstream (`deduped`, the default), and any answer from the
+ * upstream other than acceptance means it did not take it.
  */
-export function resendIsSafe(channel: ConcreteChannel, error: unknown): boolean {
-  if (channel === 'rcs') return true;
+export function resendIsSafe(channel: ConcreteChannel, error: unknown, rcs: { deduped: boolean } = { deduped: true }): boolean {
+  if (channel === 'rcs' && rcs.deduped) return true;
   if (!isProviderError(error)) return false;
   if (error.kind !== 'transient') return true;
   return NOTHING_SENT.has(error.upstreamCode) || !NO_ANSWER.test(error.upstreamCode);
@@ -58,6 +59,8 @@ export function classifySendFailure(input: {
   nextChannel: ConcreteChannel | null;
   attemptsExhausted: boolean;
   throttleDelayMs: number;
+  /** Whether RBM's messageId dedupe covers a resend: one RBM upstream. @defaultValue true */
+  rcsDeduped?: boolean;
 }): SendFailureAction {
   const { error, channel, nextChannel } = input;
   const errorMessage = describeSendFailure(channel, error);
@@ -73,5 +76,5 @@ export function classifySendFailure(input: {
     if (ending) return endChannel(LOCAL_REFUSAL_CODES.has(error.upstreamCode) ? error.upstreamCode : ending);
   }
   if (input.attemptsExhausted) return endChannel('upstream_unavailable');
-  return { action: 'retry', errorCode: 'upstream_unavailable', errorMessage, resendSafe: resendIsSafe(channel, error) };
+  return { action: 'retry', errorCode: 'upstream_unavailable', errorMessage, resendSafe: resendIsSafe(channel, error, { deduped: input.rcsDeduped ?? true }) };
 }

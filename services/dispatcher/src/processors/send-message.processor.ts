@@ -50,6 +50,17 @@ export interface SendMessageDeps {
    * may have opted out meanwhile (docs/routing.md#quiet-hours). @defaultValue none
    */
   suppressedChannels?: (accountId: string, recipient: string, channels: readonly ConcreteChannel[]) => Promise<Set<ConcreteChannel>>;
+  /**
+   * Takes a slot of the per-sender limit (docs/routing.md#per-sender-limits): 0 to send now, else the
+   * milliseconds to wait, which the message waits out without using an attempt. @defaultValue none: no limits
+   */
+  /**
+   * Whether an RCS resend in this mode is deduped by RBM: true with one RBM upstream. With several, an RCS
+   * send of unknown outcome is reconciled like chat and SMS (docs/routing.md#several-upstreams-per-channel).
+   * @defaultValue always true
+   */
+  rcsResendDeduped?: (mode: SendMessageJob['mode']) => boolean;
+  senderSlot?: (mode: SendMessageJob['mode'], channel: ConcreteChannel, sender: string, messageId: string) => Promise<number>;
 }
 
 type Pass = 'done' | 'next';
@@ -59,6 +70,8 @@ interface RunContext {
   token?: string;
   data: SendMessageJob;
   fields: Record<string, unknown>;
+  /** The channel whose per-sender slot this run already took. */
+  slotTakenFor?: ConcreteChannel;
 }
 
 /**
@@ -77,6 +90,18 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
 
   function count(channel: string, outcome: string): void {
     metrics?.sends.inc({ channel, outcome });
+  }
+
+  /**
+   * Takes a slot of the per-sender limit, or leaves the run until the limiter's turn for it, without
+   * using an attempt (docs/routing.md#per-sender-limits).
+   */
+  async function waitForSenderSlot(ctx: RunContext, channel: ConcreteChannel): Promise<void> {
+    const waitMs = await deps.senderSlot?.(ctx.data.mode, channel, ctx.data.senders[channel]?.e164 ?? '', ctx.data.message_id);
+    ctx.slotTakenFor = channel;
+    if (!waitMs) return;
+    count(channel, 'sender_rate_limited');
+    await delayUntil(ctx, clock() + waitMs);
   }
 
   /** Leaves the run until `at`, without using up one of the job's attempts. */
@@ -128,6 +153,7 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
       nextChannel,
       attemptsExhausted: ctx.job.attemptsMade + 1 >= (ctx.job.opts.attempts ?? 1),
       throttleDelayMs: config.throttleDelayMs,
+      rcsDeduped: deps.rcsResendDeduped?.(ctx.data.mode) ?? true,
     });
     const base = { messageId: ctx.data.message_id, attemptId: attempt.id, errorCode: decision.errorCode, errorMessage: decision.errorMessage, at: new Date(clock()) };
     const logFields = { ...ctx.fields, channel, action: decision.action, error_code: decision.errorCode, detail: decision.errorMessage };
@@ -206,7 +232,8 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
       at: new Date(clock()),
     });
     await publish(result.events, ctx);
-    await deps.timers?.armFallbackCheck(data, await store.attempts(data.message_id));
+    // Only `auto` has a time-based fallback to arm; other messages spare the read of their attempts.
+    if (data.channel === 'auto') await deps.timers?.armFallbackCheck(data, await store.attempts(data.message_id));
     count(channel, 'accepted');
     logger.info('upstream accepted the message', {
       ...ctx.fields,
@@ -219,11 +246,12 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
   }
 
   /** One decision: finish, move to the next pass (fallback, abandoned attempt), or leave the run. */
-  async function runPass(ctx: RunContext): Promise<Pass> {
+  async function runPass(ctx: RunContext, fresh?: MessageRow): Promise<Pass> {
     const { data } = ctx;
-    const row = await store.findRow(data.message_id);
+    // A message this run has just inserted has no attempts yet: two reads spared (docs/performance.md#dispatch).
+    const row = fresh ?? (await store.findRow(data.message_id));
     if (!row) return 'done';
-    const attempts = await store.attempts(data.message_id);
+    const attempts = fresh ? [] : await store.attempts(data.message_id);
     if (isHandedOff(row.status, attempts)) {
       // Arming again is a no-op unless a crash came between the acceptance and its timer.
       if (row.status === 'sent') await deps.timers?.armFallbackCheck(data, attempts);
@@ -238,6 +266,7 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
       const last = attempts[attempts.length - 1];
       return endMessage(ctx, 'failed', last?.error_code ?? 'no_channel_left', last?.error_message ?? 'every channel of the plan was tried');
     }
+    if (ctx.slotTakenFor !== channel) await waitForSenderSlot(ctx, channel);
     const started = await store.startAttempt({
       messageId: data.message_id,
       channel,
@@ -247,7 +276,8 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     });
     await publish(started.events, ctx);
     if (started.outcome === 'finished') return 'done';
-    if (started.outcome === 'ambiguous' && started.attempt.channel !== 'rcs') return reconcile(ctx, started.attempt);
+    const deduped = started.outcome === 'ambiguous' && started.attempt.channel === 'rcs' && (deps.rcsResendDeduped?.(data.mode) ?? true);
+    if (started.outcome === 'ambiguous' && !deduped) return reconcile(ctx, started.attempt);
     return sendOnChannel(ctx, started.attempt, started.outcome === 'started', attempts);
   }
 
@@ -271,8 +301,13 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
       data,
       fields: { message_id: data.message_id, job_id: job.id, queue: job.queueName, attempt: job.attemptsMade + 1 },
     };
+    // A message that has to wait for its sender's limit leaves before any store work, which a backlog
+    // waiting on one sender would otherwise repeat at every turn. The first channel of the plan is the one a
+    // fresh message goes to; on a run after a crash or a fallback the pass takes the slot it needs itself.
+    const firstChannel = data.plan.find((channel) => !data.skipped_channels?.[channel]);
+    if (firstChannel) await waitForSenderSlot(ctx, firstChannel);
     const { message_id: id, ...accepted } = data;
-    await store.persistAccepted({ id, ...accepted });
+    const persisted = await store.persistAccepted({ id, ...accepted });
     if (data.ttl_seconds !== undefined) await deps.timers?.armExpiry(data);
     const unsendable = channelsWithoutSender(data.plan, data.senders);
     if (unsendable.length > 0) {
@@ -281,7 +316,7 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     }
     // Each channel needs at most two passes (an abandoned unknown outcome, then its own decision).
     for (let pass = 0; pass < data.plan.length * 2 + 1; pass += 1) {
-      if ((await runPass(ctx)) === 'done') return;
+      if ((await runPass(ctx, pass === 0 && persisted?.inserted ? persisted : undefined)) === 'done') return;
     }
     throw new Error(`no decision for ${data.message_id} after ${data.plan.length * 2 + 1} passes`);
   }

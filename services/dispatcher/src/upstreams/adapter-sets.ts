@@ -8,7 +8,9 @@ import type { DispatcherMetrics } from '../metrics';
 import type { BreakerPolicy } from './circuit-breaker';
 import type { ChatUpstreamConfig } from './chat-upstreams.config';
 import { createFailoverChatAdapter } from './failover-chat.adapter';
+import { createFailoverRcsAdapter } from './failover-rcs.adapter';
 import { createFailoverSmsAdapter, type NamedSmsUpstream } from './failover-sms.adapter';
+import type { RcsUpstreamConfig } from './rcs-upstreams.config';
 import type { SmsUpstreamConfig } from './sms-upstreams.config';
 
 export interface ChannelAdapters {
@@ -26,8 +28,21 @@ export interface AdapterSets {
   /** What GET /v1/upstreams lists (docs/api.md#get-v1upstreams). */
   descriptions: UpstreamDescription[];
   /** Every upstream with a breaker, for the /metrics gauges. */
-  breakerNames: Array<{ channel: 'chat' | 'sms'; name: string }>;
+  breakerNames: Array<{ channel: 'chat' | 'rcs' | 'sms'; name: string }>;
+  /** RBM dedupes a resend on our messageId only within one upstream: true where a mode has one. */
+  rcsResendDeduped: Readonly<Record<KeyMode, boolean>>;
+  /**
+   * The upstream a per-sender bucket is kept for (docs/routing.md#per-sender-limits). With several
+   * upstreams on a channel the limit is taken before one is chosen, so their names together key one bucket.
+   */
+  rateLimitUpstream: Readonly<Record<KeyMode, Readonly<Record<'chat' | 'rcs' | 'sms', string>>>>;
 }
+
+const rateLimitNames = (set: UpstreamSet) => ({
+  chat: set.chat.map((u) => u.name).join('+'),
+  rcs: set.rcs.map((u) => u.name).join('+'),
+  sms: set.sms.map((u) => u.name).join('+'),
+});
 
 const connectionOf = (u: SmsUpstreamConfig) => ({ host: u.host, port: u.port, systemId: u.systemId, password: u.password });
 
@@ -35,7 +50,7 @@ const connectionOf = (u: SmsUpstreamConfig) => ({ host: u.host, port: u.port, sy
  * Test keys always use the sandbox set, live keys the live one (docs/authentication.md#test-and-live-keys). Where a live setting
  * equals its sandbox counterpart (the default) the adapter is shared: in particular an SMSC gets
  * one bind, since a second bind with the same system_id would split its receipts between two sessions.
- * Each mode's SMS and chat adapters fail over between their upstreams (docs/routing.md#several-upstreams-per-channel).
+ * Each mode's SMS, chat and RCS adapters fail over between their upstreams (docs/routing.md#several-upstreams-per-channel).
  */
 export function createAdapterSets(deps: {
   sandbox: UpstreamSet;
@@ -79,23 +94,44 @@ export function createAdapterSets(deps: {
       logger,
       metrics: deps.metrics,
     });
+  // One RBM client per distinct agent and address, shared when live and sandbox name the same one.
+  const rcsClients: Array<{ config: Omit<RcsUpstreamConfig, 'priority' | 'weight'>; adapter: RcsAdapter }> = [];
+  const rcsClientFor = (u: RcsUpstreamConfig): RcsAdapter => {
+    const config = { name: u.name, baseUrl: u.baseUrl, accessToken: u.accessToken, agentId: u.agentId };
+    const known = rcsClients.find((c) => isDeepStrictEqual(c.config, config));
+    if (known) return known.adapter;
+    const adapter = createRcsAdapter({ config, logger });
+    rcsClients.push({ config, adapter });
+    return adapter;
+  };
+  const failoverRcs = (list: RcsUpstreamConfig[]) =>
+    createFailoverRcsAdapter({
+      upstreams: list.map((u) => ({ name: u.name, priority: u.priority, weight: u.weight, adapter: rcsClientFor(u) })),
+      breakers: deps.breakers,
+      policy: deps.policy,
+      clock: deps.clock,
+      logger,
+      metrics: deps.metrics,
+    });
   const sandboxSet: ChannelAdapters = {
     chat: failoverChat(sandbox.chat),
-    rcs: createRcsAdapter({ config: sandbox.rcs, logger }),
+    rcs: failoverRcs(sandbox.rcs),
     sms: failoverSms(sandbox.sms),
   };
   const liveSet: ChannelAdapters = {
     chat: isDeepStrictEqual(live.chat, sandbox.chat) ? sandboxSet.chat : failoverChat(live.chat),
-    rcs: isDeepStrictEqual(live.rcs, sandbox.rcs) ? sandboxSet.rcs : createRcsAdapter({ config: live.rcs, logger }),
+    rcs: isDeepStrictEqual(live.rcs, sandbox.rcs) ? sandboxSet.rcs : failoverRcs(live.rcs),
     sms: isDeepStrictEqual(live.sms, sandbox.sms) ? sandboxSet.sms : failoverSms(live.sms),
   };
   const describe = (mode: KeyMode, set: UpstreamSet): UpstreamDescription[] =>
-    (['chat', 'sms'] as const).flatMap((channel) => set[channel].map((u) => ({ name: u.name, channel, mode, priority: u.priority, weight: u.weight })));
-  const named = (channel: 'chat' | 'sms') => [...new Set([...sandbox[channel], ...live[channel]].map((u) => u.name))].map((name) => ({ channel, name }));
+    (['chat', 'rcs', 'sms'] as const).flatMap((channel) => set[channel].map((u) => ({ name: u.name, channel, mode, priority: u.priority, weight: u.weight })));
+  const named = (channel: 'chat' | 'rcs' | 'sms') => [...new Set([...sandbox[channel], ...live[channel]].map((u) => u.name))].map((name) => ({ channel, name }));
   return {
     byMode: { test: sandboxSet, live: liveSet },
     smsSessions: sessions.map((s) => s.adapter),
     descriptions: [...describe('test', sandbox), ...describe('live', live)],
-    breakerNames: [...named('chat'), ...named('sms')],
+    breakerNames: [...named('chat'), ...named('rcs'), ...named('sms')],
+    rcsResendDeduped: { test: sandbox.rcs.length === 1, live: live.rcs.length === 1 },
+    rateLimitUpstream: { test: rateLimitNames(sandbox), live: rateLimitNames(live) },
   };
 }

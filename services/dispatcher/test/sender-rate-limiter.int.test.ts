@@ -1,0 +1,63 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createSenderRateLimiter, senderRateKey, type SenderRateLimiter } from '../src/upstreams/sender-rate-limiter';
+
+/** The per-sender schedule in real Redis (docs/routing.md#per-sender-limits): burst, turns, reservations. */
+let redis: Redis;
+let prefix: string;
+let limiter: SenderRateLimiter;
+
+beforeAll(() => {
+  redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
+});
+
+beforeEach(() => {
+  prefix = `srl${randomBytes(4).toString('hex')}`;
+  // 1/s: one slot a second, so the checks below hold however slowly a busy machine makes the calls (the waits
+  // are Redis's own arithmetic; nothing here times this process).
+  limiter = createSenderRateLimiter({ redis, prefix, rates: { chat: 1, sms: 0, rcs: 1 }, burstMs: 250 });
+});
+
+afterAll(async () => {
+  await redis.quit();
+});
+
+it('lets the first message through, then gives each further one its own turn a slot later', async () => {
+  const waits: number[] = [];
+  for (let i = 0; i < 4; i += 1) waits.push(await limiter.take('chat', 'meta', '+14155550100', `msg_${i}`));
+  expect(waits[0]).toBe(0);
+  expect(waits[1]).toBeGreaterThan(0);
+  expect(waits[1]).toBeLessThanOrEqual(1000);
+  // Each turn is one slot (1000 ms) after the previous one, less the time between the two calls.
+  expect(waits[2] - waits[1]).toBeGreaterThan(500);
+  expect(waits[2] - waits[1]).toBeLessThanOrEqual(1000);
+  expect(waits[3] - waits[2]).toBeGreaterThan(500);
+  expect(waits[3] - waits[2]).toBeLessThanOrEqual(1000);
+});
+
+it('keeps a waiting message its slot: asking again answers the rest of its wait without taking another', async () => {
+  await limiter.take('chat', 'meta', '+14155550100', 'msg_first');
+  const first = await limiter.take('chat', 'meta', '+14155550100', 'msg_waiting');
+  expect(first).toBeGreaterThan(0);
+  const again = await limiter.take('chat', 'meta', '+14155550100', 'msg_waiting');
+  expect(again).toBeGreaterThan(0);
+  expect(again).toBeLessThanOrEqual(first);
+  // The next message's turn is one slot after the waiting one's, not two.
+  const next = await limiter.take('chat', 'meta', '+14155550100', 'msg_next');
+  expect(next - again).toBeGreaterThan(500);
+  expect(next - again).toBeLessThanOrEqual(1000);
+  await new Promise((resolve) => setTimeout(resolve, again + 50));
+  expect(await limiter.take('chat', 'meta', '+14155550100', 'msg_waiting')).toBe(0);
+});
+
+it('keeps one schedule per upstream and sender, and none where the channel has no limit', async () => {
+  await limiter.take('chat', 'meta', '+14155550100', 'a_1');
+  expect(await limiter.take('chat', 'meta', '+14155550100', 'a_2')).toBeGreaterThan(0);
+  expect(await limiter.take('chat', 'meta', '+14155550199', 'b_1')).toBe(0);
+  expect(await limiter.take('chat', 'bsp', '+14155550100', 'c_1')).toBe(0);
+  for (let i = 0; i < 20; i += 1) expect(await limiter.take('sms', 'smsc', '+14155550100', `s_${i}`)).toBe(0);
+  expect(await redis.exists(senderRateKey(prefix, 'smsc', '+14155550100'))).toBe(0);
+  // The schedule's key carries a hash tag, so it stays in one Redis Cluster slot.
+  expect(senderRateKey(prefix, 'meta', '+14155550100')).toMatch(/\{meta:\+14155550100\}$/);
+  expect(await redis.pttl(senderRateKey(prefix, 'meta', '+14155550100'))).toBeGreaterThan(0);
+});
