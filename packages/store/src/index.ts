@@ -19,3 +19,7 @@ export * from './repositories/templates.repository';
 export * from './repositories/inbound-messages.repository';
 export * from './repositories/customer-windows.repository';
 export * from './repositories/suppressions.repository';
+export * from './call-resource';
+export * from './repositories/calls.repository';
+export * from './repositories/call-progress.repository';
+export * from './repositories/agents.repository';
