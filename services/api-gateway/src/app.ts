@@ -48,6 +48,7 @@ import { providerCallbacksRouter } from './routes/provider-callbacks.route';
 import { createUpstreamsRouter } from './routes/upstreams.route';
 import { createWebhooksRouter } from './routes/webhooks.route';
 import { createLoadingCache } from './support/loading-cache';
+import { createVoiceRouters } from './voice/voice-routes';
 
 export interface GatewayDeps {
   config: Readonly<GatewayConfig>;
@@ -218,6 +219,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(createWebhooksRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), policy: config.webhookTargets, secrets }));
   app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue, secrets }));
   app.use(createAccountRouter({ db, guard, auth: authOnly, secrets, jsonBody: jsonBody(config.bodyLimitBytes), authenticateWrite: authenticated('messages:write') }));
+  app.use(...createVoiceRouters({ config, db, redis, eventFanoutQueue, logger, guard, authenticated, jsonBody: jsonBody(config.bodyLimitBytes), accountNumbers, clock }));
   app.use(createUpstreamsRouter({ redis, prefix: config.queuePrefix, guard, auth: authenticated('admin') }));
   app.use(notFoundHandler(createAllowedMethods(app)));
   app.use(errorMiddleware(logger));
