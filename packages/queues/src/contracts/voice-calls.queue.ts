@@ -3,8 +3,8 @@ import { payloadType, type JobAdder, type QueueContract } from '../queue-contrac
 
 /**
  * Calls to place: produced by the gateway (and by the orchestrator for a redial), consumed by voice-orchestrator.
- * One attempt only: a call is never placed twice by a BullMQ retry; redials are a policy of the call
- * (docs/voice.md#retries) and a process lost mid-call is detected from its heartbeat (docs/voice.md#orchestrator-lost).
+ * One attempt only: a call is never placed twice by a BullMQ retry; redials will be a policy of the call
+ * (docs/voice.md#status) and a process lost mid-call is detected from its heartbeat (docs/voice.md#orchestrator-lost).
  * Renaming this queue or its job needs a migration plan: waiting jobs would be orphaned.
  */
 export const VOICE_CALLS_QUEUE = {

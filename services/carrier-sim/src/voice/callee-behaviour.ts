@@ -1,5 +1,5 @@
 /**
- * What the simulated callee does, chosen by the last two digits of the dialled number (docs/sandbox.md, the calls
+ * What the simulated callee does, chosen by the last two digits of the dialled number (docs/voice.md#carrier-simulator, the calls
  * column of the sandbox number table).
  */
 export type CalleeBehaviour =

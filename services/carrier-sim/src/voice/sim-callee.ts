@@ -17,7 +17,7 @@ export interface SimCalleeOptions {
 const VOICEMAIL_GREETING = 'Hello, you have reached the voicemail box of Alex Morgan. I am not able to take your call right now so please leave a message';
 
 /**
- * The simulated phones of the sandbox numbers (docs/sandbox.md): a real SIP UAS with RTP on loopback. The callee
+ * The simulated phones of the sandbox numbers (docs/voice.md#carrier-simulator): a real SIP UAS with RTP on loopback. The callee
  * hears the agent's prompts (speech followed by silence) and reacts as its number's row says.
  */
 export async function startSimCallee(opts: SimCalleeOptions): Promise<SipCalleeServer> {
