@@ -3,6 +3,7 @@ import { chatOpenApiPaths, chatOpenApiSchemas } from './chat/chat-openapi.paths'
 import type { JsonSchema } from './json-schema';
 import { jsonResponse, problemResponses as problems, withScope as authenticated } from './openapi-operation.parts';
 import { upstreamsOpenApiPaths, upstreamsOpenApiSchemas } from './upstreams-openapi.paths';
+import { voiceOpenApiPaths, voiceOpenApiSchemas } from './voice-openapi.paths';
 import { webhooksOpenApiPaths, webhooksOpenApiSchemas } from './webhooks/webhooks-openapi.paths';
 import { suppressionsOpenApiPaths, suppressionsOpenApiSchemas } from './suppressions/suppressions-openapi.paths';
 import { messageRequestSchema } from './message-request.schema';
@@ -175,7 +176,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
       description: 'Unified messaging over chat, RCS and SMS. Errors are RFC 9457 problem documents; see docs/errors.md.',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
-    paths: { ...paths, ...chatOpenApiPaths, ...webhooksOpenApiPaths, ...upstreamsOpenApiPaths, ...suppressionsOpenApiPaths },
+    paths: { ...paths, ...chatOpenApiPaths, ...webhooksOpenApiPaths, ...upstreamsOpenApiPaths, ...suppressionsOpenApiPaths, ...voiceOpenApiPaths },
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: '`sk_live_…` or `sk_test_…` (sandbox).' } },
       parameters: {
@@ -212,6 +213,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
         ...webhooksOpenApiSchemas,
         ...upstreamsOpenApiSchemas,
         ...suppressionsOpenApiSchemas,
+        ...voiceOpenApiSchemas,
         Channel: { enum: [...CONCRETE_CHANNELS] },
       },
     },
