@@ -40,7 +40,10 @@ export function createCallRecorder(clock: () => number = Date.now) {
     /** Stereo 8 kHz 16-bit PCM: callee left, agent right; null when the call was never answered. */
     finish(): { wav: Buffer; durationSeconds: number } | null {
       if (answeredAt === undefined) return null;
-      const slots = Math.max(slotNow(), ...callee.keys(), ...agent.keys(), -1) + 1;
+      let lastSlot = -1;
+      for (const slot of [...callee.keys(), ...agent.keys()]) lastSlot = Math.max(lastSlot, slot);
+      // The call lasted until now; audio still queued when it ended may reach past that.
+      const slots = Math.max(slotNow(), lastSlot + 1);
       const samples = new Int16Array(slots * SAMPLES_PER_FRAME * 2);
       const place = (track: Map<number, Buffer>, channel: number) => {
         for (const [slot, frame] of track) {
