@@ -75,6 +75,8 @@ describe('voice calls through the full stack', () => {
       workers: ['voice-orchestrator', 'webhook-delivery'],
       env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000', OUTBOX_SWEEP_INTERVAL_MS: '200', OUTBOX_SWEEP_AGE_MS: '500' },
       gatewayEnv: { VOICE_CONCURRENT_CALLS_PER_ACCOUNT: '2' },
+      // A killed orchestrator's calls are found lost within seconds instead of 45 s.
+      voiceEnv: { VOICE_HEARTBEAT_MS: '500', VOICE_LOST_AFTER_MS: '3000' },
     });
     ({ key, callbackSecret } = await createAccountKey(database.url, { account: 'voice-e2e', scopes: ['*'], numbers: [{ e164: FROM, channels: ['voice'] }] }));
   }, 120_000);
@@ -217,5 +219,55 @@ describe('voice calls through the full stack', () => {
     const list = await api('GET', `/v1/voice/calls?status=completed&to=${encodeURIComponent(callee('05'))}`);
     expect((list.body.data as CallView[]).map((c) => c.call_id)).toEqual([created.body.call_id]);
     expect((await api('GET', '/v1/voice/calls?status=dancing')).body.errors).toEqual([expect.objectContaining({ field: 'query:status' })]);
+  });
+
+  it('routes the 04 callee ("I want to speak to sales") by a speech gather', async () => {
+    const agent = await api('POST', '/v1/voice/agents', {
+      name: 'speech',
+      flow: {
+        start: 'ask',
+        nodes: {
+          ask: {
+            type: 'gather',
+            input: 'speech',
+            prompt: 'Which department would you like?',
+            timeout_seconds: 8,
+            branches: [
+              { match: 'sales', next: 'sales' },
+              { match: 'support', next: 'support' },
+            ],
+            no_input: 'bye',
+            no_match: 'bye',
+          },
+          sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
+          support: { type: 'say', text: 'Connecting you to support.', next: 'bye' },
+          bye: { type: 'hangup' },
+        },
+      },
+    });
+    const created = await api('POST', '/v1/voice/calls', { to: callee('04'), from: FROM, agent_id: agent.body.id });
+    const call = await callEnds(created.body.call_id as string, 'the speech call to end');
+    expect(call.status).toBe('completed');
+    const turns = call.transcript.map((t) => `${t.speaker}: ${t.text}`);
+    expect(turns[0]).toBe('agent: Which department would you like?');
+    expect(turns[1]).toMatch(/^callee: .*\bsales\b/);
+    expect(turns[2]).toBe('agent: Connecting you to sales.');
+  });
+
+  it('ends a call as failed / orchestrator_lost when its orchestrator is killed mid-call', async () => {
+    const agent = await api('POST', '/v1/voice/agents', {
+      name: 'long hold',
+      flow: { start: 'wait', nodes: { wait: { type: 'gather', input: 'dtmf', timeout_seconds: 60, branches: [], no_input: 'end', no_match: 'end' }, end: { type: 'hangup' } } },
+    });
+    const created = await api('POST', '/v1/voice/calls', { to: callee('05'), from: FROM, agent_id: agent.body.id });
+    await eventually(
+      async () => (await api('GET', `/v1/voice/calls/${created.body.call_id}`)).body as unknown as CallView,
+      (c) => c.status === 'in-progress',
+      { what: 'the call to be answered', timeoutMs: 30_000 },
+    );
+    await stack.services['voice-orchestrator']!.kill('SIGKILL');
+    await stack.startService('voice-orchestrator');
+    const call = await callEnds(created.body.call_id as string, 'the lost call to be detected');
+    expect(call).toMatchObject({ status: 'failed', end_reason: 'orchestrator_lost' });
   });
 });

@@ -10,6 +10,7 @@ import { createLiveCalls } from './calls/live-calls';
 import { describeConfig, loadConfig, type TrunkSettings } from './config';
 import { createPlaceCallProcessor } from './processors/place-call.processor';
 import { createFliteTts } from './speech/flite-tts';
+import { createPocketsphinxRecognizer, matchPhrase } from './speech/pocketsphinx-stt';
 
 runWorkerService({
   service: 'voice-orchestrator',
@@ -38,6 +39,8 @@ runWorkerService({
       publishEvents,
       speak: (text, voice) => tts.synthesize(text, voice ?? undefined),
       fetchJson: createGuardedHttpClient(config.httpNodePolicy),
+      recognize: createPocketsphinxRecognizer().recognize,
+      matchPhrase,
       logger,
     });
     // A stalled call job is not run again: its call is ended as orchestrator_lost by the heartbeat sweep instead.

@@ -12,6 +12,10 @@ export interface AgentMedia {
   takeDigits(): string;
   /** Resolves on the next digit; null after `timeoutMs`, when `until` settles first, or at the call's end. */
   nextDigit(timeoutMs: number, until?: Promise<unknown>): Promise<string | null>;
+  /** Every 20 ms frame of the callee's audio until the returned function is called. */
+  onAudio(listener: (frame: Buffer) => void): () => void;
+  /** 20 ms frames still to be played. */
+  readonly queuedFrames: number;
   readonly isEnded: boolean;
   readonly ended: Promise<unknown>;
 }
@@ -77,6 +81,13 @@ export function createLegMedia(leg: CallLeg, recorder: CallRecorder): AgentMedia
         waiter = own;
         void until?.then(giveUp);
       });
+    },
+    onAudio(listener) {
+      leg.on('audio', listener);
+      return () => void leg.off('audio', listener);
+    },
+    get queuedFrames() {
+      return leg.queuedFrames;
     },
     get isEnded() {
       return isEnded;

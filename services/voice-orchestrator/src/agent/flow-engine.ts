@@ -2,6 +2,7 @@ import type { AgentFlowDocument } from '@switchboard/store';
 import type { AgentMedia } from './agent-media';
 import { gatherDigits } from './dtmf-gather';
 import { conditionHolds, renderTemplate } from './flow-variables';
+import { gatherSpeech } from './speech-gather';
 
 export type FlowEnd = { kind: 'hangup' } | { kind: 'call_ended' } | { kind: 'unsupported'; node: string; type: string } | { kind: 'too_many_steps' };
 
@@ -12,7 +13,14 @@ export interface FlowEngineDeps {
   transcript: (speaker: 'agent' | 'callee', text: string) => Promise<void>;
   /** The `http` node's request through the target guard; throws on any failure (docs/voice.md#http). */
   fetchJson: (method: 'GET' | 'POST', url: string, body: unknown, timeoutMs: number) => Promise<unknown>;
+  /** The words heard in the utterance, from the vocabulary of the expected phrases. */
+  recognize: (mulaw: Buffer, phrases: string[]) => Promise<string>;
+  /** Picks the branch whose phrase was heard; -1 for none. */
+  matchPhrase: (heard: string, phrases: string[]) => number;
 }
+
+/** The longest utterance a speech gather takes before it stops listening. */
+const MAX_SPEECH_MS = 15_000;
 
 /** A flow that loops without ever waiting for the callee would spin forever; no real flow takes this many steps. */
 const MAX_STEPS = 1_000;
@@ -47,29 +55,45 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         if (node.prompt) await say(node.prompt as string);
         const input = node.input as string;
         const timeoutMs = (node.timeout_seconds as number) * 1000;
+        const branches = node.branches as Array<{ match: string; next: string }>;
+        const dtmf = {
+          maxDigits: (node.max_digits as number | undefined) ?? 1,
+          finishKey: node.finish_key as string | undefined,
+          firstDigitTimeoutMs: timeoutMs,
+          interDigitTimeoutMs: ((node.inter_digit_timeout_seconds as number | undefined) ?? 3) * 1000,
+        };
         let digits = '';
-        if (input === 'dtmf' || input === 'both') {
-          digits = await gatherDigits(media, Boolean(node.prompt), {
-            maxDigits: (node.max_digits as number | undefined) ?? 1,
-            finishKey: node.finish_key as string | undefined,
-            firstDigitTimeoutMs: timeoutMs,
-            interDigitTimeoutMs: ((node.inter_digit_timeout_seconds as number | undefined) ?? 3) * 1000,
-          });
-        } else {
-          // Speech recognition is not wired into the engine yet (docs/voice.md#status): the prompt plays, then no input.
-          await media.drained();
-          await new Promise((resolve) => setTimeout(resolve, timeoutMs));
+        let utterance: Buffer | null = null;
+        if (input === 'dtmf') digits = await gatherDigits(media, Boolean(node.prompt), dtmf);
+        else {
+          const speech = gatherSpeech(media, { timeoutMs, maxSpeechMs: MAX_SPEECH_MS });
+          // `both`: whichever comes first, a digit or an utterance; a digit also stops the prompt.
+          const firstDigit = input === 'both' ? await media.nextDigit(24 * 3_600_000, speech.utterance) : null;
+          if (firstDigit !== null) {
+            speech.cancel();
+            media.clearPlayback();
+            if (firstDigit === dtmf.finishKey) digits = '';
+            else if (dtmf.maxDigits <= 1) digits = firstDigit;
+            else digits = firstDigit + (await gatherDigits(media, false, { ...dtmf, maxDigits: dtmf.maxDigits - 1, firstDigitTimeoutMs: dtmf.interDigitTimeoutMs }));
+          } else utterance = await speech.utterance;
         }
         if (media.isEnded) return { kind: 'call_ended' };
-        if (digits === '') {
-          nodeId = node.no_input as string;
-          break;
-        }
-        await deps.transcript('callee', `DTMF: ${digits}`);
-        variables[(node.save_as as string | undefined) ?? 'input'] = digits;
-        variables.last_input = digits;
-        const branch = (node.branches as Array<{ match: string; next: string }>).find((b) => b.match === digits);
-        nodeId = branch ? branch.next : (node.no_match as string);
+        let next: string | undefined;
+        if (utterance) {
+          const phrases = branches.map((b) => b.match);
+          const heard = await deps.recognize(utterance, phrases);
+          await deps.transcript('callee', heard === '' ? '(not understood)' : heard);
+          variables[(node.save_as as string | undefined) ?? 'input'] = heard;
+          variables.last_input = heard;
+          const index = heard === '' ? -1 : deps.matchPhrase(heard, phrases);
+          next = index >= 0 ? branches[index].next : (node.no_match as string);
+        } else if (digits !== '') {
+          await deps.transcript('callee', `DTMF: ${digits}`);
+          variables[(node.save_as as string | undefined) ?? 'input'] = digits;
+          variables.last_input = digits;
+          next = branches.find((b) => b.match === digits)?.next ?? (node.no_match as string);
+        } else next = node.no_input as string;
+        nodeId = next;
         break;
       }
       case 'branch': {

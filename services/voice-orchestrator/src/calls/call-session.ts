@@ -13,6 +13,8 @@ export interface CallSessionDeps {
   liveCalls: LiveCalls;
   speak: (text: string, voice: string | null) => Promise<Buffer>;
   fetchJson: FlowEngineDeps['fetchJson'];
+  recognize: FlowEngineDeps['recognize'];
+  matchPhrase: FlowEngineDeps['matchPhrase'];
   logger: Logger;
   clock?: () => number;
 }
@@ -59,6 +61,8 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
         await write;
       },
       fetchJson: deps.fetchJson,
+      recognize: deps.recognize,
+      matchPhrase: deps.matchPhrase,
     }).then(
       (end) => {
         if (end.kind === 'unsupported') logger.warn('flow reached a node this engine cannot run; hanging up', { ...fields, node: end.node, type: end.type });
