@@ -252,6 +252,7 @@ describe('voice calls through the full stack', () => {
     expect(turns[0]).toBe('agent: Which department would you like?');
     expect(turns[1]).toMatch(/^callee: .*\bsales\b/);
     expect(turns[2]).toBe('agent: Connecting you to sales.');
+    expect(['agent_hangup', 'callee_hangup']).toContain(call.end_reason);
   });
 
   it('ends a call as failed / orchestrator_lost when its orchestrator is killed mid-call', async () => {

@@ -40,7 +40,8 @@ export async function startSimCallee(opts: SimCalleeOptions): Promise<SipCalleeS
           if (spoke) return;
           spoke = true;
           leg.play(await speakMulaw(behaviour.text));
-          leg.on('playback-drained', () => setTimeout(() => leg.hangup(), 1_000));
+          // Long enough to hear the agent's answer begin, as a person would.
+          leg.on('playback-drained', () => setTimeout(() => leg.hangup(), 6_000));
         };
         leg.on('audio', createPromptListener(() => void speak()));
         return;
