@@ -255,6 +255,23 @@ describe('voice calls through the full stack', () => {
     expect(['agent_hangup', 'callee_hangup']).toContain(call.end_reason);
   });
 
+  it('hangs up on a voicemail with machine_detection: hangup', async () => {
+    const created = await api('POST', '/v1/voice/calls', { to: callee('07'), from: FROM, machine_detection: 'hangup' });
+    const call = await callEnds(created.body.call_id as string, 'the voicemail call to end');
+    expect(call).toMatchObject({ status: 'completed', end_reason: 'machine_detected', answered_by: 'machine' });
+  });
+
+  it('redials a busy number after the retry delay, and ends busy after the last attempt', async () => {
+    const created = await api('POST', '/v1/voice/calls', { to: callee('01'), from: FROM, retry: { attempts: 2, delay_seconds: 30, on: ['busy'] } });
+    expect(created.status).toBe(201);
+    const call = await eventually(
+      async () => (await api('GET', `/v1/voice/calls/${created.body.call_id}`)).body as unknown as CallView & { attempt: number },
+      (c) => c.status !== 'ringing',
+      { what: 'the second attempt to end', timeoutMs: 90_000, intervalMs: 500 },
+    );
+    expect(call).toMatchObject({ status: 'busy', end_reason: 'busy', attempt: 2 });
+  }, 120_000);
+
   it('ends a call as failed / orchestrator_lost when its orchestrator is killed mid-call', async () => {
     const agent = await api('POST', '/v1/voice/agents', {
       name: 'long hold',

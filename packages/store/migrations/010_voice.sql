@@ -26,6 +26,11 @@ CREATE TABLE calls (
   ring_timeout_seconds  integer NOT NULL,
   max_duration_seconds  integer NOT NULL,
   metadata              jsonb,
+  -- {attempts, delay_seconds, on}: redials after busy / no-answer (docs/voice.md#retries); attempt counts from 1.
+  retry                 jsonb,
+  attempt               integer NOT NULL DEFAULT 1,
+  machine_detection     text CHECK (machine_detection IN ('detect', 'hangup')),
+  answered_by           text CHECK (answered_by IN ('human', 'machine', 'unknown')),
   idempotency_key       text,
   request_fingerprint   text,
   end_reason            text,

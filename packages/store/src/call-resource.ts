@@ -16,6 +16,10 @@ export interface CallRow {
   ring_timeout_seconds: number;
   max_duration_seconds: number;
   metadata: Record<string, string> | null;
+  retry: { attempts: number; delay_seconds: number; on: Array<'busy' | 'no-answer'> } | null;
+  attempt: number;
+  machine_detection: 'detect' | 'hangup' | null;
+  answered_by: 'human' | 'machine' | 'unknown' | null;
   idempotency_key: string | null;
   request_fingerprint: string | null;
   end_reason: string | null;
@@ -45,6 +49,10 @@ export interface CallResource {
   ended_at: string | null;
   duration_seconds: number | null;
   end_reason: string | null;
+  /** Set when the call asked for `machine_detection`. */
+  answered_by: 'human' | 'machine' | 'unknown' | null;
+  /** 1, then 2… when a busy or unanswered call was redialled (docs/voice.md#retries). */
+  attempt: number;
   recording: { url: string; duration_seconds: number } | null;
   transcript: TranscriptTurn[];
   metadata: Record<string, string> | null;
@@ -68,6 +76,8 @@ export function toCallResource(row: CallRow, transcript: TranscriptTurn[], recor
     ended_at: toIso(row.ended_at),
     duration_seconds: durationSeconds(row),
     end_reason: row.end_reason,
+    answered_by: row.answered_by,
+    attempt: row.attempt,
     recording: recordingSeconds === null ? null : { url: `/v1/voice/calls/${row.id}/recording`, duration_seconds: recordingSeconds },
     transcript,
     metadata: row.metadata,

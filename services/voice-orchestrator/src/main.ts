@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { createEventPublisher, createJobWorker, createWorkerConnection, EVENT_FANOUT_QUEUE, openQueue, publishEventsOrLeaveInOutbox, VOICE_CALLS_QUEUE } from '@switchboard/queues';
+import { createEventPublisher, createJobWorker, createWorkerConnection, EVENT_FANOUT_QUEUE, enqueueRedial, openQueue, publishEventsOrLeaveInOutbox, VOICE_CALLS_QUEUE } from '@switchboard/queues';
 import { runWorkerService } from '@switchboard/runtime';
 import { createAgentsRepository, createCallProgressRepository, createEventsRepository, openMigratedDb } from '@switchboard/store';
 import { createSipTrunk } from '@switchboard/telephony';
@@ -22,6 +22,7 @@ runWorkerService({
     const redis = createWorkerConnection(config.redisUrl);
     const subscriber = createWorkerConnection(config.redisUrl);
     const fanout = openQueue(EVENT_FANOUT_QUEUE, { connection: redis, prefix: config.queuePrefix });
+    const callQueue = openQueue(VOICE_CALLS_QUEUE, { connection: redis, prefix: config.queuePrefix });
     const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: fanout, outbox: createEventsRepository(db) }), logger);
     const openTrunk = (t: TrunkSettings) =>
       createSipTrunk({ ...t, callerId: 'switchboard', bindAddress: config.sipBindAddress, localPort: config.sipLocalPort, publicAddress: config.sipPublicAddress });
@@ -35,6 +36,7 @@ runWorkerService({
       agents: createAgentsRepository(db),
       trunks,
       orchestratorId,
+      redial: (callId, attempt, delayMs) => enqueueRedial(callQueue, { call_id: callId }, attempt, delayMs),
       liveCalls,
       publishEvents,
       speak: (text, voice) => tts.synthesize(text, voice ?? undefined),
@@ -62,7 +64,7 @@ runWorkerService({
         { name: 'close workers (active calls finish)', run: () => worker.close() },
         { name: 'stop heartbeat', run: async () => heartbeat.stop() },
         { name: 'close sip trunks', run: () => Promise.all([trunks.test.close(), trunks.live?.close()]) },
-        { name: 'close queues', run: () => fanout.close() },
+        { name: 'close queues', run: () => Promise.all([fanout.close(), callQueue.close()]) },
         { name: 'close redis', run: () => Promise.all([redis.quit(), subscriber.quit()]) },
         { name: 'close database', run: () => db.close() },
       ],

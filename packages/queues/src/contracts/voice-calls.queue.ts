@@ -3,8 +3,8 @@ import { payloadType, type JobAdder, type QueueContract } from '../queue-contrac
 
 /**
  * Calls to place: produced by the gateway (and by the orchestrator for a redial), consumed by voice-orchestrator.
- * One attempt only: a call is never placed twice by a BullMQ retry; redials will be a policy of the call
- * (docs/voice.md#status) and a process lost mid-call is detected from its heartbeat (docs/voice.md#orchestrator-lost).
+ * One attempt only: a call is never placed twice by a BullMQ retry; redials are a policy of the call
+ * (docs/voice.md#retries) and a process lost mid-call is detected from its heartbeat (docs/voice.md#orchestrator-lost).
  * Renaming this queue or its job needs a migration plan: waiting jobs would be orphaned.
  */
 export const VOICE_CALLS_QUEUE = {
@@ -22,6 +22,11 @@ export interface PlaceCallJob {
 /** Job id = call id, so a retried request cannot enqueue the call twice. */
 export function enqueuePlaceCall(queue: JobAdder<PlaceCallJob>, job: PlaceCallJob): Promise<unknown> {
   return queue.add(VOICE_CALLS_QUEUE.jobs.placeCall, job, { ...VOICE_CALLS_QUEUE.jobOptions, jobId: job.call_id });
+}
+
+/** A redial (docs/voice.md#retries): a delayed job whose id carries the attempt, so each attempt is queued once. */
+export function enqueueRedial(queue: JobAdder<PlaceCallJob>, job: PlaceCallJob, attempt: number, delayMs: number): Promise<unknown> {
+  return queue.add(VOICE_CALLS_QUEUE.jobs.placeCall, job, { ...VOICE_CALLS_QUEUE.jobOptions, jobId: `${job.call_id}-attempt-${attempt}`, delay: delayMs });
 }
 
 /**

@@ -55,6 +55,23 @@ export function createCallProgressRepository(db: Db) {
       );
     },
 
+    async setAnsweredBy(id: string, answeredBy: 'human' | 'machine' | 'unknown'): Promise<void> {
+      await db.query('UPDATE calls SET answered_by = $2 WHERE id = $1', [id, answeredBy]);
+    },
+
+    /**
+     * Puts a call that ended busy or unanswered back to wait for its next attempt (docs/voice.md#retries): still
+     * `ringing`, released by this process, attempt + 1. Null when the call is no longer this process's to redial.
+     */
+    async awaitRedial(id: string, orchestratorId: string): Promise<CallRow | null> {
+      const { rows } = await db.query<CallRow>(
+        `UPDATE calls SET orchestrator_id = NULL, heartbeat_at = NULL, attempt = attempt + 1
+         WHERE id = $1 AND orchestrator_id = $2 AND status = 'ringing' RETURNING *`,
+        [id, orchestratorId],
+      );
+      return rows[0] ?? null;
+    },
+
     async addTurn(callId: string, speaker: 'agent' | 'callee', text: string, at: Date): Promise<void> {
       await db.query(
         `INSERT INTO call_transcript_turns (call_id, turn_no, speaker, text, at)

@@ -15,6 +15,8 @@ export interface NewCall {
   ringTimeoutSeconds: number;
   maxDurationSeconds: number;
   metadata: Record<string, string> | null;
+  retry: CallRow['retry'];
+  machineDetection: CallRow['machine_detection'];
   idempotencyKey: string | null;
   requestFingerprint: string | null;
   at: Date;
@@ -82,10 +84,11 @@ export function createCallsRepository(db: Db) {
         if (live >= limit) return { kind: 'limit_reached', live };
         const { rows } = await tx.query<CallRow>(
           `INSERT INTO calls (id, account_id, mode, status, "to", "from", agent_id, record, callback_url, ring_timeout_seconds,
-             max_duration_seconds, metadata, idempotency_key, request_fingerprint, created_at)
-           VALUES ($1, $2, $3, 'ringing', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING *`,
+             max_duration_seconds, metadata, idempotency_key, request_fingerprint, created_at, retry, machine_detection)
+           VALUES ($1, $2, $3, 'ringing', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING *`,
           [call.id, call.accountId, call.mode, call.to, call.from, call.agentId, call.record, call.callbackUrl, call.ringTimeoutSeconds,
-            call.maxDurationSeconds, call.metadata ? JSON.stringify(call.metadata) : null, call.idempotencyKey, call.requestFingerprint, call.at],
+            call.maxDurationSeconds, call.metadata ? JSON.stringify(call.metadata) : null, call.idempotencyKey, call.requestFingerprint, call.at,
+            call.retry ? JSON.stringify(call.retry) : null, call.machineDetection],
         );
         const event = await insertCallEvent(tx, rows[0], 'call.ringing', call.at);
         return { kind: 'created', call: rows[0], events: [event] };

@@ -63,6 +63,8 @@ export function createCallAcceptance(deps: CallAcceptanceDeps) {
           ringTimeoutSeconds: request.ring_timeout_seconds ?? CALL_LIMITS.ringTimeoutSeconds.default,
           maxDurationSeconds: request.max_duration_seconds ?? CALL_LIMITS.maxDurationSeconds.default,
           metadata: request.metadata ?? null,
+          retry: request.retry ?? null,
+          machineDetection: request.machine_detection ?? null,
           idempotencyKey: idempotency?.key ?? null,
           requestFingerprint: idempotency?.fingerprint ?? null,
           at: new Date(clock()),
