@@ -25,6 +25,8 @@ const call: JsonSchema = {
     ended_at: nullableTimestamp,
     duration_seconds: { type: ['integer', 'null'] },
     end_reason: { type: ['string', 'null'], description: 'docs/voice.md#call-lifecycle lists the values.' },
+    answered_by: { enum: ['human', 'machine', 'unknown', null], description: 'Set when the call asked for machine_detection.' },
+    attempt: { type: 'integer', minimum: 1, description: 'The dial attempt (retries).' },
     recording: { oneOf: [{ type: 'null' }, { type: 'object', required: ['url', 'duration_seconds'], properties: { url: { type: 'string' }, duration_seconds: { type: 'number' } } }] },
     transcript: {
       type: 'array',
