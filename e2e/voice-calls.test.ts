@@ -255,6 +255,36 @@ describe('voice calls through the full stack', () => {
     expect(['agent_hangup', 'callee_hangup']).toContain(call.end_reason);
   });
 
+  it('runs an llm node against the stand-in: streamed reply, recognised answer, and a tool call that ends the goal', async () => {
+    const llmFlow = (model: string) => ({
+      name: `llm ${model}`,
+      llm: { model },
+      flow: {
+        start: 'talk',
+        nodes: {
+          talk: { type: 'llm', system_prompt: 'You are the front desk of Example Corporation.', goal: 'Find out whether the caller wants sales or support.', max_turns: 3, next: 'done', on_error: 'sorry' },
+          done: { type: 'say', text: 'Transferring to {{llm_result.department}}.', next: 'bye' },
+          sorry: { type: 'say', text: 'Sorry, something went wrong.', next: 'bye' },
+          bye: { type: 'hangup' },
+        },
+      },
+    });
+    const agent = await api('POST', '/v1/voice/agents', llmFlow('sim-llm'));
+    expect(agent.status).toBe(201);
+    const created = await api('POST', '/v1/voice/calls', { to: callee('04'), from: FROM, agent_id: agent.body.id });
+    const call = await callEnds(created.body.call_id as string, 'the llm call to end');
+    const turns = call.transcript.map((t) => `${t.speaker}: ${t.text}`);
+    expect(turns.slice(0, 3)).toEqual(['agent: Hello!', 'agent: Thank you for calling.', 'agent: Which department would you like, sales or support?']);
+    expect(turns[3]).toMatch(/^callee: .*\bsales\b/);
+    expect(turns.slice(4)).toEqual(['agent: Certainly.', 'agent: Connecting you to sales.', 'agent: Transferring to sales.']);
+
+    const failing = await api('POST', '/v1/voice/agents', llmFlow('sim-fault-500'));
+    const failed = await api('POST', '/v1/voice/calls', { to: callee('05'), from: FROM, agent_id: failing.body.id });
+    const onError = await callEnds(failed.body.call_id as string, 'the failing llm call to end');
+    expect(onError).toMatchObject({ status: 'completed', end_reason: 'agent_hangup' });
+    expect(onError.transcript.map((t) => t.text)).toEqual(['Sorry, something went wrong.']);
+  });
+
   it('hangs up on a voicemail with machine_detection: hangup', async () => {
     const created = await api('POST', '/v1/voice/calls', { to: callee('07'), from: FROM, machine_detection: 'hangup' });
     const call = await callEnds(created.body.call_id as string, 'the voicemail call to end');

@@ -80,7 +80,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       SANDBOX_SMPP_PORT: String(simSmppPort),
       ...opts.dispatcherEnv,
     },
-    'voice-orchestrator': { ...common, SANDBOX_SIP_HOST: '127.0.0.1', SANDBOX_SIP_PORT: String(simSipPort), ...opts.voiceEnv },
+    'voice-orchestrator': { ...common, SANDBOX_SIP_HOST: '127.0.0.1', SANDBOX_SIP_PORT: String(simSipPort), SANDBOX_LLM_BASE_URL: simUrl, ...opts.voiceEnv },
   };
   const envFor = (name: ServiceName) => envs[name] ?? { ...common, SIM_URL: simUrl, GATEWAY_URL: baseUrl };
   const started: ServiceProcess[] = [];

@@ -29,6 +29,11 @@ export interface VoiceOrchestratorConfig extends CommonConfig {
   lostAfterMs: number;
   /** What an `http` node may reach: the webhook target guard (docs/webhooks.md). */
   httpNodePolicy: TargetPolicy;
+  /** OpenAI-compatible chat completions for `llm` nodes: the simulator's stand-in for test keys (docs/voice.md#llm). */
+  sandboxLlmBaseUrl: string;
+  llm?: { baseUrl: string; apiKey?: string };
+  llmModel: string;
+  llmTimeoutMs: number;
   stalledIntervalMs: number;
   lockDurationMs: number;
 }
@@ -62,6 +67,10 @@ export function loadConfig(env: Env = process.env): Readonly<VoiceOrchestratorCo
       allowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
       allowedHosts: r.list('WEBHOOK_ALLOWED_HOSTS', []),
     },
+    sandboxLlmBaseUrl: r.string('SANDBOX_LLM_BASE_URL', 'http://127.0.0.1:8090'),
+    llm: r.optionalString('LLM_BASE_URL') ? { baseUrl: r.string('LLM_BASE_URL'), apiKey: r.optionalString('LLM_API_KEY') } : undefined,
+    llmModel: r.string('LLM_MODEL', 'gpt-4o-mini'),
+    llmTimeoutMs: r.int('LLM_TIMEOUT_MS', 15_000, { min: 100 }),
     stalledIntervalMs: r.int('STALLED_INTERVAL_MS', 30_000, { min: 100 }),
     lockDurationMs: r.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
   };
@@ -70,5 +79,5 @@ export function loadConfig(env: Env = process.env): Readonly<VoiceOrchestratorCo
 }
 
 export function describeConfig(c: VoiceOrchestratorConfig) {
-  return { ...describeCommonConfig(c), ...c, databaseUrl: undefined, redisUrl: undefined, liveTrunk: c.liveTrunk ? { ...c.liveTrunk, password: c.liveTrunk.password ? '***' : undefined } : null };
+  return { ...describeCommonConfig(c), ...c, databaseUrl: undefined, redisUrl: undefined, liveTrunk: c.liveTrunk ? { ...c.liveTrunk, password: c.liveTrunk.password ? '***' : undefined } : null, llm: c.llm ? { baseUrl: c.llm.baseUrl } : null };
 }

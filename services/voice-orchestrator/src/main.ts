@@ -43,6 +43,10 @@ runWorkerService({
       fetchJson: createGuardedHttpClient(config.httpNodePolicy),
       recognize: createPocketsphinxRecognizer().recognize,
       matchPhrase,
+      llmFor: (mode, model) => {
+        const target = mode === 'test' ? { baseUrl: config.sandboxLlmBaseUrl } : config.llm;
+        return target ? { ...target, model: model ?? config.llmModel, timeoutMs: config.llmTimeoutMs } : undefined;
+      },
       logger,
     });
     // A stalled call job is not run again: its call is ended as orchestrator_lost by the heartbeat sweep instead.

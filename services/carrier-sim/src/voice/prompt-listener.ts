@@ -4,11 +4,11 @@ import { decodeMulaw } from '@switchboard/telephony';
 const SPEECH_LEVEL = 300;
 /** Frames of speech that make a prompt, and of silence after it that end it. */
 const SPEECH_FRAMES = 5;
-const SILENCE_FRAMES = 30;
+const SILENCE_FRAMES = 50;
 
 /**
  * Hears the agent's prompts on the inbound audio: calls `onPromptEnd` each time at least 100 ms of speech is followed
- * by 600 ms of silence, which is when a person would answer a question.
+ * by 1 s of silence, which is when a person would answer a question.
  */
 export function createPromptListener(onPromptEnd: () => void) {
   let speechRun = 0;

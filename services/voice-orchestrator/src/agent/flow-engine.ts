@@ -2,6 +2,8 @@ import type { AgentFlowDocument } from '@switchboard/store';
 import type { AgentMedia } from './agent-media';
 import { gatherDigits } from './dtmf-gather';
 import { conditionHolds, renderTemplate } from './flow-variables';
+import type { LlmEndpoint } from './llm-chat.client';
+import { runLlmConversation } from './llm-node';
 import { gatherSpeech } from './speech-gather';
 
 export type FlowEnd = { kind: 'hangup' } | { kind: 'call_ended' } | { kind: 'unsupported'; node: string; type: string } | { kind: 'too_many_steps' };
@@ -17,6 +19,8 @@ export interface FlowEngineDeps {
   recognize: (mulaw: Buffer, phrases: string[]) => Promise<string>;
   /** Picks the branch whose phrase was heard; -1 for none. */
   matchPhrase: (heard: string, phrases: string[]) => number;
+  /** The chat completions endpoint for `llm` nodes; undefined when none is configured for the call's mode. */
+  llm?: LlmEndpoint;
 }
 
 /** The longest utterance a speech gather takes before it stops listening. */
@@ -110,6 +114,29 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         } catch (error) {
           variables.http_error = (error as Error).message;
           nodeId = node.on_error as string;
+        }
+        break;
+      }
+      case 'llm': {
+        const onError = (node.on_error as string | undefined) ?? null;
+        try {
+          if (!deps.llm) throw new Error('no LLM endpoint is configured');
+          const outcome = await runLlmConversation(node as unknown as { system_prompt: string; goal: string; max_turns: number }, {
+            media,
+            endpoint: deps.llm,
+            saySentence: say,
+            transcript: deps.transcript,
+            recognize: deps.recognize,
+            listenTimeoutMs: 8_000,
+          });
+          if (outcome.kind === 'call_ended') return { kind: 'call_ended' };
+          variables.llm_outcome = outcome.kind;
+          if (outcome.kind === 'goal_reached') variables.llm_result = outcome.result;
+          nodeId = node.next as string;
+        } catch (error) {
+          variables.llm_error = (error as Error).message;
+          if (!onError) throw error;
+          nodeId = onError;
         }
         break;
       }

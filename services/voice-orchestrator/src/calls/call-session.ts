@@ -19,6 +19,8 @@ export interface CallSessionDeps {
   fetchJson: FlowEngineDeps['fetchJson'];
   recognize: FlowEngineDeps['recognize'];
   matchPhrase: FlowEngineDeps['matchPhrase'];
+  /** The LLM endpoint for a call of this mode, with the agent's model if it names one. */
+  llmFor: (mode: CallRow['mode'], model: string | undefined) => FlowEngineDeps['llm'];
   logger: Logger;
   clock?: () => number;
 }
@@ -67,6 +69,7 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
       fetchJson: deps.fetchJson,
       recognize: deps.recognize,
       matchPhrase: deps.matchPhrase,
+      llm: deps.llmFor(call.mode, typeof agent.llm?.model === 'string' ? agent.llm.model : undefined),
     }).then(
       (end) => {
         if (end.kind === 'unsupported') logger.warn('flow reached a node this engine cannot run; hanging up', { ...fields, node: end.node, type: end.type });
