@@ -262,7 +262,7 @@ describe('voice calls through the full stack', () => {
       flow: {
         start: 'talk',
         nodes: {
-          talk: { type: 'llm', system_prompt: 'You are the front desk of Example Corporation.', goal: 'Find out whether the caller wants sales or support.', max_turns: 3, next: 'done', on_error: 'sorry' },
+          talk: { type: 'llm', system_prompt: 'You are the front desk of Example Corporation.', goal: 'Find out whether the caller wants sales or support.', max_turns: 3, expected_phrases: ['sales', 'support'], next: 'done', on_error: 'sorry' },
           done: { type: 'say', text: 'Transferring to {{llm_result.department}}.', next: 'bye' },
           sorry: { type: 'say', text: 'Sorry, something went wrong.', next: 'bye' },
           bye: { type: 'hangup' },

@@ -41,6 +41,8 @@ export const AGENT_NODE_SCHEMAS: Record<string, JsonSchema> = {
     system_prompt: { type: 'string', minLength: 1, maxLength: 8_000 },
     goal: { type: 'string', minLength: 1, maxLength: 2_000 },
     max_turns: { type: 'integer', minimum: 1, maximum: 50 },
+    // The offline recogniser needs a grammar: what the callee is expected to say (docs/voice.md#llm).
+    expected_phrases: { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 200 } },
     next: nodeId,
     on_error: nodeId,
   }),

@@ -121,7 +121,7 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         const onError = (node.on_error as string | undefined) ?? null;
         try {
           if (!deps.llm) throw new Error('no LLM endpoint is configured');
-          const outcome = await runLlmConversation(node as unknown as { system_prompt: string; goal: string; max_turns: number }, {
+          const outcome = await runLlmConversation(node as unknown as { system_prompt: string; goal: string; max_turns: number; expected_phrases?: string[] }, {
             media,
             endpoint: deps.llm,
             saySentence: say,

@@ -26,10 +26,10 @@ export type LlmOutcome = { kind: 'goal_reached'; result: Record<string, unknown>
 
 /**
  * A conversation of at most `maxTurns` model turns. The model speaks first; each reply is spoken sentence by
- * sentence while it streams; the callee's answer is recognised with a vocabulary made of the words of the prompt,
- * the goal and the model's last reply (the offline recogniser needs a grammar).
+ * sentence while it streams; the callee's answer is recognised among the node's `expected_phrases` (the offline
+ * recogniser needs a grammar), or, without them, the words of the goal and the model's last reply.
  */
-export async function runLlmConversation(node: { system_prompt: string; goal: string; max_turns: number }, deps: LlmNodeDeps): Promise<LlmOutcome> {
+export async function runLlmConversation(node: { system_prompt: string; goal: string; max_turns: number; expected_phrases?: string[] }, deps: LlmNodeDeps): Promise<LlmOutcome> {
   const messages: ChatMessage[] = [
     { role: 'system', content: `${node.system_prompt}\nGoal: ${node.goal}\nYou are on a phone call: answer in short spoken sentences. Call end_goal once the goal is reached.` },
   ];
@@ -60,7 +60,7 @@ export async function runLlmConversation(node: { system_prompt: string; goal: st
     const utterance = await gatherSpeech(deps.media, { timeoutMs: deps.listenTimeoutMs, maxSpeechMs: 15_000 }).utterance;
     if (deps.media.isEnded) return { kind: 'call_ended' };
     if (!utterance) return { kind: 'no_input' };
-    const heard = await deps.recognize(utterance, [node.system_prompt, node.goal, reply.content]);
+    const heard = await deps.recognize(utterance, node.expected_phrases ?? [node.goal, reply.content]);
     await deps.transcript('callee', heard === '' ? '(not understood)' : heard);
     messages.push({ role: 'user', content: heard });
   }
