@@ -8,7 +8,7 @@ import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 import { readIdempotencyKey } from '../idempotency/idempotency-key';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
-import { pageOf, readPageParams } from '../pagination/page-query';
+import { encodeCursor, readPageParams } from '../pagination/page-query';
 import { callAlreadyEnded, type createCallAcceptance } from '../voice/call-acceptance';
 
 const CALL_STATUSES: readonly CallStatus[] = ['ringing', 'in-progress', 'completed', 'busy', 'no-answer', 'failed', 'canceled'];
@@ -52,7 +52,8 @@ export function createVoiceCallHandlers(deps: VoiceCallHandlersDeps) {
     const rows = await guard('store', () =>
       deps.calls.list(accountId, { status: status as CallStatus | undefined, to: query.to as string | undefined, agentId: query.agent_id as string | undefined, beforeId: page.beforeId, limit: page.limit + 1 }),
     );
-    res.json(pageOf(rows.map((r) => ({ ...r, id: r.call_id })), page.limit));
+    const data = rows.slice(0, page.limit);
+    res.json({ data, next_cursor: rows.length > page.limit ? encodeCursor(data[data.length - 1].call_id) : null });
   };
 
   const getCall: RequestHandler = async (req, res) => {
