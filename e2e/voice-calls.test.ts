@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 import { ReceiverProcess, TEST_REDIS_URL, verify } from './webhooks-harness';
 
@@ -283,6 +285,36 @@ describe('voice calls through the full stack', () => {
     const onError = await callEnds(failed.body.call_id as string, 'the failing llm call to end');
     expect(onError).toMatchObject({ status: 'completed', end_reason: 'agent_hangup' });
     expect(onError.transcript.map((t) => t.text)).toEqual(['Sorry, something went wrong.']);
+  });
+
+  it('runs http nodes: a local customer system answers, and a metadata address is refused by the target guard', async () => {
+    const customerSystem = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ name: 'Grace', path: req.url }));
+    });
+    await new Promise<void>((resolve) => customerSystem.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (customerSystem.address() as AddressInfo).port;
+      const agent = await api('POST', '/v1/voice/agents', {
+        name: 'dynamic ivr',
+        flow: {
+          start: 'lookup',
+          nodes: {
+            lookup: { type: 'http', method: 'GET', url: `http://127.0.0.1:${port}/customers/{{to}}`, save_as: 'customer', next: 'greet', on_error: 'bye' },
+            greet: { type: 'say', text: 'Hello {{customer.name}}.', next: 'metadata' },
+            metadata: { type: 'http', method: 'GET', url: 'http://169.254.169.254/latest/meta-data', save_as: 'secrets', next: 'leaked', on_error: 'refused' },
+            leaked: { type: 'say', text: 'This must not be reached.', next: 'bye' },
+            refused: { type: 'say', text: 'Lookup refused.', next: 'bye' },
+            bye: { type: 'hangup' },
+          },
+        },
+      });
+      const created = await api('POST', '/v1/voice/calls', { to: callee('05'), from: FROM, agent_id: agent.body.id });
+      const call = await callEnds(created.body.call_id as string, 'the dynamic IVR call to end');
+      expect(call.transcript.map((t) => t.text)).toEqual(['Hello Grace.', 'Lookup refused.']);
+    } finally {
+      customerSystem.close();
+    }
   });
 
   it('hangs up on a voicemail with machine_detection: hangup', async () => {
