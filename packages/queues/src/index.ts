@@ -11,3 +11,4 @@ export * from './event-publisher';
 export * from './job-worker';
 export * from './queue-metrics';
 export * from './trace-context';
+export * from './contracts/voice-calls.queue';

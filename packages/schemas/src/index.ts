@@ -21,3 +21,4 @@ export * from './suppressions';
 export * from './openapi-response.validator';
 export { generatorFriendly, OPENAPI_TAGS } from './openapi-conventions';
 export { REQUEST_EXAMPLES } from './openapi-request.examples';
+export * from './voice';

@@ -6,6 +6,7 @@ import { webhookEventEnvelopeSchema, webhookEventsOpenApi } from './webhooks/web
 import { jsonResponse, problemResponses as problems, withScope as authenticated } from './openapi-operation.parts';
 import { upstreamsOpenApiPaths, upstreamsOpenApiSchemas } from './upstreams-openapi.paths';
 import { batchOpenApiSchemas, withBatchOpenApiPaths } from './batch-openapi.paths';
+import { voiceOpenApiPaths, voiceOpenApiSchemas } from './voice-openapi.paths';
 import { webhooksOpenApiPaths, webhooksOpenApiSchemas } from './webhooks/webhooks-openapi.paths';
 import { suppressionsOpenApiPaths, suppressionsOpenApiSchemas } from './suppressions/suppressions-openapi.paths';
 import { messageRequestSchema } from './message-request.schema';
@@ -203,6 +204,7 @@ const OPENAPI_PARTS: Array<{ paths: Record<string, Record<string, Operation>>; s
   { paths: upstreamsOpenApiPaths, schemas: upstreamsOpenApiSchemas },
   { paths: suppressionsOpenApiPaths, schemas: suppressionsOpenApiSchemas },
   { paths: {}, schemas: batchOpenApiSchemas },
+  { paths: voiceOpenApiPaths, schemas: voiceOpenApiSchemas },
 ];
 
 /** Where the document says the API is when neither PUBLIC_BASE_URL nor a request names it. */

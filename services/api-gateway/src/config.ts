@@ -46,6 +46,8 @@ export interface GatewayConfig extends CommonConfig {
   requireTls: boolean;
   /** PUBLIC_BASE_URL: the absolute URL the OpenAPI document's `servers` names; unset, the host each request for it was sent to. */
   publicBaseUrl: string | undefined;
+  /** Live calls (ringing or in progress) an account may have at once; more get 429 (docs/voice.md#concurrent-call-limit). */
+  voiceConcurrentCallsPerAccount: number;
 }
 
 /** false (default), true, a hop count, or a list of addresses, CIDRs and express' names such as `loopback`. */
@@ -141,6 +143,7 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     trustProxy: env.TRUST_PROXY ? r.parsed('TRUST_PROXY', parseTrustProxy, TRUST_PROXY_FORMAT) : false,
     requireTls: r.bool('REQUIRE_TLS', false),
     publicBaseUrl: env.PUBLIC_BASE_URL ? r.parsed('PUBLIC_BASE_URL', parsePublicBaseUrl, 'an absolute http(s) URL such as https://api.example.com') : undefined,
+    voiceConcurrentCallsPerAccount: r.int('VOICE_CONCURRENT_CALLS_PER_ACCOUNT', 10, { min: 1, max: 100_000 }),
   };
   if (!/^\+[1-9]\d{6,14}$/.test(config.sandboxSender)) {
     r.problems.push(`SANDBOX_SENDER must be an E.164 number, got "${config.sandboxSender}"`);

@@ -30,6 +30,8 @@ export interface BaresipOptions {
   sourceWav: string;
   /** First port of a range of 20 for RTP. */
   rtpPortBase: number;
+  /** The user part baresip answers to (it answers 404 to any other). @defaultValue 'callee' */
+  user?: string;
 }
 
 function configFile(o: BaresipOptions, recordingsDir: string): string {
@@ -84,7 +86,7 @@ export async function startBaresip(o: BaresipOptions): Promise<BaresipProcess> {
   const recordingsDir = join(dir, 'recordings');
   mkdirSync(recordingsDir);
   writeFileSync(join(dir, 'config'), configFile(o, recordingsDir));
-  writeFileSync(join(dir, 'accounts'), `<sip:callee@127.0.0.1:${o.sipPort}>;regint=0;answermode=auto;audio_codecs=pcmu\n`);
+  writeFileSync(join(dir, 'accounts'), `<sip:${o.user ?? 'callee'}@127.0.0.1:${o.sipPort}>;regint=0;answermode=auto;audio_codecs=pcmu\n`);
   const child = spawn('baresip', ['-f', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout?.on('data', (chunk) => (log = (log + chunk).slice(-20_000)));

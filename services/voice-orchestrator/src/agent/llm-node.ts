@@ -1,0 +1,68 @@
+import type { AgentMedia } from './agent-media';
+import { streamChatCompletion, type ChatMessage, type ChatTool, type LlmEndpoint } from './llm-chat.client';
+import { gatherSpeech } from './speech-gather';
+
+/** The function the model calls when the node's goal is reached (docs/voice.md#llm). */
+export const END_GOAL_TOOL: ChatTool = {
+  type: 'function',
+  function: {
+    name: 'end_goal',
+    description: 'Call this once the goal of the conversation is reached, with what was found out.',
+    parameters: { type: 'object', additionalProperties: true, properties: {} },
+  },
+};
+
+export interface LlmNodeDeps {
+  media: AgentMedia;
+  endpoint: LlmEndpoint;
+  /** Speaks one sentence (synthesis, transcript, playback); resolves once it is queued. */
+  saySentence: (sentence: string) => Promise<void>;
+  transcript: (speaker: 'agent' | 'callee', text: string) => Promise<void>;
+  recognize: (mulaw: Buffer, phrases: string[]) => Promise<string>;
+  listenTimeoutMs: number;
+}
+
+export type LlmOutcome = { kind: 'goal_reached'; result: Record<string, unknown> } | { kind: 'turns_exhausted' } | { kind: 'no_input' } | { kind: 'call_ended' };
+
+/**
+ * A conversation of at most `maxTurns` model turns. The model speaks first; each reply is spoken sentence by
+ * sentence while it streams; the callee's answer is recognised among the node's `expected_phrases` (the offline
+ * recogniser needs a grammar), or, without them, the words of the goal and the model's last reply.
+ */
+export async function runLlmConversation(node: { system_prompt: string; goal: string; max_turns: number; expected_phrases?: string[] }, deps: LlmNodeDeps): Promise<LlmOutcome> {
+  const messages: ChatMessage[] = [
+    { role: 'system', content: `${node.system_prompt}\nGoal: ${node.goal}\nYou are on a phone call: answer in short spoken sentences. Call end_goal once the goal is reached.` },
+  ];
+  for (let turn = 0; turn < node.max_turns; turn += 1) {
+    // Sentences are synthesised one after another, so they play in the order the model wrote them.
+    let spoken = Promise.resolve();
+    const reply = await streamChatCompletion(deps.endpoint, messages, [END_GOAL_TOOL], (sentence) => {
+      spoken = spoken.then(() => deps.saySentence(sentence));
+    });
+    await spoken;
+    messages.push({
+      role: 'assistant',
+      content: reply.content,
+      ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+    });
+    const goal = reply.toolCalls.find((c) => c.name === END_GOAL_TOOL.function.name);
+    if (goal) {
+      await deps.media.drained();
+      let result: Record<string, unknown> = {};
+      try {
+        result = JSON.parse(goal.arguments || '{}') as Record<string, unknown>;
+      } catch {
+        result = { raw: goal.arguments };
+      }
+      return { kind: 'goal_reached', result };
+    }
+    if (deps.media.isEnded) return { kind: 'call_ended' };
+    const utterance = await gatherSpeech(deps.media, { timeoutMs: deps.listenTimeoutMs, maxSpeechMs: 15_000 }).utterance;
+    if (deps.media.isEnded) return { kind: 'call_ended' };
+    if (!utterance) return { kind: 'no_input' };
+    const heard = await deps.recognize(utterance, node.expected_phrases ?? [node.goal, reply.content]);
+    await deps.transcript('callee', heard === '' ? '(not understood)' : heard);
+    messages.push({ role: 'user', content: heard });
+  }
+  return { kind: 'turns_exhausted' };
+}
