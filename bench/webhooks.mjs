@@ -1,6 +1,10 @@
 // Webhook throughput: events delivered per second (publish → fan-out → signed POST → delivered row) to a
 // local receiver process, beside a bare HTTP POST loop to the same receiver in the same run.
+// Also prints the store statements and Redis commands per event (server-side counters of the bench's own
+// database and Redis) and the peak RSS of the webhook-delivery process.
 // Usage: npm run build && node bench/webhooks.mjs [events=5000] [concurrency=64]
+// BENCH_CPU_PROF_DIR=<dir> writes a CPU profile of the webhook-delivery process there (node --cpu-prof).
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
 import { devstack, runAutocannon } from './lib.mjs';
@@ -46,7 +50,9 @@ try {
   await runAutocannon({ url: receiverUrl, connections: concurrency, amount: total, method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const baselineRate = total / ((Date.now() - baselineStart) / 1000);
 
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
   worker = await devstack.startService('webhook-delivery', {
+    ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
     DATABASE_URL: database.url, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn', SECRETS_ENCRYPTION_KEYS: devstack.testSecretsKeys(database.url),
     WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency), OUTBOX_SWEEP_AGE_MS: '600000',
@@ -61,16 +67,44 @@ try {
     );
     ids.push(...batch);
   }
+  const statementsBefore = await committedStatements(client);
+  const redisBefore = await redisCommands(connection);
+  let polls = 0;
   const publisher = createEventPublisher({ queue, outbox: store.createEventsRepository(db) });
   const start = Date.now();
   for (let i = 0; i < ids.length; i += 500) await publisher.publish(ids.slice(i, i + 500).map((id) => ({ id })));
   for (;;) {
     const { rows } = await client.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`);
+    polls += 1;
     if (rows[0].n >= total) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   const rate = total / ((Date.now() - start) / 1000);
-  console.log(JSON.stringify({ events: total, concurrency, bare_post_per_s: Math.round(baselineRate), webhook_events_delivered_per_s: Math.round(rate), ratio: Number((rate / baselineRate).toFixed(3)) }, null, 2));
+  const peakRssMb = peakRss(worker.child.pid);
+  // A backend publishes its counters when it exits (the worker's) or when told to (this client's); the
+  // bench's own polls and counter reads are taken off.
+  await worker.stop();
+  await client.query('SELECT pg_stat_force_next_flush()');
+  const statements = (await committedStatements(client)) - statementsBefore - polls - 2;
+  const redisAfter = await redisCommands(connection);
+  const perEvent = (n) => Number((n / total).toFixed(2));
+  console.log(
+    JSON.stringify(
+      {
+        events: total,
+        concurrency,
+        bare_post_per_s: Math.round(baselineRate),
+        webhook_events_delivered_per_s: Math.round(rate),
+        ratio: Number((rate / baselineRate).toFixed(3)),
+        store_statements_per_event: perEvent(statements),
+        redis_commands_per_event: perEvent(redisAfter.commands - redisBefore.commands),
+        redis_script_calls_per_event: perEvent(redisAfter.scripts - redisBefore.scripts),
+        webhook_delivery_peak_rss_mb: peakRssMb,
+      },
+      null,
+      2,
+    ),
+  );
 } finally {
   await worker?.stop();
   await queue.close();
@@ -81,4 +115,28 @@ try {
   await redis.stop();
   await database.drop();
   await postgres.stop();
+}
+
+/** Statements PostgreSQL committed in this database: each autocommit statement is one transaction. */
+async function committedStatements(pgClient) {
+  const { rows } = await pgClient.query(`SELECT xact_commit::bigint AS n FROM pg_stat_database WHERE datname = current_database()`);
+  return Number(rows[0].n);
+}
+
+/** Redis commands processed (commands run inside scripts included) and script calls (EVAL/EVALSHA, BullMQ's too). */
+async function redisCommands(redisClient) {
+  const stats = await redisClient.info('stats');
+  const commandstats = await redisClient.info('commandstats');
+  const calls = (name) => Number(new RegExp(`cmdstat_${name}:calls=(\\d+)`).exec(commandstats)?.[1] ?? 0);
+  return { commands: Number(/total_commands_processed:(\d+)/.exec(stats)[1]), scripts: calls('evalsha') + calls('eval') };
+}
+
+/** Peak resident set size (VmHWM) in MB, read from /proc while the process lives; null elsewhere. */
+function peakRss(pid) {
+  try {
+    const kb = Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+    return Math.round(kb / 1024);
+  } catch {
+    return null;
+  }
 }
