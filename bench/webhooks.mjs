@@ -3,7 +3,7 @@
 // Also prints the store statements and Redis commands per event (server-side counters of the bench's own
 // database and Redis) and the peak RSS of the webhook-delivery process.
 // Usage: npm run build && node bench/webhooks.mjs [events=5000] [concurrency=64]
-// BENCH_CPU_PROF_DIR=<dir> writes a CPU profile of the webhook-delivery process there (node --cpu-prof).
+// BENCH_CPU_PROF_DIR=<dir> writes a CPU profile of the webhook-delivery process there (cpu-profile-preload.cjs).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
@@ -52,7 +52,7 @@ try {
 
   const profileDir = process.env.BENCH_CPU_PROF_DIR;
   worker = await devstack.startService('webhook-delivery', {
-    ...(profileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
+    ...(profileDir ? { NODE_OPTIONS: `--require ${new URL('./cpu-profile-preload.cjs', import.meta.url).pathname}`, CPU_PROFILE_DIR: profileDir } : {}),
     DATABASE_URL: database.url, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn', SECRETS_ENCRYPTION_KEYS: devstack.testSecretsKeys(database.url),
     WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency), OUTBOX_SWEEP_AGE_MS: '600000',
@@ -74,9 +74,10 @@ try {
   const start = Date.now();
   for (let i = 0; i < ids.length; i += 500) await publisher.publish(ids.slice(i, i + 500).map((id) => ({ id })));
   for (;;) {
-    const { rows } = await client.query(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'delivered'`);
+    const { rows } = await client.query(`SELECT count(*) FILTER (WHERE status = 'delivered')::int AS n, count(*) FILTER (WHERE status = 'failed')::int AS failed FROM webhook_deliveries`);
     polls += 1;
     if (rows[0].n >= total) break;
+    if (rows[0].failed > 0) throw new Error(`${rows[0].failed} deliveries failed; worker output:\n${worker.logs().slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   const rate = total / ((Date.now() - start) / 1000);

@@ -140,7 +140,7 @@ delivery AS (
 attempt AS (
   INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, attempt_no, url, status_code, latency_ms, error, response_size, response_excerpt, created_at)
   SELECT i.attempt_id, i.delivery_id, i.endpoint_id, delivery.attempt_count, i.url, i.status_code, i.latency_ms, NULL, i.response_size, i.response_excerpt, i.at
-  FROM input i JOIN delivery ON delivery.id = i.delivery_id),
+  FROM input i JOIN delivery ON delivery.id = i.delivery_id RETURNING id),
 recovered AS (
   UPDATE webhook_endpoints SET failing_since = NULL
   WHERE id IN (SELECT endpoint_id FROM input WHERE endpoint_id IS NOT NULL) AND failing_since IS NOT NULL)
