@@ -88,6 +88,7 @@ try {
   await client.query('SELECT pg_stat_force_next_flush()');
   const statements = (await committedStatements(client)) - statementsBefore - polls - 2;
   const redisAfter = await redisCommands(connection);
+  if (process.env.BENCH_DETAIL) console.error(await topRedisCommands(connection, total));
   const perEvent = (n) => Number((n / total).toFixed(2));
   console.log(
     JSON.stringify(
@@ -140,4 +141,11 @@ function peakRss(pid) {
   } catch {
     return null;
   }
+}
+
+/** BENCH_DETAIL=1: Redis commands by server time, per event (calls inside scripts are listed too). */
+async function topRedisCommands(redisClient, events) {
+  const text = await redisClient.info('commandstats');
+  const rows = [...text.matchAll(/cmdstat_(\S+):calls=(\d+),usec=(\d+)/g)].map(([, name, calls, usec]) => ({ name, calls_per_event: Number((calls / events).toFixed(2)), usec: Number(usec) }));
+  return rows.sort((a, b) => b.usec - a.usec).slice(0, 15);
 }
