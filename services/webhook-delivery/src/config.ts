@@ -41,7 +41,8 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
     healthPort: r.int('HEALTH_PORT', 8083, { min: 0, max: 65535 }),
     healthHost: r.string('HEALTH_HOST', '127.0.0.1'),
     concurrency: r.int('WEBHOOK_CONCURRENCY', 64, { min: 1 }),
-    fanoutConcurrency: r.int('WEBHOOK_FANOUT_CONCURRENCY', 16, { min: 1 }),
+    // As many fan-outs as attempts: fan-outs running together share their statements and addBulk (docs/performance.md).
+    fanoutConcurrency: r.int('WEBHOOK_FANOUT_CONCURRENCY', 64, { min: 1 }),
     endpointConcurrency: r.int('WEBHOOK_ENDPOINT_CONCURRENCY', 8, { min: 1 }),
     saturationDelayMs: r.int('WEBHOOK_SATURATION_DELAY_MS', 250, { min: 1 }),
     timeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 15_000, { min: 1 }),

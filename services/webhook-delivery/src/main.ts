@@ -23,7 +23,8 @@ runWorkerService({
     const sealing = await resealSecrets(db, secrets);
     logger.info('secrets sealed under the active key', { resealed: sealing.resealed });
     if (sealing.unreadable.length > 0) logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
-    const redis = createWorkerConnection(config);
+    // Commands issued in the same tick (slot acquires and releases, addBulk) leave in one write.
+    const redis = createWorkerConnection(config, { enableAutoPipelining: true });
     const queueOpts = { connection: redis, prefix: config.queuePrefix };
     const fanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOpts);
     const deliveryQueue = openQueue(WEBHOOK_DELIVERY_QUEUE, queueOpts);
@@ -37,7 +38,7 @@ runWorkerService({
     const endpoints = createWebhookEndpointsRepository(db, secrets);
     const deliveries = createWebhookDeliveriesRepository(db, secrets);
     // Concurrent jobs share their store round trips: the store, not the CPU, bounds throughput.
-    const batched = createBatchedStore({ events, deliveries });
+    const batched = createBatchedStore({ events, deliveries, deliveryQueue, retryScheduleMs: config.retryScheduleMs });
     const clock = () => new Date();
 
     const fanOutEvent = createFanOutEventProcessor({
@@ -45,12 +46,15 @@ runWorkerService({
       deliveries,
       loadPlan: batched.loadPlan,
       createDeliveries: batched.createDeliveries,
+      enqueue: batched.enqueueDeliveries,
+      markPublished: batched.markPublished,
       deliveryQueue,
       retryScheduleMs: config.retryScheduleMs,
       clock,
     });
     const deliverWebhook = createDeliverWebhookHandler({
       loadDelivery: batched.loadDelivery,
+      storeSuccess: batched.storeSuccess,
       deliveries,
       endpoints,
       send: createWebhookSender({ policy: config.policy, timeoutMs: config.timeoutMs, responseLimitBytes: config.responseLimitBytes, excerptChars: config.excerptChars }),

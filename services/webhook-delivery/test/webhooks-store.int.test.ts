@@ -75,8 +75,14 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     const enqueued: Array<{ data: DeliverWebhookJob; opts?: JobsOptions }> = [];
     const deps = { events, deliveries, deliveryQueue: { addBulk: async (jobs: typeof enqueued) => void enqueued.push(...jobs) }, retryScheduleMs: [0, 1_000], clock: () => new Date() };
     const fanOut = createFanOutEventProcessor(deps);
-    const batched = createBatchedStore({ events, deliveries });
-    const fanOutBatched = createFanOutEventProcessor({ ...deps, loadPlan: batched.loadPlan, createDeliveries: batched.createDeliveries });
+    const batched = createBatchedStore({ events, deliveries, deliveryQueue: deps.deliveryQueue, retryScheduleMs: deps.retryScheduleMs });
+    const fanOutBatched = createFanOutEventProcessor({
+      ...deps,
+      loadPlan: batched.loadPlan,
+      createDeliveries: batched.createDeliveries,
+      enqueue: batched.enqueueDeliveries,
+      markPublished: batched.markPublished,
+    });
     const job = { data: { event_id: delivered.id } } as Job;
     // Two fan-outs of one event in the same batch (a redelivery racing the original), then one more alone.
     await Promise.all([fanOutBatched(job), fanOutBatched(job)]);
@@ -84,6 +90,7 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     const rows = await deliveries.forEvent(delivered.id);
     expect(rows.map((d) => [d.target_key, d.url]).sort()).toEqual([[endpoint.id, 'https://c.example.com/h'], ['callback', 'https://cb.example.com/status']].sort());
     expect(enqueued.map((j) => j.opts?.jobId).sort()).toEqual([...rows, ...rows, ...rows].map((d) => `${d.id}-g0`).sort());
+    expect(enqueued.every((j) => j.opts?.delay === 0 && j.opts?.attempts === 2 + 5)).toBe(true);
     expect((await events.findById(delivered.id))?.published_at).not.toBeNull();
 
     expect(await deliveries.resetForRedelivery(delivered.id, new Date())).toBe(2);
@@ -161,5 +168,44 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
 
     await deliveries.storeAttempt({ ...attempt, deliveryId: toCallback.id, endpointId: null, statusCode: 410, error: 'http_status: 410' }, { settle: { generation: 0, status: 'failed', reason: 'gone: the target answered 410' } });
     expect(await deliveries.findById(toCallback.id)).toMatchObject({ status: 'failed', attempt_count: 1, last_status_code: 410, last_error: 'gone: the target answered 410' });
+  });
+
+  it('stores the successes of concurrent attempts in one statement, each as storeAttempt would', async () => {
+    const endpoints = createWebhookEndpointsRepository(db, testSecretCipher(database.url));
+    const deliveries = createWebhookDeliveriesRepository(db, testSecretCipher(database.url));
+    const endpoint = await endpoints.create({ accountId, url: 'https://e.example.com/h', events: ['*'], at: new Date() });
+    const { events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/z');
+    const [sent, delivered] = produced;
+    const targets = [{ targetKey: endpoint.id, endpointId: endpoint.id, url: endpoint.url }, { targetKey: 'callback', endpointId: null, url: 'https://cb.example.com/z' }];
+    const [forSent, forDelivered] = await deliveries.createForEvents([{ event: { id: sent.id, account_id: accountId }, targets }, { event: { id: delivered.id, account_id: accountId }, targets }], new Date());
+    const found = [...(await deliveries.findForAttempt(forSent.map((d) => d.id))).values()];
+    const endpointDelivery = found.find((d) => d.endpoint_id !== null)!;
+    const callbackDelivery = found.find((d) => d.endpoint_id === null)!;
+    const at = new Date();
+    const failingSince = new Date(at.getTime() - 60_000);
+    await deliveries.storeAttempt({ deliveryId: endpointDelivery.id, endpointId: endpoint.id, url: endpoint.url, statusCode: 500, latencyMs: 3, error: 'http_status: 500', responseSize: 2, responseExcerpt: 'no', at: failingSince }, { endpointRun: 'failure' });
+    expect((await endpoints.findById(endpoint.id))?.failing_since).toEqual(failingSince);
+
+    const success = (d: { id: string }, endpointId: string | null, generation = 0) => ({
+      attempt: { deliveryId: d.id, endpointId, url: 'https://any.example.com', statusCode: 204, latencyMs: 7.4, error: null, responseSize: 0, responseExcerpt: null, at },
+      generation,
+    });
+    const [staleTarget, twiceTarget] = forDelivered;
+    await deliveries.storeSuccesses([
+      success(endpointDelivery, endpoint.id),
+      success(callbackDelivery, null),
+      // A stale job of an older generation: its attempt is stored, the delivery stays pending.
+      success(staleTarget, null, 3),
+      // The same delivery twice in one batch: both attempts are stored, numbered one after the other.
+      success(twiceTarget, null),
+      success(twiceTarget, null),
+    ]);
+    expect(await deliveries.findById(endpointDelivery.id)).toMatchObject({ status: 'delivered', attempt_count: 2, last_status_code: 204, last_error: null, delivered_at: at, next_attempt_at: null });
+    expect(await deliveries.findById(callbackDelivery.id)).toMatchObject({ status: 'delivered', delivered_at: at });
+    expect(await deliveries.findById(staleTarget.id)).toMatchObject({ status: 'pending', attempt_count: 1, delivered_at: null });
+    expect(await deliveries.findById(twiceTarget.id)).toMatchObject({ status: 'delivered', attempt_count: 2 });
+    expect((await deliveries.attemptsForDelivery(twiceTarget.id)).map((a) => [a.attempt_no, a.status_code, a.error, a.latency_ms])).toEqual([[1, 204, null, 7], [2, 204, null, 7]]);
+    // The endpoint's run of failures ended with its success.
+    expect((await endpoints.findById(endpoint.id))?.failing_since).toBeNull();
   });
 });

@@ -120,6 +120,32 @@ failing AS (
   UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $10) WHERE $15::text = 'failure' AND id = $3 RETURNING failing_since)
 SELECT attempt_count, (SELECT failing_since FROM failing) AS failing_since FROM delivery`;
 
+// The success path of many attempts in one statement (see storeSuccesses): per row, what
+// STORE_ATTEMPT_SQL does with settle = delivered and endpointRun = success. Every delivery id appears
+// once per statement, so each row is updated once; the endpoints' failure runs end once per endpoint.
+const STORE_SUCCESSES_SQL = `
+WITH input AS (
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::text[], $9::timestamptz[], $10::int[])
+    AS i(attempt_id, delivery_id, endpoint_id, url, status_code, latency_ms, response_size, response_excerpt, at, generation)),
+delivery AS (
+  UPDATE webhook_deliveries d SET
+    attempt_count = d.attempt_count + 1,
+    last_status_code = i.status_code,
+    last_error = NULL,
+    status = CASE WHEN d.generation = i.generation AND d.status = 'pending' THEN 'delivered' ELSE d.status END,
+    delivered_at = CASE WHEN d.generation = i.generation AND d.status = 'pending' THEN i.at ELSE d.delivered_at END,
+    next_attempt_at = CASE WHEN d.generation = i.generation AND d.status = 'pending' THEN NULL ELSE d.next_attempt_at END,
+    updated_at = i.at
+  FROM input i WHERE d.id = i.delivery_id RETURNING d.id, d.attempt_count),
+attempt AS (
+  INSERT INTO webhook_attempts (id, delivery_id, endpoint_id, attempt_no, url, status_code, latency_ms, error, response_size, response_excerpt, created_at)
+  SELECT i.attempt_id, i.delivery_id, i.endpoint_id, delivery.attempt_count, i.url, i.status_code, i.latency_ms, NULL, i.response_size, i.response_excerpt, i.at
+  FROM input i JOIN delivery ON delivery.id = i.delivery_id RETURNING id),
+recovered AS (
+  UPDATE webhook_endpoints SET failing_since = NULL
+  WHERE id IN (SELECT endpoint_id FROM input WHERE endpoint_id IS NOT NULL) AND failing_since IS NOT NULL)
+SELECT count(*)::int AS stored FROM attempt`;
+
 /** The flat row `findForAttempt` reads; the endpoint columns are null for a callback_url delivery. */
 type AttemptRow = Omit<DeliveryForAttempt, 'event' | 'endpoint'> &
   Omit<NonNullable<DeliveryForAttempt['endpoint']>, 'enabled' | 'secret'> & {
@@ -141,6 +167,34 @@ export function createWebhookDeliveriesRepository(db: Queryable, secrets: Secret
       effects.nextAttemptAt ?? null, a.endpointId ? (effects.endpointRun ?? null) : null,
     ]);
     return { attemptNo: rows[0]?.attempt_count ?? 0, failingSince: rows[0]?.failing_since ?? null };
+  }
+
+  /**
+   * Successful attempts of several deliveries in one round trip, each exactly as
+   * `storeAttempt(a, { settle: { generation, status: 'delivered' }, endpointRun: 'success' })` stores it.
+   * Two attempts of one delivery never share a statement (the row would be updated once): a repeated
+   * delivery id goes to a following statement.
+   */
+  async function storeSuccesses(items: Array<{ attempt: AttemptRecord; generation: number }>): Promise<void> {
+    let rest = items;
+    while (rest.length > 0) {
+      const seen = new Set<string>();
+      const now: typeof items = [];
+      const later: typeof items = [];
+      for (const item of rest) {
+        if (seen.has(item.attempt.deliveryId)) later.push(item);
+        else {
+          seen.add(item.attempt.deliveryId);
+          now.push(item);
+        }
+      }
+      const a = now.map((i) => i.attempt);
+      await db.query(STORE_SUCCESSES_SQL, [
+        a.map(() => newId('att')), a.map((x) => x.deliveryId), a.map((x) => x.endpointId), a.map((x) => x.url), a.map((x) => x.statusCode),
+        a.map((x) => Math.round(x.latencyMs)), a.map((x) => x.responseSize), a.map((x) => x.responseExcerpt), a.map((x) => x.at), now.map((i) => i.generation),
+      ]);
+      rest = later;
+    }
   }
 
   /**
@@ -234,6 +288,8 @@ export function createWebhookDeliveriesRepository(db: Queryable, secrets: Secret
     },
 
     storeAttempt,
+
+    storeSuccesses,
 
     /** Stores one attempt and bumps the delivery's counters; returns the attempt number. */
     async recordAttempt(a: AttemptRecord): Promise<number> {

@@ -16,6 +16,8 @@ class RetryLaterError extends Error {
 export interface DeliverDeps {
   /** Reads one delivery for an attempt; main.ts coalesces concurrent reads into one query. @defaultValue one query per attempt */
   loadDelivery?: (id: string) => Promise<DeliveryForAttempt | null>;
+  /** Stores a successful attempt; main.ts shares one statement between concurrent successes. @defaultValue one statement per attempt */
+  storeSuccess?: (input: { attempt: AttemptRecord; generation: number }) => Promise<void>;
   deliveries: WebhookDeliveriesRepository;
   endpoints: WebhookEndpointsRepository;
   send: WebhookSender;
@@ -47,10 +49,13 @@ function resolveTarget(delivery: DeliveryForAttempt, now: Date): Target {
  * any other failure is retried on the configured schedule (Retry-After clamped), and once the schedule
  * is exhausted the delivery is a dead letter (`failed`). Every attempt is stored, refusals included.
  * The common paths cost two store round trips: one read (delivery, event, secrets) and one write
- * (attempt row, delivery status, endpoint failure run).
+ * (attempt row, delivery status, endpoint failure run), each shared with concurrent attempts in main.ts.
  */
 function createDeliverWebhookProcessor(deps: DeliverDeps) {
   const loadDelivery = deps.loadDelivery ?? (async (id: string) => (await deps.deliveries.findForAttempt([id])).get(id) ?? null);
+  const storeSuccess =
+    deps.storeSuccess ??
+    (async ({ attempt, generation }: { attempt: AttemptRecord; generation: number }) => void (await deps.deliveries.storeAttempt(attempt, { settle: { generation, status: 'delivered' }, endpointRun: 'success' })));
   return async (job: Job<DeliverWebhookJob>, token?: string): Promise<string> => {
     const invalid = JOB_PAYLOAD_CHECKS.deliverWebhook(job.data);
     if (invalid) throw new UnrecoverableError(invalid);
@@ -96,7 +101,7 @@ function createDeliverWebhookProcessor(deps: DeliverDeps) {
     const refused = outcome.refusedForGood || outcome.error?.startsWith('address_refused') === true;
     deps.onAttempt?.(succeeded ? 'delivered' : refused ? 'refused' : 'failed', outcome.latencyMs, delivery.endpoint_id ? 'endpoint' : 'callback_url');
     if (succeeded) {
-      await deps.deliveries.storeAttempt(attempt, { settle: { generation, status: 'delivered' }, endpointRun: 'success' });
+      await storeSuccess({ attempt, generation });
       return 'delivered';
     }
     if (outcome.statusCode === 410) {

@@ -9,6 +9,10 @@ export interface FanOutDeps {
   loadPlan?: (eventId: string) => Promise<FanOutPlan | null>;
   /** Creates an event's deliveries and lists its pending ones; main.ts coalesces concurrent events. @defaultValue one statement per event */
   createDeliveries?: (input: { event: FanOutPlan['event']; targets: DeliveryTarget[]; at: Date }) => Promise<PendingDelivery[]>;
+  /** Enqueues an event's pending deliveries; main.ts shares one addBulk between concurrent events. @defaultValue one addBulk per event */
+  enqueue?: (pending: PendingDelivery[]) => Promise<void>;
+  /** Marks an event published; main.ts coalesces concurrent events. @defaultValue one statement per event */
+  markPublished?: (input: { id: string; at: Date }) => Promise<void>;
   deliveries: WebhookDeliveriesRepository;
   deliveryQueue: BulkJobAdder<DeliverWebhookJob>;
   /** The webhook retry schedule: it sets each delivery job's first delay and attempts. */
@@ -24,6 +28,8 @@ export interface FanOutDeps {
 export function createFanOutEventProcessor(deps: FanOutDeps) {
   const loadPlan = deps.loadPlan ?? (async (id: string) => (await deps.events.fanOutPlans([id])).get(id) ?? null);
   const createDeliveries = deps.createDeliveries ?? ((i: { event: FanOutPlan['event']; targets: DeliveryTarget[]; at: Date }) => deps.deliveries.createForEvent(i.event, i.targets, i.at));
+  const enqueue = deps.enqueue ?? (async (pending: PendingDelivery[]) => void (await enqueueDeliveries(deps.deliveryQueue, pending, deps.retryScheduleMs)));
+  const markPublished = deps.markPublished ?? ((i: { id: string; at: Date }) => deps.events.markPublished([i.id], i.at));
   return async (job: Job<FanOutEventJob>): Promise<{ deliveries: number }> => {
     const invalid = JOB_PAYLOAD_CHECKS.fanOutEvent(job.data);
     if (invalid) throw new UnrecoverableError(invalid);
@@ -37,9 +43,9 @@ export function createFanOutEventProcessor(deps: FanOutDeps) {
     for (const endpoint of plan.endpoints) targets.push({ targetKey: endpoint.id, endpointId: endpoint.id, url: endpoint.url });
     const now = deps.clock();
     const pending = await createDeliveries({ event, targets, at: now });
-    if (pending.length > 0) await enqueueDeliveries(deps.deliveryQueue, pending, deps.retryScheduleMs);
+    if (pending.length > 0) await enqueue(pending);
     // A job the sweeper or a redelivery enqueued also counts as publishing the event.
-    if (!event.published_at) await deps.events.markPublished([event.id], now);
+    if (!event.published_at) await markPublished({ id: event.id, at: now });
     return { deliveries: pending.length };
   };
 }
