@@ -1,9 +1,9 @@
 /**
  * At most `limit` batches are checked, priced and enqueued at once; the others wait their turn, in
  * order. The gateway is one CPU-bound thread, so running four 1,000-item batches side by side is not
- * faster than two: it only holds four sets of jobs, BullMQ job objects and answers in memory at the same
- * time (docs/performance.md#batch-accept). Two, not one, so one batch's Redis round trip overlaps the
- * next batch's CPU work.
+ * faster than one after the other: it only holds four sets of jobs, BullMQ job objects and answers in
+ * memory at the same time. Measured with one at a time: the same throughput, a lower peak RSS
+ * (docs/performance.md#batch-accept-benchbatchmjs).
  */
 export function createBatchAdmission(limit: number) {
   let running = 0;

@@ -23,7 +23,7 @@ export interface SendBatchDeps {
   guard: DependencyGuard;
   newMessageId: () => string;
   clock?: () => number;
-  /** Batches checked, priced and enqueued at once; the rest wait (docs/performance.md#batch-accept). @defaultValue 2 */
+  /** Batches checked, priced and enqueued at once; the rest wait (docs/performance.md#batch-accept-benchbatchmjs). @defaultValue 1 */
   concurrentBatches?: number;
 }
 
@@ -82,7 +82,7 @@ function adoptStoredIds(outcomes: Outcome[], stored: StoredResponse): Outcome[] 
  * Idempotency-Key the key is reserved with the whole answer first, in one more round trip. The summary
  * written last marks the batch as enqueued, which a replay checks before answering.
  */
-export function createSendBatchHandler({ validateBatch, acceptance, idempotency, summaries, guard, newMessageId, clock = Date.now, concurrentBatches = 2 }: SendBatchDeps): RequestHandler {
+export function createSendBatchHandler({ validateBatch, acceptance, idempotency, summaries, guard, newMessageId, clock = Date.now, concurrentBatches = 1 }: SendBatchDeps): RequestHandler {
   const admitted = createBatchAdmission(concurrentBatches);
   async function prepareAll(res: Response, batch: BatchRequest, rawItems: unknown[]): Promise<Outcome[]> {
     const caller = callerOf(res);
