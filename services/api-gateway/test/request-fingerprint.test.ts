@@ -18,6 +18,33 @@ describe('idempotency fingerprint', () => {
   });
 });
 
+/** The first, map/filter/join version: the loop version must keep every fingerprint already stored. */
+function referenceCanonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(referenceCanonicalJson).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((k) => record[k] !== undefined)
+    .sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${referenceCanonicalJson(record[k])}`).join(',')}}`;
+}
+
+describe('canonical JSON', () => {
+  it('is byte for byte what the first version wrote, so stored keys still match after an upgrade', () => {
+    const bodies: unknown[] = [
+      { channel: 'sms', messages: [{ recipient: '+447911123400', content: { text: 'hé "quoted" \\ \u2028' } }, { metadata: { z: 1, a: [1, null, 'x', { b: false, a: 1.5e-7 }] } }] },
+      { 'k\n"ey': 'v', '': [], nested: { deeper: { deepest: [[], {}] } }, undef: undefined, arr: [undefined, 0, -0, true] },
+      [],
+      'text',
+      42,
+      null,
+    ];
+    // Many distinct keys, beyond the quoted-key cache's bound.
+    bodies.push(Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`key-${i}-"${i % 7}"`, i % 3 === 0 ? undefined : i])));
+    for (const body of bodies) expect(canonicalJson(body)).toBe(referenceCanonicalJson(body));
+  });
+});
+
 describe('Idempotency-Key header', () => {
   it('is optional and normalised to lower case', () => {
     expect(readIdempotencyKey(undefined)).toBeNull();

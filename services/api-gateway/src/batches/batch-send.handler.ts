@@ -9,6 +9,7 @@ import { readIdempotencyKey } from '../idempotency/idempotency-key';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
 import { acceptedBody, type MessageAcceptance } from '../messages/message-acceptance';
+import { createBatchAdmission } from './batch-admission';
 import type { BatchSummary, BatchSummaryStore } from './batch-summary.store';
 
 /** Keys are scoped to (account, route) (docs/api.md#idempotency-key); a batch has its own route. */
@@ -22,6 +23,8 @@ export interface SendBatchDeps {
   guard: DependencyGuard;
   newMessageId: () => string;
   clock?: () => number;
+  /** Batches checked, priced and enqueued at once; the rest wait (docs/performance.md#batch-accept-benchbatchmjs). @defaultValue 1 */
+  concurrentBatches?: number;
 }
 
 type Outcome = { job: SendMessageJob } | { error: ApiError };
@@ -79,7 +82,8 @@ function adoptStoredIds(outcomes: Outcome[], stored: StoredResponse): Outcome[] 
  * Idempotency-Key the key is reserved with the whole answer first, in one more round trip. The summary
  * written last marks the batch as enqueued, which a replay checks before answering.
  */
-export function createSendBatchHandler({ validateBatch, acceptance, idempotency, summaries, guard, newMessageId, clock = Date.now }: SendBatchDeps): RequestHandler {
+export function createSendBatchHandler({ validateBatch, acceptance, idempotency, summaries, guard, newMessageId, clock = Date.now, concurrentBatches = 1 }: SendBatchDeps): RequestHandler {
+  const admitted = createBatchAdmission(concurrentBatches);
   async function prepareAll(res: Response, batch: BatchRequest, rawItems: unknown[]): Promise<Outcome[]> {
     const caller = callerOf(res);
     return Promise.all(
@@ -102,10 +106,14 @@ export function createSendBatchHandler({ validateBatch, acceptance, idempotency,
   }
 
   return async (req, res) => {
-    const caller = callerOf(res);
     const key = readIdempotencyKey(req.headers['idempotency-key']);
-    const batch = validateBatch(req.body);
-    const outcomes = await prepareAll(res, batch, (req.body as { messages: unknown[] }).messages);
+    await admitted(() => accept(req.body as unknown, key, res));
+  };
+
+  async function accept(body: unknown, key: string | null, res: Response): Promise<void> {
+    const caller = callerOf(res);
+    const batch = validateBatch(body);
+    const outcomes = await prepareAll(res, batch, (body as { messages: unknown[] }).messages);
     const batchId = newId('bat');
     const createdAt = new Date(clock()).toISOString();
     const response = batchResponse(batchId, createdAt, outcomes, requestIdOf(res));
@@ -114,7 +122,7 @@ export function createSendBatchHandler({ validateBatch, acceptance, idempotency,
       return send(res, response, false);
     }
     const scope = { accountId: caller.accountId, route: IDEMPOTENCY_ROUTE, key };
-    const reservation = await guard('redis', () => idempotency.reserve(scope, requestFingerprint(req.body), batchId, response));
+    const reservation = await guard('redis', () => idempotency.reserve(scope, requestFingerprint(body), batchId, response));
     if (reservation.outcome === 'reserved') {
       await enqueue(batchId, caller.accountId, createdAt, outcomes);
       return send(res, response, false);
@@ -127,5 +135,5 @@ export function createSendBatchHandler({ validateBatch, acceptance, idempotency,
     const stored = JSON.parse(record.response.body) as { created_at: string };
     await enqueue(record.message_id, caller.accountId, stored.created_at, adoptStoredIds(outcomes, record.response));
     send(res, record.response, false);
-  };
+  }
 }
