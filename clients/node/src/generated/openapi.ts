@@ -3249,7 +3249,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "audio/wav": unknown;
+                    "audio/wav": string;
                 };
             };
             401: components["responses"]["Problem401"];
