@@ -27,12 +27,15 @@ let apiKey: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  stack = await startStack({ databaseUrl: database.url, redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: `postman${randomBytes(4).toString('hex')}` });
+  stack = await startStack({ databaseUrl: database.url, redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: `postman${randomBytes(4).toString('hex')}`,
+    // The Voice folder places calls: the orchestrator dials carrier-sim's phones and stores the recording.
+    workers: ['dispatcher', 'voice-orchestrator'],
+  });
   ({ key: apiKey } = await createAccountKey(database.url, {
     account: 'postman-e2e',
     mode: 'test',
     scopes: ['*'],
-    numbers: [{ e164: BUSINESS_NUMBER, channels: ['chat', 'sms', 'rcs'] }],
+    numbers: [{ e164: BUSINESS_NUMBER, channels: ['chat', 'sms', 'rcs', 'voice'] }],
     secretsKeys: stack.secretsKeys,
   }));
 });

@@ -16,7 +16,7 @@ const { buildOpenApiDocument } = require('../../packages/schemas/dist/index.js')
 const converter = require('openapi-to-postmanv2');
 
 /** The order requests run in: each folder's creates come before the reads that use their ids; deletes run last. */
-const FOLDER_ORDER = ['Operations', 'Provider callbacks', 'Account', 'Webhooks', 'Messages', 'Chat', 'Suppressions', 'Events', 'Upstreams'];
+const FOLDER_ORDER = ['Operations', 'Provider callbacks', 'Account', 'Webhooks', 'Messages', 'Chat', 'Voice', 'Suppressions', 'Events', 'Upstreams'];
 
 /** Which saved id fills `:id` in a path, by its first segments. */
 const ID_VARIABLES = [
@@ -27,15 +27,20 @@ const ID_VARIABLES = [
   ['/v1/events/', 'eventId'],
   ['/v1/inbound/', 'inboundId'],
   ['/v1/batches/', 'batchId'],
+  ['/v1/voice/calls/', 'callId'],
+  ['/v1/voice/agents/', 'agentId'],
 ];
 
-/** Operations whose `:id` is not the one their path prefix names: canceling needs a message that is still scheduled. */
-const ID_BY_OPERATION = { cancelMessage: 'scheduledMessageId' };
+/**
+ * Operations whose `:id` is not the one their path prefix names: canceling needs a message that is still scheduled,
+ * and hanging up needs a call that has not ended (an ended call answers 409), so each places its own.
+ */
+const ID_BY_OPERATION = { cancelMessage: 'scheduledMessageId', hangupCall: 'liveCallId' };
 
 /** Creates whose answer holds an id later requests use: operationId → variable. */
-const SAVES_ID = { sendMessage: 'messageId', createTemplate: 'templateId', createSuppression: 'suppressionId', createWebhookEndpoint: 'webhookId' };
+const SAVES_ID = { sendMessage: 'messageId', createTemplate: 'templateId', createSuppression: 'suppressionId', createWebhookEndpoint: 'webhookId', createAgent: 'agentId' };
 /** Creates whose id is in another field than `id`: operationId → [variable, field]. */
-const SAVES_FIELD = { sendBatch: ['batchId', 'batch_id'] };
+const SAVES_FIELD = { sendBatch: ['batchId', 'batch_id'], createCall: ['callId', 'call_id'] };
 
 /**
  * Lists whose first item is saved, waiting (up to ~30 s) until work the stack does in the background has
@@ -43,12 +48,20 @@ const SAVES_FIELD = { sendBatch: ['batchId', 'batch_id'] };
  */
 const WAITS_FOR_FIRST = { listInbound: 'inboundId', listEvents: 'eventId' };
 
-/** Requests that may meet the customer window still closing; retried like the lists above. */
-const RETRIES_ON_STATUS = { sendChatMessage: [422] };
+/**
+ * Requests retried on these statuses like the lists above: the chat send may meet the customer window still
+ * closing; a call's recording is 404 until the call has ended and the orchestrator has stored it.
+ */
+const RETRIES_ON_STATUS = { sendChatMessage: [422], getCallRecording: [404] };
+/** Retries above the default 60 (~30 s): a call rings, plays its agent's prompts and hangs up before its recording exists. */
+const MAX_TRIES = { getCallRecording: 180 };
+
+/** Body fields the collection fills from saved variables: the document's example cannot know the agent's id. */
+const BODY_VALUES = { createCall: { agent_id: '{{agentId}}' } };
 
 const PUBLIC_VARIABLES = [
   ['baseUrl', 'http://127.0.0.1:8080', 'The gateway; `npm start` prints it.'],
-  ['apiKey', 'sk_test_replace_me', 'A test key whose account has +14155550199 for chat, with scope `*` (docs/api.md#postman).'],
+  ['apiKey', 'sk_test_replace_me', 'A test key whose account has +14155550199 for chat and voice, with scope `*` (docs/api.md#postman).'],
   ['chatAppSecret', 'sandbox-chat-app-secret', 'CHAT_APP_SECRET of the gateway: signs the chat callback.'],
   ['chatVerifyToken', 'sandbox-verify-token', 'CHAT_VERIFY_TOKEN of the gateway.'],
   ['rbmClientToken', 'sandbox-rbm-client-token', 'RBM_CLIENT_TOKEN of the gateway: signs the RCS callback.'],
@@ -63,7 +76,7 @@ const expect2xx = [
 function retryScript(condition, name) {
   return [
     `var tries = Number(pm.collectionVariables.get('tries:${name}') || 0);`,
-    `if (!(${condition}) && tries < 60) {`,
+    `if (!(${condition}) && tries < ${MAX_TRIES[name] ?? 60}) {`,
     `  pm.collectionVariables.set('tries:${name}', tries + 1);`,
     '  postman.setNextRequest(pm.info.requestName);',
     '  setTimeout(function () {}, 500);',
@@ -115,6 +128,19 @@ const PRE_REQUEST = {
     "  pm.collectionVariables.set('scheduledMessageId', response.json().id);",
     '});',
   ],
+  hangupCall: [
+    '// Only a call that has not ended can be hung up: place one to the sandbox phone that rings until CANCEL',
+    '// (number ending in 02, docs/voice.md#carrier-simulator), then hang it up.',
+    'pm.sendRequest({',
+    "  url: pm.variables.get('baseUrl') + '/v1/voice/calls',",
+    "  method: 'POST',",
+    "  header: [{ key: 'Content-Type', value: 'application/json' }, { key: 'Authorization', value: 'Bearer ' + pm.variables.get('apiKey') }],",
+    "  body: { mode: 'raw', raw: JSON.stringify({ to: '+14155552602', from: '+14155550199' }) },",
+    "}, function (error, response) {",
+    "  if (error) throw error;",
+    "  pm.collectionVariables.set('liveCallId', response.json().call_id);",
+    '});',
+  ],
   rcsEvents: [
     '// RBM signs message.data: X-Goog-Signature = base64 HMAC-SHA512(RBM_CLIENT_TOKEN, message.data).',
     'var data = JSON.parse(pm.request.body.raw).message.data;',
@@ -159,16 +185,23 @@ function finishRequest(item, found) {
     const chained = ID_BY_OPERATION[operation.operationId] ?? ID_VARIABLES.find(([prefix]) => path.startsWith(prefix))?.[1];
     if (variable.key === 'id' && chained) variable.value = `{{${chained}}}`;
   }
+  if (BODY_VALUES[operation.operationId]) {
+    request.body.raw = JSON.stringify({ ...JSON.parse(request.body.raw), ...BODY_VALUES[operation.operationId] }, null, 2);
+  }
   const events = [{ listen: 'test', script: script(testsFor(operation.operationId)) }];
   if (PRE_REQUEST[operation.operationId]) events.unshift({ listen: 'prerequest', script: script(PRE_REQUEST[operation.operationId]) });
   // Saved answers differ per run; the collection keeps only what the document says.
   return { name: item.name, request, response: [], event: events };
 }
 
-/** Within a folder: writes that later reads depend on first, then reads, then requests that need what the reads saved. */
-const RUN_LAST = new Set(['sendChatMessage', 'redeliverEvent']);
+/** Within a folder: writes that later reads depend on first, then reads, then requests that need what
+ * the reads saved or the time they give the stack (a call's recording exists only once the call has ended). */
+const RUN_LAST = new Set(['sendChatMessage', 'redeliverEvent', 'getCallRecording']);
+/** Creates that use the id another create saved (a call runs the agent created before it). */
+const CREATES_AFTER_CREATES = new Set(['createCall']);
 function runWeight({ operationId, method }) {
   if (RUN_LAST.has(operationId)) return 2;
+  if (CREATES_AFTER_CREATES.has(operationId)) return 0.5;
   return SAVES_ID[operationId] || SAVES_FIELD[operationId] || method === 'PATCH' ? 0 : 1;
 }
 
@@ -207,7 +240,7 @@ export async function generateCollection() {
     auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] },
     variable: [
       ...PUBLIC_VARIABLES.map(([key, value, description]) => ({ key, value, type: 'string', description })),
-      ...['messageId', 'batchId', 'scheduledMessageId', 'templateId', 'suppressionId', 'webhookId', 'eventId', 'inboundId', 'chatSignature', 'rcsSignature'].map((key) => ({ key, value: '', type: 'string' })),
+      ...['messageId', 'batchId', 'scheduledMessageId', 'templateId', 'suppressionId', 'webhookId', 'eventId', 'inboundId', 'agentId', 'callId', 'liveCallId', 'chatSignature', 'rcsSignature'].map((key) => ({ key, value: '', type: 'string' })),
     ],
     item: [...ordered, { name: 'Clean up', description: 'The deletes, after every request that reads what they remove.', item: deletes }],
   };

@@ -47,6 +47,54 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, { summary: string; 
       value: { url: 'https://example.com/hooks/switchboard', events: ['message.delivered', 'message.failed'], description: 'Order service' },
     },
   },
+  createAgent: {
+    frontDesk: {
+      summary: 'Greet, ask for a digit, route on it (docs/voice.md#walk-through)',
+      value: {
+        name: 'front desk',
+        voice: 'slt',
+        flow: {
+          start: 'greet',
+          nodes: {
+            greet: { type: 'say', text: 'Hello {{name}}, this is Switchboard.', next: 'menu' },
+            menu: {
+              type: 'gather',
+              input: 'dtmf',
+              prompt: 'Press 1 for sales or 2 for support.',
+              max_digits: 1,
+              timeout_seconds: 8,
+              save_as: 'choice',
+              branches: [
+                { match: '1', next: 'sales' },
+                { match: '2', next: 'support' },
+              ],
+              no_input: 'bye',
+              no_match: 'bye',
+            },
+            sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
+            support: { type: 'say', text: 'Connecting you to support.', next: 'bye' },
+            bye: { type: 'hangup' },
+          },
+        },
+      },
+    },
+  },
+  replaceAgent: {
+    greeting: {
+      summary: 'A flow that only greets and hangs up',
+      value: {
+        name: 'front desk (closed)',
+        voice: 'rms',
+        flow: { start: 'greet', nodes: { greet: { type: 'say', text: 'Hello {{name}}, we are closed today.', next: 'bye' }, bye: { type: 'hangup' } } },
+      },
+    },
+  },
+  createCall: {
+    agent: {
+      summary: 'Call a sandbox phone that presses 1, run by an agent, recorded',
+      value: { to: '+14155552600', from: '+14155550199', agent_id: 'agt_01JD7Z8Q4V6K2M9R3T5W7Y1B0C', record: true, metadata: { name: 'Ada' } },
+    },
+  },
   chatWebhook: {
     inbound: {
       summary: 'A customer writes to the business number +14155550199',

@@ -112,7 +112,19 @@ export const voiceOpenApiPaths: Record<string, Record<string, JsonSchema>> = {
       operationId: 'getCallRecording',
       summary: 'The recording: stereo WAV, 8 kHz 16-bit PCM, callee left, agent right',
       parameters: [callId],
-      responses: { '200': { description: 'The recording.', content: { 'audio/wav': {} } }, ...problemResponses('401', '403', '404', '429', '503') },
+      responses: {
+        '200': {
+          description: 'The recording.',
+          content: {
+            'audio/wav': {
+              schema: { type: 'string', format: 'binary' },
+              // A WAV is bytes; the example shows how the file starts (docs/voice.md#recording), not a whole file.
+              examples: { default: { summary: 'RIFF/WAVE: stereo, 8000 Hz, 16-bit PCM', value: 'RIFF....WAVEfmt ' } },
+            },
+          },
+        },
+        ...problemResponses('401', '403', '404', '429', '503'),
+      },
     }),
   },
   '/v1/voice/agents': {

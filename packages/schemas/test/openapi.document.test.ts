@@ -153,6 +153,9 @@ describe('buildOpenApiDocument', () => {
       createTemplate: 'TemplateCreateRequest',
       createSuppression: 'SuppressionRequest',
       createWebhookEndpoint: 'WebhookEndpointRequest',
+      createCall: 'CallRequest',
+      createAgent: 'AgentRequest',
+      replaceAgent: 'AgentRequest',
     };
     for (const [operationId, schemaName] of Object.entries(requests)) {
       const validate = compileSchema(doc.components.schemas[schemaName] as Record<string, unknown>);

@@ -570,6 +570,162 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/voice/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Agents, newest first
+         * @description Agents, newest first.
+         *
+         *     Needs an API key with the `agents:write` scope (docs/authentication.md#scopes).
+         */
+        get: operations["listAgents"];
+        put?: never;
+        /**
+         * Create an agent
+         * @description Create an agent.
+         *
+         *     Needs an API key with the `agents:write` scope (docs/authentication.md#scopes).
+         */
+        post: operations["createAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voice/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An agent
+         * @description An agent.
+         *
+         *     Needs an API key with the `agents:write` scope (docs/authentication.md#scopes).
+         */
+        get: operations["getAgent"];
+        /**
+         * Replace an agent; calls already placed keep the flow they started with
+         * @description Replace an agent; calls already placed keep the flow they started with.
+         *
+         *     Needs an API key with the `agents:write` scope (docs/authentication.md#scopes).
+         */
+        put: operations["replaceAgent"];
+        post?: never;
+        /**
+         * Delete an agent
+         * @description Delete an agent.
+         *
+         *     Needs an API key with the `agents:write` scope (docs/authentication.md#scopes).
+         */
+        delete: operations["deleteAgent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voice/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Calls, newest first
+         * @description Calls, newest first.
+         *
+         *     Needs an API key with the `calls:read` scope (docs/authentication.md#scopes).
+         */
+        get: operations["listCalls"];
+        put?: never;
+        /**
+         * Place an outbound call, optionally run by an agent
+         * @description Place an outbound call, optionally run by an agent.
+         *
+         *     Needs an API key with the `calls:write` scope (docs/authentication.md#scopes).
+         */
+        post: operations["createCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voice/calls/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A call with its transcript and recording link
+         * @description A call with its transcript and recording link.
+         *
+         *     Needs an API key with the `calls:read` scope (docs/authentication.md#scopes).
+         */
+        get: operations["getCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voice/calls/{id}/hangup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End a call: ringing → canceled, in-progress → completed
+         * @description End a call: ringing → canceled, in-progress → completed.
+         *
+         *     Needs an API key with the `calls:write` scope (docs/authentication.md#scopes).
+         */
+        post: operations["hangupCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voice/calls/{id}/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recording: stereo WAV, 8 kHz 16-bit PCM, callee left, agent right
+         * @description The recording: stereo WAV, 8 kHz 16-bit PCM, callee left, agent right.
+         *
+         *     Needs an API key with the `calls:read` scope (docs/authentication.md#scopes).
+         */
+        get: operations["getCallRecording"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -935,6 +1091,38 @@ export interface components {
             /** @description Signs the deliveries to a message’s own `callback_url`. */
             secret: string;
         };
+        Agent: {
+            /** Format: date-time */
+            created_at: string;
+            flow: Record<string, never>;
+            id: string;
+            llm: Record<string, never> | null;
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+            voice: string | null;
+        };
+        AgentList: {
+            /** @description Newest first. */
+            data: components["schemas"]["Agent"][];
+            next_cursor: string | null;
+        };
+        /** @description Each node is one of: say, gather, http, llm, branch, transfer, hangup (docs/voice.md#node-types). Flows are checked as graphs too: a dangling exit or an unreachable node is a 400 naming its JSON Pointer. */
+        AgentRequest: {
+            flow: {
+                nodes: {
+                    [key: string]: Record<string, never>;
+                };
+                start: string;
+            };
+            llm?: {
+                model?: string;
+                temperature?: number;
+            };
+            name: string;
+            /** @description A TTS voice, e.g. `slt` or `rms` for flite. */
+            voice?: string;
+        };
         Batch: {
             accepted: number;
             /** @description Accepted messages per status; one the dispatcher has not stored yet counts as `scheduled` until its time, then `queued`. */
@@ -1022,9 +1210,89 @@ export interface components {
             };
             ttl_seconds?: number;
         };
+        Call: {
+            agent_id: string | null;
+            /** Format: date-time */
+            answered_at: string | null;
+            /**
+             * @description Set when the call asked for machine_detection.
+             * @enum {unknown}
+             */
+            answered_by?: "human" | "machine" | "unknown" | null;
+            /** @description The dial attempt (retries). */
+            attempt?: number;
+            call_id: string;
+            /** Format: date-time */
+            created_at: string;
+            duration_seconds: number | null;
+            /** @description docs/voice.md#call-lifecycle lists the values. */
+            end_reason: string | null;
+            /** Format: date-time */
+            ended_at: string | null;
+            from: string;
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            recording: null | {
+                duration_seconds: number;
+                url: string;
+            };
+            /** @enum {unknown} */
+            status: "ringing" | "in-progress" | "completed" | "busy" | "no-answer" | "failed" | "canceled";
+            to: string;
+            transcript: {
+                /** Format: date-time */
+                at: string;
+                /** @enum {unknown} */
+                speaker: "agent" | "callee";
+                text: string;
+            }[];
+        };
         CallbackReceived: {
             /** @enum {unknown} */
             received: true;
+        };
+        CallCreated: {
+            agent_id: string | null;
+            call_id: string;
+            /** Format: date-time */
+            created_at: string;
+            from: string;
+            /** @enum {unknown} */
+            status: "ringing" | "in-progress" | "completed" | "busy" | "no-answer" | "failed" | "canceled";
+            to: string;
+        };
+        CallList: {
+            /** @description Newest first. */
+            data: components["schemas"]["Call"][];
+            next_cursor: string | null;
+        };
+        CallRequest: {
+            agent_id?: string;
+            /**
+             * Format: uri
+             * @description Receives this message’s events, signed with the account’s callback secret.
+             */
+            callback_url?: string;
+            /** @description E.164 number provisioned on the account with the voice channel. */
+            from: string;
+            /** @enum {unknown} */
+            machine_detection?: "detect" | "hangup";
+            max_duration_seconds?: number;
+            /** @description Echoed on the message and its events. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @default false */
+            record: boolean;
+            retry?: {
+                attempts: number;
+                delay_seconds: number;
+                on: ("busy" | "no-answer")[];
+            };
+            ring_timeout_seconds?: number;
+            /** @description E.164 number to call. */
+            to: string;
         };
         ChatMessageRequest: {
             audio?: {
@@ -2672,6 +2940,321 @@ export interface operations {
             };
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of agents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentList"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    createAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentRequest"];
+            };
+        };
+        responses: {
+            /** @description The agent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `agt_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    replaceAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `agt_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentRequest"];
+            };
+        };
+        responses: {
+            /** @description The agent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    deleteAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `agt_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    listCalls: {
+        parameters: {
+            query?: {
+                agent_id?: string;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+                status?: "ringing" | "in-progress" | "completed" | "busy" | "no-answer" | "failed" | "canceled";
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of calls. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallList"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    createCall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description UUID v4. The same key with the same body replays the first answer; kept IDEMPOTENCY_TTL_SECONDS.
+                 * @example 3f0c2a8e-6f1b-4c1d-9f55-2a9d6c1e7b10
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted: ringing. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallCreated"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `call_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Call"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    hangupCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `call_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call, ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Call"];
+                };
+            };
+            /** @description The hangup was sent to the orchestrator holding the call; it has not ended yet. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Call"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getCallRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `call_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": string;
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
         };
