@@ -51,7 +51,7 @@ try {
     databaseUrl = postgres.url;
   }
 
-  const workers = ['dispatcher', 'webhook-delivery'];
+  const workers = ['dispatcher', 'webhook-delivery', 'voice-orchestrator'];
   // `npm start -- --https` or SWITCHBOARD_HTTPS=1: a self-signed certificate kept in the state dir (docs/running.md#https).
   const https = process.argv.includes('--https') || ['1', 'true'].includes(process.env.SWITCHBOARD_HTTPS ?? '');
   const gatewayTls = https ? devstack.ensureLocalCertificate(stateDir) : undefined;

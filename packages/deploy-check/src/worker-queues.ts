@@ -1,5 +1,5 @@
 import * as queues from '@switchboard/queues';
-import { EVENT_FANOUT_QUEUE, MESSAGE_SEND_QUEUE, MESSAGE_TIMERS_QUEUE, PROVIDER_CALLBACKS_QUEUE, TEMPLATE_SUBMIT_QUEUE, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
+import { EVENT_FANOUT_QUEUE, MESSAGE_SEND_QUEUE, MESSAGE_TIMERS_QUEUE, PROVIDER_CALLBACKS_QUEUE, TEMPLATE_SUBMIT_QUEUE, VOICE_CALLS_QUEUE, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
 
 /**
  * Which worker Deployment consumes which BullMQ queue (services/dispatcher/src/main.ts and
@@ -8,6 +8,7 @@ import { EVENT_FANOUT_QUEUE, MESSAGE_SEND_QUEUE, MESSAGE_TIMERS_QUEUE, PROVIDER_
 export const WORKER_QUEUES: Readonly<Record<string, readonly string[]>> = {
   dispatcher: [MESSAGE_SEND_QUEUE.name, MESSAGE_TIMERS_QUEUE.name, PROVIDER_CALLBACKS_QUEUE.name, TEMPLATE_SUBMIT_QUEUE.name],
   'webhook-delivery': [EVENT_FANOUT_QUEUE.name, WEBHOOK_DELIVERY_QUEUE.name],
+  'voice-orchestrator': [VOICE_CALLS_QUEUE.name],
 };
 
 const isQueueContract = (value: unknown): value is { name: string; jobs: object } =>

@@ -6,7 +6,7 @@ import { freePort, waitFor } from './infra';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 
-export type ServiceName = 'api-gateway' | 'dispatcher' | 'carrier-sim' | 'webhook-delivery';
+export type ServiceName = 'api-gateway' | 'dispatcher' | 'carrier-sim' | 'webhook-delivery' | 'voice-orchestrator';
 
 /** The environment variable that carries each service's HTTP port (its API or its health server). */
 export const SERVICE_PORT_ENV: Record<ServiceName, string> = {
@@ -14,6 +14,7 @@ export const SERVICE_PORT_ENV: Record<ServiceName, string> = {
   dispatcher: 'HEALTH_PORT',
   'carrier-sim': 'SIM_PORT',
   'webhook-delivery': 'HEALTH_PORT',
+  'voice-orchestrator': 'HEALTH_PORT',
 };
 
 export interface ServiceProcess {

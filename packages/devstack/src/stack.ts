@@ -14,6 +14,7 @@ export interface StackOptions {
   gatewayEnv?: Record<string, string>;
   dispatcherEnv?: Record<string, string>;
   simEnv?: Record<string, string>;
+  voiceEnv?: Record<string, string>;
   /** Services to start after carrier-sim and the gateway. @defaultValue ['dispatcher'] */
   workers?: ServiceName[];
   gatewayPort?: number;
@@ -46,7 +47,7 @@ export interface Stack {
  */
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const prefix = opts.prefix ?? `sb${randomBytes(4).toString('hex')}`;
-  const [gatewayPort, simPort, simSmppPort] = await Promise.all([opts.gatewayPort ?? freePort(), freePort(), freePort()]);
+  const [gatewayPort, simPort, simSmppPort, simSipPort] = await Promise.all([opts.gatewayPort ?? freePort(), freePort(), freePort(), freePort()]);
   const baseUrl = `${opts.gatewayTls ? 'https' : 'http'}://127.0.0.1:${gatewayPort}`;
   const tlsEnv: Record<string, string> = opts.gatewayTls ? { TLS_CERT_FILE: opts.gatewayTls.certFile, TLS_KEY_FILE: opts.gatewayTls.keyFile } : {};
   const simUrl = `http://127.0.0.1:${simPort}`;
@@ -64,6 +65,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       ...common,
       SIM_LOG_LEVEL: common.LOG_LEVEL,
       SIM_SMPP_PORT: String(simSmppPort),
+      SIM_SIP_PORT: String(simSipPort),
       SIM_CHAT_WEBHOOK_URL: `${baseUrl}/v1/providers/chat/webhook`,
       SIM_RBM_WEBHOOK_URL: `${baseUrl}/v1/providers/rcs/events`,
       ...opts.simEnv,
@@ -78,6 +80,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       SANDBOX_SMPP_PORT: String(simSmppPort),
       ...opts.dispatcherEnv,
     },
+    'voice-orchestrator': { ...common, SANDBOX_SIP_HOST: '127.0.0.1', SANDBOX_SIP_PORT: String(simSipPort), ...opts.voiceEnv },
   };
   const envFor = (name: ServiceName) => envs[name] ?? { ...common, SIM_URL: simUrl, GATEWAY_URL: baseUrl };
   const started: ServiceProcess[] = [];

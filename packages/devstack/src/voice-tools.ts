@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { aptInstall, has } from './infra';
 
 // The real SIP peers and audio tools the telephony tests drive (see docs/voice.md, "Telephony layer").
@@ -7,10 +8,18 @@ const VOICE_TOOLS: ReadonlyArray<{ command: string; aptPackage: string }> = [
   { command: 'sipp', aptPackage: 'sip-tester' },
   { command: 'sox', aptPackage: 'sox' },
   { command: 'flite', aptPackage: 'flite' },
+  // The orchestrator's speech input; the en-us model is its own package.
+  { command: 'pocketsphinx_continuous', aptPackage: 'pocketsphinx' },
 ];
 
-/** Installs, with apt, whichever of baresip, SIPp, sox and flite is missing; a no-op when all are present. */
+/** Files that a command's package does not bring. */
+const VOICE_DATA: ReadonlyArray<{ path: string; aptPackage: string }> = [{ path: '/usr/share/pocketsphinx/model/en-us/en-us', aptPackage: 'pocketsphinx-en-us' }];
+
+/** Installs, with apt, whichever of baresip, SIPp, sox, flite and pocketsphinx (with its model) is missing; a no-op when all are present. */
 export function ensureVoiceTools(): void {
-  const missing = VOICE_TOOLS.filter((tool) => !has(tool.command)).map((tool) => tool.aptPackage);
+  const missing = [
+    ...VOICE_TOOLS.filter((tool) => !has(tool.command)).map((tool) => tool.aptPackage),
+    ...VOICE_DATA.filter((data) => !existsSync(data.path)).map((data) => data.aptPackage),
+  ];
   if (missing.length > 0) aptInstall(missing);
 }

@@ -9,3 +9,4 @@ export * from './contracts/event-fanout.queue';
 export * from './contracts/webhook-delivery.queue';
 export * from './event-publisher';
 export * from './job-worker';
+export * from './contracts/voice-calls.queue';

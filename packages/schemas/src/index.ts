@@ -18,3 +18,4 @@ export * from './chat';
 export * from './jobs';
 export * from './webhooks';
 export * from './suppressions';
+export * from './voice';

@@ -4,6 +4,7 @@ import type { JsonSchema } from './json-schema';
 import { jsonResponse, problemResponses as problems, withScope as authenticated } from './openapi-operation.parts';
 import { upstreamsOpenApiPaths, upstreamsOpenApiSchemas } from './upstreams-openapi.paths';
 import { batchOpenApiSchemas, withBatchOpenApiPaths } from './batch-openapi.paths';
+import { voiceOpenApiPaths, voiceOpenApiSchemas } from './voice-openapi.paths';
 import { webhooksOpenApiPaths, webhooksOpenApiSchemas } from './webhooks/webhooks-openapi.paths';
 import { suppressionsOpenApiPaths, suppressionsOpenApiSchemas } from './suppressions/suppressions-openapi.paths';
 import { messageRequestSchema } from './message-request.schema';
@@ -176,7 +177,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
       description: 'Unified messaging over chat, RCS and SMS. Errors are RFC 9457 problem documents; see docs/errors.md.',
     },
     servers: [{ url: options.serverUrl ?? '/' }],
-    paths: withBatchOpenApiPaths({ ...paths, ...chatOpenApiPaths, ...webhooksOpenApiPaths, ...upstreamsOpenApiPaths, ...suppressionsOpenApiPaths }),
+    paths: withBatchOpenApiPaths({ ...paths, ...chatOpenApiPaths, ...webhooksOpenApiPaths, ...upstreamsOpenApiPaths, ...suppressionsOpenApiPaths, ...voiceOpenApiPaths }),
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: '`sk_live_…` or `sk_test_…` (sandbox).' } },
       parameters: {
@@ -214,6 +215,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
         ...upstreamsOpenApiSchemas,
         ...suppressionsOpenApiSchemas,
         ...batchOpenApiSchemas,
+        ...voiceOpenApiSchemas,
         Channel: { enum: [...CONCRETE_CHANNELS] },
       },
     },

@@ -25,3 +25,7 @@ export * from './console-password';
 export * from './repositories/console-users.repository';
 export * from './repositories/console-reads.repository';
 export * from './console-sign-in-link';
+export * from './call-resource';
+export * from './repositories/calls.repository';
+export * from './repositories/call-progress.repository';
+export * from './repositories/agents.repository';

@@ -15,3 +15,4 @@ export * from './media/rtp-outbound.stream';
 export * from './media/rtp-paced.sender';
 export * from './media/rtp-inbound.handler';
 export * from './media/rtp-session';
+export { createSipCalleeServer, type SipCalleeServer, type IncomingCall, type CalleeLeg } from './sip/sip-callee.server';

@@ -51,6 +51,7 @@ import { createUpstreamsRouter } from './routes/upstreams.route';
 import { createWebhooksRouter } from './routes/webhooks.route';
 import { createLoadingCache } from './support/loading-cache';
 import { createConsoleRouter } from './console/console.router';
+import { createVoiceRouters } from './voice/voice-routes';
 
 export interface GatewayDeps {
   config: Readonly<GatewayConfig>;
@@ -226,6 +227,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(createWebhooksRouter({ db, guard, auth: authOnly, jsonBody: jsonBody(config.bodyLimitBytes), policy: config.webhookTargets, secrets }));
   app.use(createEventsRouter({ db, guard, auth: authOnly, eventFanoutQueue, secrets }));
   app.use(createAccountRouter({ db, guard, auth: authOnly, secrets, jsonBody: jsonBody(config.bodyLimitBytes), authenticateWrite: authenticated('messages:write') }));
+  app.use(...createVoiceRouters({ config, db, redis, eventFanoutQueue, logger, guard, authenticated, jsonBody: jsonBody(config.bodyLimitBytes), accountNumbers, clock }));
   app.use(createUpstreamsRouter({ redis, prefix: config.queuePrefix, guard, auth: authenticated('admin') }));
   // The service console: its page and session API under /console (docs/console.md).
   app.use(createConsoleRouter({ db, redis, prefix: config.queuePrefix, guard, jsonBody: jsonBody(config.bodyLimitBytes), secrets, webhookTargets: config.webhookTargets, eventFanoutQueue, handlers: { messages: reads, templates: templateHandlers, inbound: inboundHandlers } }));

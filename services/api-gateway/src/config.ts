@@ -44,6 +44,8 @@ export interface GatewayConfig extends CommonConfig {
   trustProxy: TrustProxy;
   /** Requests not made over https (directly or per a trusted proxy) get 403 `tls_required`. */
   requireTls: boolean;
+  /** Live calls (ringing or in progress) an account may have at once; more get 429 (docs/voice.md#concurrent-call-limit). */
+  voiceConcurrentCallsPerAccount: number;
 }
 
 /** false (default), true, a hop count, or a list of addresses, CIDRs and express' names such as `loopback`. */
@@ -131,6 +133,7 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     tls: readTlsFiles(r),
     trustProxy: env.TRUST_PROXY ? r.parsed('TRUST_PROXY', parseTrustProxy, TRUST_PROXY_FORMAT) : false,
     requireTls: r.bool('REQUIRE_TLS', false),
+    voiceConcurrentCallsPerAccount: r.int('VOICE_CONCURRENT_CALLS_PER_ACCOUNT', 10, { min: 1, max: 100_000 }),
   };
   if (!/^\+[1-9]\d{6,14}$/.test(config.sandboxSender)) {
     r.problems.push(`SANDBOX_SENDER must be an E.164 number, got "${config.sandboxSender}"`);

@@ -10,6 +10,8 @@ export interface SimConfig {
   /** 0 asks the OS for an ephemeral port; the ready line reports the real one. */
   readonly httpPort: number;
   readonly smppPort: number;
+  /** The simulated phones' SIP port (UDP; docs/voice.md#carrier-simulator); 0 picks a free one. */
+  readonly sipPort: number;
   readonly chat: {
     readonly webhookUrl: string;
     readonly appSecret: string;
@@ -97,6 +99,7 @@ export function loadConfig(env: Env = process.env): SimConfig {
     host: text(env, 'SIM_HOST', '127.0.0.1'),
     httpPort: integer(env, 'SIM_PORT', 8090, 0, 65535),
     smppPort: integer(env, 'SIM_SMPP_PORT', 2775, 0, 65535),
+    sipPort: integer(env, 'SIM_SIP_PORT', 5070, 0, 65535),
     chat: Object.freeze({
       webhookUrl: url(env, 'SIM_CHAT_WEBHOOK_URL', 'http://127.0.0.1:8080/v1/providers/chat/webhook'),
       appSecret: text(env, 'SIM_CHAT_APP_SECRET', 'sandbox-chat-app-secret'),
@@ -133,6 +136,7 @@ export function describeConfig(config: SimConfig): Record<string, unknown> {
     host: config.host,
     http_port: config.httpPort,
     smpp_port: config.smppPort,
+    sip_port: config.sipPort,
     chat_webhook_url: config.chat.webhookUrl,
     chat_waba_id: config.chat.wabaId,
     rbm_webhook_url: config.rbm.webhookUrl,

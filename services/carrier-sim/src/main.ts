@@ -20,6 +20,7 @@ import { createScheduler } from './support/scheduler';
 import { createChatWebhookSender } from './webhooks/chat-webhook.sender';
 import { createRbmEventSender } from './webhooks/rbm-event.sender';
 import { createWebhookPoster } from './webhooks/webhook-poster';
+import { startSimCallee } from './voice/sim-callee';
 
 /** Shutdown must not hang on a stuck socket: past this, the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -106,9 +107,15 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   const [httpPort, smppPort] = await Promise.all([listenHttp(server, config.httpPort, config.host), smsc.listen(config.smppPort, config.host)]);
+  // Messaging does not depend on the phones: a taken SIP port leaves the simulator up without them.
+  const callee = await startSimCallee({ host: config.host, sipPort: config.sipPort, ringMs: 300, maxCallMs: 120_000, logger }).catch((err) => {
+    logger.warn('simulated phones not started', errorFields(err));
+    return undefined;
+  });
+  process.once('exit', () => callee?.close());
   ready = true;
   logger.info('carrier-sim listening', { ...describeConfig(config), http_port: httpPort, smpp_port: smppPort });
-  process.stdout.write(`${JSON.stringify({ event: 'ready', service: 'carrier-sim', http_port: httpPort, smpp_port: smppPort })}\n`);
+  process.stdout.write(`${JSON.stringify({ event: 'ready', service: 'carrier-sim', http_port: httpPort, smpp_port: smppPort, sip_port: callee?.port ?? null })}\n`);
 }
 
 function main(): void {

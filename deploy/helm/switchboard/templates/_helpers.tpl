@@ -56,6 +56,7 @@ components:
   - { name: api-gateway, key: apiGateway, role: gateway, portName: http, port: {{ .Values.apiGateway.port }} }
   - { name: dispatcher, key: dispatcher, role: worker, portName: health, port: {{ .Values.dispatcher.healthPort }} }
   - { name: webhook-delivery, key: webhookDelivery, role: worker, portName: health, port: {{ .Values.webhookDelivery.healthPort }} }
+  - { name: voice-orchestrator, key: voiceOrchestrator, role: worker, portName: health, port: {{ .Values.voiceOrchestrator.healthPort }} }
 {{- if .Values.carrierSim.enabled }}
   - { name: carrier-sim, key: carrierSim, role: sim, portName: http, port: {{ .Values.carrierSim.port }} }
 {{- end }}

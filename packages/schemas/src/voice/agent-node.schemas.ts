@@ -1,0 +1,72 @@
+import type { JsonSchema } from '../json-schema';
+
+// One schema per node type (docs/voice.md#node-types). Each names the properties that point at other nodes, so the
+// flow check can follow them without knowing the node's shape.
+
+const nodeId: JsonSchema = { type: 'string', minLength: 1, maxLength: 64 };
+const text: JsonSchema = { type: 'string', minLength: 1, maxLength: 2_000 };
+
+function node(type: string, required: string[], properties: Record<string, JsonSchema>): JsonSchema {
+  return { type: 'object', additionalProperties: false, required: ['type', ...required], properties: { type: { const: type }, ...properties } };
+}
+
+export const AGENT_NODE_SCHEMAS: Record<string, JsonSchema> = {
+  say: node('say', ['text', 'next'], { text, next: nodeId }),
+  gather: node('gather', ['input', 'timeout_seconds', 'branches', 'no_input', 'no_match'], {
+    input: { enum: ['dtmf', 'speech', 'both'] },
+    prompt: text,
+    max_digits: { type: 'integer', minimum: 1, maximum: 32 },
+    finish_key: { enum: ['#', '*'] },
+    timeout_seconds: { type: 'number', minimum: 1, maximum: 60 },
+    inter_digit_timeout_seconds: { type: 'number', minimum: 1, maximum: 30 },
+    save_as: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,39}$' },
+    branches: {
+      type: 'array',
+      maxItems: 32,
+      items: { type: 'object', additionalProperties: false, required: ['match', 'next'], properties: { match: { type: 'string', minLength: 1, maxLength: 200 }, next: nodeId } },
+    },
+    no_input: nodeId,
+    no_match: nodeId,
+  }),
+  http: node('http', ['method', 'url', 'save_as', 'next', 'on_error'], {
+    method: { enum: ['GET', 'POST'] },
+    url: { type: 'string', minLength: 1, maxLength: 2_000 },
+    body: { type: 'object' },
+    save_as: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,39}$' },
+    timeout_ms: { type: 'integer', minimum: 100, maximum: 10_000 },
+    next: nodeId,
+    on_error: nodeId,
+  }),
+  llm: node('llm', ['system_prompt', 'goal', 'max_turns', 'next'], {
+    system_prompt: { type: 'string', minLength: 1, maxLength: 8_000 },
+    goal: { type: 'string', minLength: 1, maxLength: 2_000 },
+    max_turns: { type: 'integer', minimum: 1, maximum: 50 },
+    next: nodeId,
+    on_error: nodeId,
+  }),
+  branch: node('branch', ['conditions', 'else'], {
+    conditions: {
+      type: 'array',
+      maxItems: 32,
+      items: { type: 'object', additionalProperties: false, required: ['if', 'next'], properties: { if: { type: 'string', minLength: 1, maxLength: 500 }, next: nodeId } },
+    },
+    else: nodeId,
+  }),
+  transfer: node('transfer', ['to'], { to: { type: 'string', minLength: 1, maxLength: 64 } }),
+  hangup: node('hangup', [], {}),
+};
+
+export const AGENT_NODE_TYPES = Object.keys(AGENT_NODE_SCHEMAS);
+
+/** The node ids a node can lead to, each with its JSON Pointer below the node. */
+export function nodeExits(node: Record<string, unknown>): Array<{ pointer: string; target: string }> {
+  const exits: Array<{ pointer: string; target: string }> = [];
+  for (const key of ['next', 'no_input', 'no_match', 'on_error', 'else']) {
+    if (typeof node[key] === 'string') exits.push({ pointer: `/${key}`, target: node[key] as string });
+  }
+  for (const list of ['branches', 'conditions']) {
+    const items = node[list];
+    if (Array.isArray(items)) items.forEach((item, i) => typeof item?.next === 'string' && exits.push({ pointer: `/${list}/${i}/next`, target: item.next }));
+  }
+  return exits;
+}

@@ -1,0 +1,124 @@
+import type { AgentFlowDocument } from '@switchboard/store';
+import type { AgentMedia } from './agent-media';
+import { gatherDigits } from './dtmf-gather';
+import { conditionHolds, renderTemplate } from './flow-variables';
+import { gatherSpeech } from './speech-gather';
+
+export type FlowEnd = { kind: 'hangup' } | { kind: 'call_ended' } | { kind: 'unsupported'; node: string; type: string } | { kind: 'too_many_steps' };
+
+export interface FlowEngineDeps {
+  media: AgentMedia;
+  /** 8 kHz μ-law for the text, in the agent's voice. */
+  speak: (text: string) => Promise<Buffer>;
+  transcript: (speaker: 'agent' | 'callee', text: string) => Promise<void>;
+  /** The `http` node's request through the target guard; throws on any failure (docs/voice.md#http). */
+  fetchJson: (method: 'GET' | 'POST', url: string, body: unknown, timeoutMs: number) => Promise<unknown>;
+  /** The words heard in the utterance, from the vocabulary of the expected phrases. */
+  recognize: (mulaw: Buffer, phrases: string[]) => Promise<string>;
+  /** Picks the branch whose phrase was heard; -1 for none. */
+  matchPhrase: (heard: string, phrases: string[]) => number;
+}
+
+/** The longest utterance a speech gather takes before it stops listening. */
+const MAX_SPEECH_MS = 15_000;
+
+/** A flow that loops without ever waiting for the callee would spin forever; no real flow takes this many steps. */
+const MAX_STEPS = 1_000;
+
+type Node = Record<string, unknown> & { type: string };
+
+/**
+ * Runs an agent's flow on an answered call (docs/voice.md#node-types) until a `hangup` node, the end of the call,
+ * or a node this engine cannot run. `variables` starts with the call's metadata and collects gathers and http results.
+ */
+export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<string, unknown>, deps: FlowEngineDeps): Promise<FlowEnd> {
+  const { media } = deps;
+  const say = async (text: string): Promise<void> => {
+    const rendered = renderTemplate(text, variables);
+    const audio = await deps.speak(rendered);
+    if (media.isEnded) return;
+    await deps.transcript('agent', rendered);
+    media.play(audio);
+  };
+
+  let nodeId = flow.start;
+  for (let step = 0; step < MAX_STEPS; step += 1) {
+    if (media.isEnded) return { kind: 'call_ended' };
+    const node = flow.nodes[nodeId] as Node;
+    switch (node.type) {
+      case 'say':
+        await say(node.text as string);
+        await media.drained();
+        nodeId = node.next as string;
+        break;
+      case 'gather': {
+        if (node.prompt) await say(node.prompt as string);
+        const input = node.input as string;
+        const timeoutMs = (node.timeout_seconds as number) * 1000;
+        const branches = node.branches as Array<{ match: string; next: string }>;
+        const dtmf = {
+          maxDigits: (node.max_digits as number | undefined) ?? 1,
+          finishKey: node.finish_key as string | undefined,
+          firstDigitTimeoutMs: timeoutMs,
+          interDigitTimeoutMs: ((node.inter_digit_timeout_seconds as number | undefined) ?? 3) * 1000,
+        };
+        let digits = '';
+        let utterance: Buffer | null = null;
+        if (input === 'dtmf') digits = await gatherDigits(media, Boolean(node.prompt), dtmf);
+        else {
+          const speech = gatherSpeech(media, { timeoutMs, maxSpeechMs: MAX_SPEECH_MS });
+          // `both`: whichever comes first, a digit or an utterance; a digit also stops the prompt.
+          const firstDigit = input === 'both' ? await media.nextDigit(24 * 3_600_000, speech.utterance) : null;
+          if (firstDigit !== null) {
+            speech.cancel();
+            media.clearPlayback();
+            if (firstDigit === dtmf.finishKey) digits = '';
+            else if (dtmf.maxDigits <= 1) digits = firstDigit;
+            else digits = firstDigit + (await gatherDigits(media, false, { ...dtmf, maxDigits: dtmf.maxDigits - 1, firstDigitTimeoutMs: dtmf.interDigitTimeoutMs }));
+          } else utterance = await speech.utterance;
+        }
+        if (media.isEnded) return { kind: 'call_ended' };
+        let next: string | undefined;
+        if (utterance) {
+          const phrases = branches.map((b) => b.match);
+          const heard = await deps.recognize(utterance, phrases);
+          await deps.transcript('callee', heard === '' ? '(not understood)' : heard);
+          variables[(node.save_as as string | undefined) ?? 'input'] = heard;
+          variables.last_input = heard;
+          const index = heard === '' ? -1 : deps.matchPhrase(heard, phrases);
+          next = index >= 0 ? branches[index].next : (node.no_match as string);
+        } else if (digits !== '') {
+          await deps.transcript('callee', `DTMF: ${digits}`);
+          variables[(node.save_as as string | undefined) ?? 'input'] = digits;
+          variables.last_input = digits;
+          next = branches.find((b) => b.match === digits)?.next ?? (node.no_match as string);
+        } else next = node.no_input as string;
+        nodeId = next;
+        break;
+      }
+      case 'branch': {
+        const hit = (node.conditions as Array<{ if: string; next: string }>).find((c) => conditionHolds(c.if, variables));
+        nodeId = hit ? hit.next : (node.else as string);
+        break;
+      }
+      case 'http': {
+        try {
+          const url = renderTemplate(node.url as string, variables);
+          const body = node.body === undefined ? undefined : JSON.parse(renderTemplate(JSON.stringify(node.body), variables));
+          variables[node.save_as as string] = await deps.fetchJson(node.method as 'GET' | 'POST', url, body, (node.timeout_ms as number | undefined) ?? 3_000);
+          nodeId = node.next as string;
+        } catch (error) {
+          variables.http_error = (error as Error).message;
+          nodeId = node.on_error as string;
+        }
+        break;
+      }
+      case 'hangup':
+        await media.drained();
+        return { kind: 'hangup' };
+      default:
+        return { kind: 'unsupported', node: nodeId, type: node.type };
+    }
+  }
+  return { kind: 'too_many_steps' };
+}

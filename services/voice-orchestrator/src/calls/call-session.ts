@@ -1,0 +1,140 @@
+import type { Logger } from '@switchboard/logger';
+import type { PublishEvents } from '@switchboard/queues';
+import type { AgentRow, CallProgressRepository, CallRow, CallStatus } from '@switchboard/store';
+import type { CallEnd, TelephonyTrunk } from '@switchboard/telephony';
+import { createLegMedia, type AgentMedia } from '../agent/agent-media';
+import { createAnsweringMachineDetector, createGreetingEndDetector, type AnsweredBy } from '../agent/answering-machine.detector';
+import { runAgentFlow, type FlowEngineDeps } from '../agent/flow-engine';
+import { createCallRecorder } from '../recording/call-recorder';
+import type { LiveCalls } from './live-calls';
+
+export interface CallSessionDeps {
+  progress: Pick<CallProgressRepository, 'answered' | 'ended' | 'addTurn' | 'saveRecording' | 'setAnsweredBy' | 'awaitRedial'>;
+  /** Queues the next attempt of a call to run after `delayMs` (docs/voice.md#retries). */
+  redial: (callId: string, attempt: number, delayMs: number) => Promise<unknown>;
+  orchestratorId: string;
+  publishEvents: PublishEvents;
+  liveCalls: LiveCalls;
+  speak: (text: string, voice: string | null) => Promise<Buffer>;
+  fetchJson: FlowEngineDeps['fetchJson'];
+  recognize: FlowEngineDeps['recognize'];
+  matchPhrase: FlowEngineDeps['matchPhrase'];
+  logger: Logger;
+  clock?: () => number;
+}
+
+const STATUS_OF_OUTCOME: Record<CallEnd['outcome'], CallStatus> = {
+  completed: 'completed',
+  busy: 'busy',
+  'no-answer': 'no-answer',
+  canceled: 'canceled',
+  failed: 'failed',
+};
+
+/**
+ * One call from INVITE to its last write (docs/voice.md#call-lifecycle): answered → `in-progress`; the flow starts
+ * at the first RTP packet after the answer, so the agent never speaks before anyone can hear; the end's status and
+ * reason come from the leg; the recording is saved last, with `call.recording_ready`.
+ */
+export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent: AgentRow | null, deps: CallSessionDeps): Promise<void> {
+  const { progress, publishEvents, logger, clock = Date.now } = deps;
+  const fields = { call_id: call.id };
+  const now = () => new Date(clock());
+  const leg = await trunk.originate({ to: call.to, from: call.from, ringTimeoutMs: call.ring_timeout_seconds * 1000 });
+  deps.liveCalls.add(call.id, leg);
+  const recorder = createCallRecorder(clock);
+  const media = createLegMedia(leg, recorder);
+  const writes: Promise<unknown>[] = [];
+  let maxDuration: NodeJS.Timeout | undefined;
+
+  leg.once('answered', () => {
+    recorder.start();
+    maxDuration = setTimeout(() => void leg.hangup('max_duration'), call.max_duration_seconds * 1000);
+    writes.push(progress.answered(call.id, now()).then((change) => change && publishEvents(change.events, fields)));
+  });
+  leg.on('audio', (frame) => recorder.calleeFrame(frame));
+  const startFlow = () => {
+    if (!agent) return;
+    const variables: Record<string, unknown> = { ...(call.metadata ?? {}), to: call.to, from: call.from, call_id: call.id };
+    const flow = runAgentFlow(agent.flow, variables, {
+      media,
+      speak: (text) => deps.speak(text, agent.voice),
+      transcript: async (speaker, text) => {
+        const write = progress.addTurn(call.id, speaker, text, now());
+        writes.push(write);
+        await write;
+      },
+      fetchJson: deps.fetchJson,
+      recognize: deps.recognize,
+      matchPhrase: deps.matchPhrase,
+    }).then(
+      (end) => {
+        if (end.kind === 'unsupported') logger.warn('flow reached a node this engine cannot run; hanging up', { ...fields, node: end.node, type: end.type });
+        if (end.kind !== 'call_ended') return leg.hangup('agent_hangup');
+        return undefined;
+      },
+      (error: Error) => {
+        logger.error('agent flow failed; hanging up', { ...fields, error: error.message });
+        return leg.hangup('agent_hangup');
+      },
+    );
+    writes.push(flow);
+  };
+  leg.once('media-ready', () => {
+    if (!call.machine_detection) return startFlow();
+    const classified = classifyAnswer(media).then(async (answeredBy) => {
+      await progress.setAnsweredBy(call.id, answeredBy);
+      logger.info('answer classified', { ...fields, answered_by: answeredBy });
+      if (answeredBy !== 'machine') return startFlow();
+      if (call.machine_detection === 'hangup') return void (await leg.hangup('machine_detected'));
+      // `detect`: leave the message after the beep.
+      await new Promise<void>((resolve) => {
+        const stop = media.onAudio(createGreetingEndDetector(() => resolve()));
+        void media.ended.then(() => resolve());
+        void media.ended.then(stop);
+      });
+      startFlow();
+    });
+    writes.push(classified);
+  });
+
+  const end = await leg.ended;
+  clearTimeout(maxDuration);
+  deps.liveCalls.remove(call.id);
+  if (redialWanted(call, end)) {
+    const waiting = await progress.awaitRedial(call.id, deps.orchestratorId);
+    if (waiting) {
+      logger.info('call will be redialled', { ...fields, outcome: end.outcome, attempt: waiting.attempt, delay_seconds: call.retry?.delay_seconds });
+      await deps.redial(call.id, waiting.attempt, (call.retry?.delay_seconds ?? 0) * 1000);
+      return;
+    }
+  }
+  // Transcript turns and the answer are written before the end, so `call.completed` carries them.
+  await Promise.allSettled(writes);
+  const ended = await progress.ended(call.id, STATUS_OF_OUTCOME[end.outcome], end.endReason, now());
+  if (ended) await publishEvents(ended.events, fields);
+  logger.info('call ended', { ...fields, status: STATUS_OF_OUTCOME[end.outcome], end_reason: end.endReason, frames_late: leg.mediaStats.framesLate, frames_sent: leg.mediaStats.framesSent });
+  if (!call.record) return;
+  const recording = recorder.finish();
+  if (!recording) return;
+  const saved = await progress.saveRecording(call.id, recording.wav, recording.durationSeconds, now());
+  if (saved) await publishEvents(saved.events, fields);
+}
+
+/** Busy or unanswered, asked for, attempts left; never after 603 (declined) or a number error (docs/voice.md#retries). */
+function redialWanted(call: CallRow, end: CallEnd): boolean {
+  if (!call.retry || call.attempt >= call.retry.attempts) return false;
+  if (end.outcome !== 'busy' && end.outcome !== 'no-answer') return false;
+  if (end.endReason === 'declined') return false;
+  return call.retry.on.includes(end.outcome);
+}
+
+function classifyAnswer(media: AgentMedia): Promise<AnsweredBy> {
+  return new Promise((resolve) => {
+    const stop = media.onAudio(createAnsweringMachineDetector((answeredBy) => {
+      stop();
+      resolve(answeredBy);
+    }));
+    void media.ended.then(() => resolve('unknown'));
+  });
+}

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { createEventPublisher, createJobWorker, createWorkerConnection, EVENT_FANOUT_QUEUE, enqueueRedial, openQueue, publishEventsOrLeaveInOutbox, VOICE_CALLS_QUEUE } from '@switchboard/queues';
+import { runWorkerService } from '@switchboard/runtime';
+import { createAgentsRepository, createCallProgressRepository, createEventsRepository, openMigratedDb } from '@switchboard/store';
+import { createSipTrunk } from '@switchboard/telephony';
+import { createGuardedHttpClient } from './agent/guarded-http.client';
+import { startCallHeartbeat } from './calls/call-heartbeat';
+import { createLiveCalls } from './calls/live-calls';
+import { describeConfig, loadConfig, type TrunkSettings } from './config';
+import { createPlaceCallProcessor } from './processors/place-call.processor';
+import { createFliteTts } from './speech/flite-tts';
+import { createPocketsphinxRecognizer, matchPhrase } from './speech/pocketsphinx-stt';
+
+runWorkerService({
+  service: 'voice-orchestrator',
+  loadConfig,
+  describeConfig,
+  start: async ({ config, logger }) => {
+    const orchestratorId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
+    const redis = createWorkerConnection(config.redisUrl);
+    const subscriber = createWorkerConnection(config.redisUrl);
+    const fanout = openQueue(EVENT_FANOUT_QUEUE, { connection: redis, prefix: config.queuePrefix });
+    const callQueue = openQueue(VOICE_CALLS_QUEUE, { connection: redis, prefix: config.queuePrefix });
+    const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: fanout, outbox: createEventsRepository(db) }), logger);
+    const openTrunk = (t: TrunkSettings) =>
+      createSipTrunk({ ...t, callerId: 'switchboard', bindAddress: config.sipBindAddress, localPort: config.sipLocalPort, publicAddress: config.sipPublicAddress });
+    const trunks = { test: await openTrunk(config.sandboxTrunk), live: config.liveTrunk ? await openTrunk(config.liveTrunk) : undefined };
+    const liveCalls = createLiveCalls({ subscriber, prefix: config.queuePrefix, logger });
+    await liveCalls.listen();
+    const progress = createCallProgressRepository(db);
+    const tts = createFliteTts({ defaultVoice: config.ttsVoice, cacheEntries: config.ttsCacheEntries });
+    const placeCall = createPlaceCallProcessor({
+      progress,
+      agents: createAgentsRepository(db),
+      trunks,
+      orchestratorId,
+      redial: (callId, attempt, delayMs) => enqueueRedial(callQueue, { call_id: callId }, attempt, delayMs),
+      liveCalls,
+      publishEvents,
+      speak: (text, voice) => tts.synthesize(text, voice ?? undefined),
+      fetchJson: createGuardedHttpClient(config.httpNodePolicy),
+      recognize: createPocketsphinxRecognizer().recognize,
+      matchPhrase,
+      logger,
+    });
+    // A stalled call job is not run again: its call is ended as orchestrator_lost by the heartbeat sweep instead.
+    const worker = createJobWorker(VOICE_CALLS_QUEUE, { [VOICE_CALLS_QUEUE.jobs.placeCall]: placeCall }, {
+      redisUrl: config.redisUrl,
+      prefix: config.queuePrefix,
+      concurrency: config.capacity,
+      stalledIntervalMs: config.stalledIntervalMs,
+      lockDurationMs: config.lockDurationMs,
+      maxStalledCount: 0,
+      logger,
+    });
+    const heartbeat = startCallHeartbeat({ progress, liveCalls, orchestratorId, intervalMs: config.heartbeatMs, lostAfterMs: config.lostAfterMs, publishEvents, logger });
+    logger.info('sip trunks ready', { orchestrator_id: orchestratorId, sip_port: trunks.test.localPort });
+    return {
+      health: { port: config.healthPort, host: config.healthHost, ready: async () => (await Promise.all([db.ping(), redis.ping()]))[1] === 'PONG' },
+      shutdown: [
+        { name: 'hang up live calls', run: () => liveCalls.hangupAll('shutdown') },
+        { name: 'close workers (active calls finish)', run: () => worker.close() },
+        { name: 'stop heartbeat', run: async () => heartbeat.stop() },
+        { name: 'close sip trunks', run: () => Promise.all([trunks.test.close(), trunks.live?.close()]) },
+        { name: 'close queues', run: () => Promise.all([fanout.close(), callQueue.close()]) },
+        { name: 'close redis', run: () => Promise.all([redis.quit(), subscriber.quit()]) },
+        { name: 'close database', run: () => db.close() },
+      ],
+    };
+  },
+});
