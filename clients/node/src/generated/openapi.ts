@@ -106,6 +106,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Counts per status of a batch’s messages */
+        get: operations["getBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -229,7 +246,11 @@ export interface paths {
         get: operations["getMessage"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Cancel a scheduled message
+         * @description Only a `scheduled` message (send_at or quiet hours) can be canceled: it ends `canceled` with a `message.canceled` event (docs/messages.md#canceling-a-scheduled-message). Any other state is 409 `message_not_cancelable`.
+         */
+        delete: operations["cancelMessage"];
         options?: never;
         head?: never;
         patch?: never;
@@ -246,6 +267,26 @@ export interface paths {
         get: operations["getMessageEvents"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send up to 1,000 messages in one request
+         * @description Shared defaults plus one entry per recipient (docs/messages.md#batch-sends). Valid items are accepted even when others are refused. `Idempotency-Key` covers the whole request.
+         */
+        post: operations["sendBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -421,6 +462,112 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/voice/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Agents, newest first */
+        get: operations["listAgents"];
+        put?: never;
+        /** Create an agent */
+        post: operations["createAgent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voice/agents/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An agent */
+        get: operations["getAgent"];
+        /** Replace an agent; calls already placed keep the flow they started with */
+        put: operations["replaceAgent"];
+        post?: never;
+        /** Delete an agent */
+        delete: operations["deleteAgent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voice/calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Calls, newest first */
+        get: operations["listCalls"];
+        put?: never;
+        /** Place an outbound call, optionally run by an agent */
+        post: operations["createCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voice/calls/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A call with its transcript and recording link */
+        get: operations["getCall"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voice/calls/{id}/hangup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End a call: ringing → canceled, in-progress → completed */
+        post: operations["hangupCall"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/voice/calls/{id}/recording": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The recording: stereo WAV, 8 kHz 16-bit PCM, callee left, agent right */
+        get: operations["getCallRecording"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks": {
         parameters: {
             query?: never;
@@ -524,6 +671,205 @@ export interface components {
             /** @description Signs the deliveries to a message’s own `callback_url`. */
             secret: string;
         };
+        Agent: {
+            /** Format: date-time */
+            created_at: string;
+            flow: Record<string, never>;
+            id: string;
+            llm: Record<string, never> | null;
+            name: string;
+            /** Format: date-time */
+            updated_at: string;
+            voice: string | null;
+        };
+        AgentList: {
+            /** @description Newest first. */
+            data: components["schemas"]["Agent"][];
+            next_cursor: string | null;
+        };
+        /** @description Each node is one of: say, gather, http, llm, branch, transfer, hangup (docs/voice.md#node-types). Flows are checked as graphs too: a dangling exit or an unreachable node is a 400 naming its JSON Pointer. */
+        AgentRequest: {
+            flow: {
+                nodes: {
+                    [key: string]: Record<string, never>;
+                };
+                start: string;
+            };
+            llm?: {
+                model?: string;
+                temperature?: number;
+            };
+            name: string;
+            /** @description A TTS voice, e.g. `slt` or `rms` for flite. */
+            voice?: string;
+        };
+        Batch: {
+            accepted: number;
+            /** @description Accepted messages per status; one the dispatcher has not stored yet counts as `scheduled` until its time, then `queued`. */
+            counts: {
+                canceled: number;
+                delivered: number;
+                failed: number;
+                queued: number;
+                read: number;
+                scheduled: number;
+                sending: number;
+                sent: number;
+                undelivered: number;
+            };
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            rejected: number;
+            /** @description Items in the request. */
+            total: number;
+        };
+        BatchAccepted: {
+            accepted: number;
+            batch_id: string;
+            /** Format: date-time */
+            created_at: string;
+            rejected: number;
+            /** @description One per item, in order: the single send’s 202 body, or a problem document whose field pointers name `/messages/{index}/…` or a shared default. */
+            results: (components["schemas"]["MessageAccepted"] | components["schemas"]["Problem"])[];
+        };
+        BatchRequest: {
+            /**
+             * Format: uri
+             * @description Receives this message’s events, signed with the account’s callback secret.
+             */
+            callback_url?: string;
+            /**
+             * @description `marketing` waits out quiet hours; default `transactional`.
+             * @enum {string}
+             */
+            category?: "transactional" | "marketing";
+            /** @enum {string} */
+            channel?: "chat" | "rcs" | "sms" | "auto";
+            /** @description `{ text }` for every channel, or a chat payload `{ type, <type>: {...} }`. */
+            content?: unknown;
+            /** @description Channel order for `auto`; default `["chat","rcs","sms"]`. */
+            fallback?: ("chat" | "rcs" | "sms")[];
+            /** @description `auto`: move on when no `delivered` arrives in this time; default 60. */
+            fallback_timeout_seconds?: number;
+            /** @description A number provisioned on the account for the channel; default the first one provisioned. */
+            from?: string;
+            /** @description One entry per recipient: `recipient`, `content` or `template` (merged over the shared one), `metadata` (merged over the shared one). */
+            messages: Record<string, never>[];
+            /** @description Echoed on the message and its events. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @description Local times ("HH:MM") in the recipient’s time zone between which the message waits; may cross midnight. */
+            quiet_hours?: {
+                end: string;
+                start: string;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601 time with offset; the message waits as `scheduled` until then. At most 30 days ahead; a past time sends now.
+             */
+            send_at?: string;
+            template?: {
+                components?: {
+                    parameters: {
+                        text: string;
+                        /** @constant */
+                        type: "text";
+                    }[];
+                    /** @constant */
+                    type: "body";
+                }[];
+                language: string;
+                name: string;
+                parameters?: {
+                    text: string;
+                    /** @constant */
+                    type: "text";
+                }[];
+            };
+            ttl_seconds?: number;
+        };
+        Call: {
+            agent_id: string | null;
+            /** Format: date-time */
+            answered_at: string | null;
+            /**
+             * @description Set when the call asked for machine_detection.
+             * @enum {unknown}
+             */
+            answered_by?: "human" | "machine" | "unknown" | null;
+            /** @description The dial attempt (retries). */
+            attempt?: number;
+            call_id: string;
+            /** Format: date-time */
+            created_at: string;
+            duration_seconds: number | null;
+            /** @description docs/voice.md#call-lifecycle lists the values. */
+            end_reason: string | null;
+            /** Format: date-time */
+            ended_at: string | null;
+            from: string;
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            recording: null | {
+                duration_seconds: number;
+                url: string;
+            };
+            /** @enum {unknown} */
+            status: "ringing" | "in-progress" | "completed" | "busy" | "no-answer" | "failed" | "canceled";
+            to: string;
+            transcript: {
+                /** Format: date-time */
+                at: string;
+                /** @enum {unknown} */
+                speaker: "agent" | "callee";
+                text: string;
+            }[];
+        };
+        CallCreated: {
+            agent_id: string | null;
+            call_id: string;
+            /** Format: date-time */
+            created_at: string;
+            from: string;
+            /** @enum {unknown} */
+            status: "ringing" | "in-progress" | "completed" | "busy" | "no-answer" | "failed" | "canceled";
+            to: string;
+        };
+        CallList: {
+            /** @description Newest first. */
+            data: components["schemas"]["Call"][];
+            next_cursor: string | null;
+        };
+        CallRequest: {
+            agent_id?: string;
+            /**
+             * Format: uri
+             * @description Receives this message’s events, signed with the account’s callback secret.
+             */
+            callback_url?: string;
+            /** @description E.164 number provisioned on the account with the voice channel. */
+            from: string;
+            /** @enum {unknown} */
+            machine_detection?: "detect" | "hangup";
+            max_duration_seconds?: number;
+            /** @description Echoed on the message and its events. */
+            metadata?: {
+                [key: string]: string;
+            };
+            /** @default false */
+            record: boolean;
+            retry?: {
+                attempts: number;
+                delay_seconds: number;
+                on: ("busy" | "no-answer")[];
+            };
+            ring_timeout_seconds?: number;
+            /** @description E.164 number to call. */
+            to: string;
+        };
         /** @enum {unknown} */
         Channel: "chat" | "rcs" | "sms";
         ChatMessageRequest: {
@@ -622,7 +968,7 @@ export interface components {
             delivery_status: "none" | "pending" | "delivered" | "failed";
             id: string;
             /** @enum {unknown} */
-            type: "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready";
+            type: "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.canceled" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready";
         };
         EventDetail: {
             /** Format: date-time */
@@ -657,7 +1003,7 @@ export interface components {
             delivery_status: "none" | "pending" | "delivered" | "failed";
             id: string;
             /** @enum {unknown} */
-            type: "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready";
+            type: "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.canceled" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready";
         };
         EventList: {
             /** @description Newest first. */
@@ -737,7 +1083,7 @@ export interface components {
             /** Format: date-time */
             sent_at?: string | null;
             /** @enum {unknown} */
-            status: "scheduled" | "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "undelivered";
+            status: "scheduled" | "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "undelivered" | "canceled";
             /** Format: date-time */
             updated_at: string;
         };
@@ -753,7 +1099,7 @@ export interface components {
             id: string;
             recipient: string;
             /**
-             * @description `scheduled` when quiet hours hold the message back (docs/routing.md#quiet-hours).
+             * @description `scheduled` when send_at (docs/messages.md#scheduled-sends) or quiet hours (docs/routing.md#quiet-hours) hold the message back.
              * @enum {unknown}
              */
             status: "queued" | "scheduled";
@@ -799,6 +1145,11 @@ export interface components {
             };
             /** @description The recipient, E.164. */
             recipient: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 time with offset; the message waits as `scheduled` until then. At most 30 days ahead; a past time sends now.
+             */
+            send_at?: string;
             template?: {
                 components?: {
                     parameters: {
@@ -951,7 +1302,7 @@ export interface components {
             error: string | null;
             event_id: string;
             /** @enum {unknown} */
-            event_type: "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready";
+            event_type: "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.canceled" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready";
             id: string;
             latency_ms: number;
             response_size: number | null;
@@ -971,7 +1322,7 @@ export interface components {
             /** @description Why delivery stopped: a 410 answer, or failing for too long. */
             disabled_reason: string | null;
             enabled: boolean;
-            events: ("message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready" | "*")[];
+            events: ("message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.canceled" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready" | "*")[];
             id: string;
             /** Format: date-time */
             updated_at: string;
@@ -984,7 +1335,7 @@ export interface components {
             /** @description Why delivery stopped: a 410 answer, or failing for too long. */
             disabled_reason: string | null;
             enabled: boolean;
-            events: ("message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready" | "*")[];
+            events: ("message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.canceled" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready" | "*")[];
             id: string;
             /** @description Standard Webhooks secret: `whsec_` and base64. */
             secret: string;
@@ -1000,7 +1351,7 @@ export interface components {
         WebhookEndpointRequest: {
             description?: string;
             /** @description Event types to receive, or `["*"]` for all of them. */
-            events: ("message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready" | "*")[];
+            events: ("message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.canceled" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready" | "*")[];
             /**
              * Format: uri
              * @description Receives the events, signed with the endpoint’s secret. Private and metadata addresses are refused (422).
@@ -1294,6 +1645,34 @@ export interface operations {
             503: components["responses"]["Problem503"];
         };
     };
+    getBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `bat_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -1304,7 +1683,7 @@ export interface operations {
                 /** @description Only events about this message, call or inbound reply. */
                 resource_id?: string;
                 /** @description Only events of this type. */
-                type?: "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready";
+                type?: "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.fallback" | "message.canceled" | "message.inbound" | "call.ringing" | "call.answered" | "call.completed" | "call.failed" | "call.recording_ready";
             };
             header?: never;
             path?: never;
@@ -1451,7 +1830,7 @@ export interface operations {
                 /** @description Only messages to this E.164 number. */
                 recipient?: string;
                 /** @description Only messages in this status. */
-                status?: "scheduled" | "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "undelivered";
+                status?: "scheduled" | "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "undelivered" | "canceled";
             };
             header?: never;
             path?: never;
@@ -1552,6 +1931,36 @@ export interface operations {
             503: components["responses"]["Problem503"];
         };
     };
+    cancelMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `msg_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The canceled message. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
     getMessageEvents: {
         parameters: {
             query?: never;
@@ -1579,6 +1988,42 @@ export interface operations {
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
             404: components["responses"]["Problem404"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    sendBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4. The same key with the same body replays the first answer; kept IDEMPOTENCY_TTL_SECONDS. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per item; `Location` names the batch. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchAccepted"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            409: components["responses"]["Problem409"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
         };
@@ -1965,6 +2410,318 @@ export interface operations {
             };
             401: components["responses"]["Problem401"];
             403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    listAgents: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of agents. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentList"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    createAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentRequest"];
+            };
+        };
+        responses: {
+            /** @description The agent. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `agt_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The agent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    replaceAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `agt_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AgentRequest"];
+            };
+        };
+        responses: {
+            /** @description The agent. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Agent"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    deleteAgent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `agt_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    listCalls: {
+        parameters: {
+            query?: {
+                agent_id?: string;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+                status?: "ringing" | "in-progress" | "completed" | "busy" | "no-answer" | "failed" | "canceled";
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of calls. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallList"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    createCall: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description UUID v4. The same key with the same body replays the first answer; kept IDEMPOTENCY_TTL_SECONDS. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CallRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted: ringing. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CallCreated"];
+                };
+            };
+            400: components["responses"]["Problem400"];
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            413: components["responses"]["Problem413"];
+            415: components["responses"]["Problem415"];
+            422: components["responses"]["Problem422"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `call_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Call"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    hangupCall: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `call_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The call, ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Call"];
+                };
+            };
+            /** @description The hangup was sent to the orchestrator holding the call; it has not ended yet. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Call"];
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
+            409: components["responses"]["Problem409"];
+            429: components["responses"]["Problem429"];
+            503: components["responses"]["Problem503"];
+        };
+    };
+    getCallRecording: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A `call_` id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recording. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "audio/wav": unknown;
+                };
+            };
+            401: components["responses"]["Problem401"];
+            403: components["responses"]["Problem403"];
+            404: components["responses"]["Problem404"];
             429: components["responses"]["Problem429"];
             503: components["responses"]["Problem503"];
         };
