@@ -84,7 +84,7 @@ export function CallPage() {
                 {call.transcript.map((line, i) => (
                   <li key={i}>
                     <span className="speaker">{line.speaker === 'agent' ? 'Agent' : 'Callee'}</span>
-                    {line.text} <Time value={line.at} />
+                    <span className="said">{line.text}</span> <Time value={line.at} />
                   </li>
                 ))}
               </ol>
