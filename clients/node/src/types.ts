@@ -28,7 +28,8 @@ export type SuppressionRequest = Schema<'SuppressionRequest'>;
 export type AccountSettings = Schema<'AccountSettings'>;
 export type AccountSettingsRequest = Schema<'AccountSettingsRequest'>;
 export type Upstream = Schema<'Upstream'>;
-export type CallRequest = Schema<'CallRequest'>;
+// openapi-typescript makes a field with a `default` required; in a request such a field may be left out.
+export type CallRequest = Omit<Schema<'CallRequest'>, 'record'> & { record?: boolean };
 export type CallCreated = Schema<'CallCreated'>;
 export type Call = Schema<'Call'>;
 /** One node of a flow; its fields depend on `type` (docs/voice.md#node-types). */
