@@ -47,9 +47,9 @@ export function AgentsPage() {
   const [saved, setSaved] = useState('');
 
   const current = list.data?.data.find((a) => a.id === selected) ?? null;
+  // Loads the selected agent into the editor; the "Saved" note is kept, since saving a new agent selects it.
   useEffect(() => {
     setProblem(null);
-    setSaved('');
     if (!selected) setText(JSON.stringify(NEW_AGENT, null, 2));
     else if (current) setText(editable(current));
   }, [selected, current?.updated_at]);
@@ -119,7 +119,10 @@ export function AgentsPage() {
                     <Time value={a.updated_at} />
                   </td>
                   <td className="actions">
-                    <button type="button" onClick={() => setParams({ id: a.id })} aria-label={`${canEdit ? 'Edit' : 'View'} agent ${a.name}`}>
+                    <button type="button" onClick={() => {
+                        setSaved('');
+                        setParams({ id: a.id });
+                      }} aria-label={`${canEdit ? 'Edit' : 'View'} agent ${a.name}`}>
                       {canEdit ? 'Edit' : 'View'}
                     </button>
                     {canEdit && (
@@ -139,7 +142,13 @@ export function AgentsPage() {
         <h2 id="agent-editor">{selected ? `Agent ${current?.name ?? selected}` : 'New agent'}</h2>
         {selected && canEdit && (
           <p>
-            <button type="button" onClick={() => setParams({})}>
+            <button
+              type="button"
+              onClick={() => {
+                setSaved('');
+                setParams({});
+              }}
+            >
               New agent instead
             </button>
           </p>
@@ -154,7 +163,10 @@ export function AgentsPage() {
                 spellCheck={false}
                 value={text}
                 readOnly={!canEdit}
-                onChange={(e) => setText(e.target.value)}
+                onChange={(e) => {
+                  setSaved('');
+                  setText(e.target.value);
+                }}
                 aria-describedby="agent-problems"
                 aria-invalid={Boolean(parsed.error || problem)}
               />
