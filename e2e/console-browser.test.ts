@@ -270,7 +270,7 @@ describe('the console in Chromium', () => {
     await page.locator(`tr[data-agent="${IVR_AGENT.name}"]`).waitFor();
     agentId = new URL(page.url()).searchParams.get('id') ?? '';
     expect(agentId).toMatch(/^agt_/);
-    await page.getByRole('img', { name: 'Flow graph: 6 nodes, 9 exits, starting at greet' }).waitFor();
+    await page.getByRole('img', { name: 'Flow graph: 6 nodes, 7 exits, starting at greet' }).waitFor();
     const listed = await fetch(`${stack.baseUrl}/v1/voice/agents/${agentId}`, { headers: { authorization: `Bearer ${apiKey}` } });
     expect(((await listed.json()) as { flow: unknown }).flow).toEqual(IVR_AGENT.flow);
     await checkPage(page, 'agents');

@@ -29,17 +29,23 @@ export function FlowGraph({ flow, visited = [] }: { flow: Flow; visited?: string
           const a = position.get(e.from);
           const b = position.get(e.to);
           if (!a || !b) return null;
+          // Forward: right side to left side. Backward: left side to the earlier node's right side, bowed upwards so
+          // that it does not run over the forward arrows. Same column: bottom to top.
           const forward = b.x > a.x;
-          const x1 = forward ? a.x + NODE_W : a.x + NODE_W / 2;
-          const y1 = forward ? a.y + NODE_H / 2 : a.y + NODE_H;
-          const x2 = forward ? b.x : b.x + NODE_W / 2;
-          const y2 = forward ? b.y + NODE_H / 2 : b.y;
+          const backward = b.x < a.x;
+          const x1 = forward ? a.x + NODE_W : backward ? a.x : a.x + NODE_W / 2;
+          const y1 = forward || backward ? a.y + NODE_H / 2 : a.y + (b.y > a.y ? NODE_H : 0);
+          const x2 = forward ? b.x : backward ? b.x + NODE_W : b.x + NODE_W / 2;
+          const y2 = forward || backward ? b.y + NODE_H / 2 : b.y + (b.y > a.y ? 0 : NODE_H);
+          const bow = backward ? -Math.max(24, Math.abs(x1 - x2) / 4) : 0;
+          const cx = (x1 + x2) / 2;
+          const cy = (y1 + y2) / 2 + bow;
           return (
             <g key={`${e.from}-${e.to}-${i}`} className="flow-edge">
-              <line x1={x1} y1={y1} x2={x2} y2={y2} markerEnd="url(#flow-arrow)" />
+              <path d={`M ${x1} ${y1} Q ${cx} ${cy} ${x2} ${y2}`} markerEnd="url(#flow-arrow)" />
               {e.label && (
-                <text x={(x1 + x2) / 2} y={(y1 + y2) / 2 - 4} textAnchor="middle">
-                  {e.label.length > 18 ? `${e.label.slice(0, 17)}…` : e.label}
+                <text x={cx} y={(y1 + y2) / 2 + bow / 2 - 4} textAnchor="middle">
+                  {e.label.length > 22 ? `${e.label.slice(0, 21)}…` : e.label}
                 </text>
               )}
             </g>

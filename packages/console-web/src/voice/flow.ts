@@ -39,7 +39,19 @@ export function flowEdges(flow: Flow): FlowEdge[] {
     const conditions = Array.isArray(node.conditions) ? (node.conditions as Array<{ if?: unknown; next?: unknown }>) : [];
     for (const c of conditions) if (typeof c?.next === 'string') edges.push({ from: name, to: c.next, label: `if ${String(c.if)}` });
   }
-  return edges;
+  return mergeParallel(edges);
+}
+
+// Two exits between the same nodes (a gather's no_input and no_match, say) are drawn as one arrow with both labels.
+function mergeParallel(edges: FlowEdge[]): FlowEdge[] {
+  const merged = new Map<string, FlowEdge>();
+  for (const e of edges) {
+    const key = `${e.from}\u0000${e.to}`;
+    const seen = merged.get(key);
+    if (!seen) merged.set(key, { ...e });
+    else seen.label = [seen.label || 'next', e.label || 'next'].join(', ');
+  }
+  return [...merged.values()];
 }
 
 /** Nodes in columns by their distance from `start`; nodes no path reaches go in a last column. */
