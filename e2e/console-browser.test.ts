@@ -6,7 +6,8 @@ import { createConsoleUser, createTestDatabase, eventually, launchChromium, star
 import { ReceiverProcess, TEST_REDIS_URL } from './webhooks-harness';
 
 // The console in a real Chromium against a real stack (docs/console.md#tests): sign-in, keys, a message's live
-// timeline to `read`, a webhook delivery and its redelivery, a template, a viewer, and a second account.
+// timeline to `read`, a webhook delivery and its redelivery, a template, an agent and a call, a viewer, and a
+// second account.
 
 // Screenshots go to docs/images when UPDATE_CONSOLE_SCREENSHOTS=1 (docs/console.md#screenshots); otherwise to a
 // temporary folder, so a test run leaves the work tree clean.
@@ -29,7 +30,8 @@ beforeAll(async () => {
   stack = await startStack({
     databaseUrl: database.url,
     redisUrl: TEST_REDIS_URL,
-    workers: ['dispatcher', 'webhook-delivery'],
+    // The voice orchestrator places the Calls page's call to the simulator's phone (docs/voice.md#carrier-simulator).
+    workers: ['dispatcher', 'webhook-delivery', 'voice-orchestrator'],
     env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000' },
   });
   browser = await launchChromium();
@@ -81,6 +83,27 @@ async function checkPage(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `console-${name}.png`), fullPage: true });
 }
 
+// The agent of docs/voice.md's walk-through: the sandbox phone (numbers ending in 00) presses 1, so the call goes to sales.
+const IVR_AGENT = {
+  name: `ivr-${run}`,
+  voice: 'slt',
+  flow: {
+    start: 'greet',
+    nodes: {
+      greet: { type: 'say', text: 'Hello {{name}}, this is Switchboard.', next: 'menu' },
+      menu: {
+        type: 'gather', input: 'dtmf', prompt: 'Press 1 for sales or 2 for support.', max_digits: 1, timeout_seconds: 8, save_as: 'choice',
+        branches: [{ match: '1', next: 'route' }, { match: '2', next: 'route' }], no_input: 'bye', no_match: 'bye',
+      },
+      route: { type: 'branch', conditions: [{ if: '{{choice}} == 1', next: 'sales' }], else: 'support' },
+      sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
+      support: { type: 'say', text: 'Connecting you to support.', next: 'bye' },
+      bye: { type: 'hangup' },
+    },
+  },
+};
+const VOICE_NUMBER = '+447911123499';
+
 const session = (page: Page) => page.evaluate(async () => (await (await fetch('/console/api/session')).json()) as { csrf_token: string });
 
 describe('the console in Chromium', () => {
@@ -88,6 +111,7 @@ describe('the console in Chromium', () => {
   let owner: { context: BrowserContext; page: Page };
   let apiKey = '';
   let messageId = '';
+  let agentId = '';
 
   beforeAll(async () => {
     owner = await openContext();
@@ -224,6 +248,77 @@ describe('the console in Chromium', () => {
     await checkPage(page, 'usage');
   });
 
+  it('shows an invalid flow\'s problems beside the agent editor, then saves a valid agent and draws its flow', async () => {
+    const { page } = owner;
+    await visit(page, 'Agents', 'Agents');
+    const editor = page.getByLabel(/^Agent as JSON/);
+    const broken = { name: 'broken', flow: { start: 'a', nodes: { a: { type: 'say', text: 'hi', next: 'nowhere' }, b: { type: 'dance' } } } };
+    await editor.fill(JSON.stringify(broken, null, 2));
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    const problems = page.locator('#agent-problems');
+    await problems.getByText('/flow/nodes/a/next', { exact: true }).waitFor();
+    await problems.getByText('/flow/nodes/b/type', { exact: true }).waitFor();
+    expect(await editor.getAttribute('aria-invalid')).toBe('true');
+    await expectAccessible(page, 'agents (invalid flow)');
+    await editor.fill('{ "name": ');
+    await problems.getByText(/^Not JSON/).waitFor();
+    expect(await page.getByRole('button', { name: 'Create agent' }).isDisabled()).toBe(true);
+
+    await editor.fill(JSON.stringify(IVR_AGENT, null, 2));
+    await page.getByRole('button', { name: 'Create agent' }).click();
+    await page.getByRole('status').filter({ hasText: `Saved ${IVR_AGENT.name}` }).waitFor();
+    await page.locator(`tr[data-agent="${IVR_AGENT.name}"]`).waitFor();
+    agentId = new URL(page.url()).searchParams.get('id') ?? '';
+    expect(agentId).toMatch(/^agt_/);
+    await page.getByRole('img', { name: 'Flow graph: 6 nodes, 7 exits, starting at greet' }).waitFor();
+    const listed = await fetch(`${stack.baseUrl}/v1/voice/agents/${agentId}`, { headers: { authorization: `Bearer ${apiKey}` } });
+    expect(((await listed.json()) as { flow: unknown }).flow).toEqual(IVR_AGENT.flow);
+    await checkPage(page, 'agents');
+  });
+
+  it('shows a call placed with the API key in Calls, with its transcript, a playable recording and the agent\'s flow', async () => {
+    const { page } = owner;
+    const { csrf_token } = await session(page);
+    const added = await page.evaluate(
+      async ({ csrf, e164 }) => (await fetch('/console/api/numbers', { method: 'POST', headers: { 'content-type': 'application/json', 'X-CSRF-Token': csrf }, body: JSON.stringify({ e164, channels: ['voice'] }) })).status,
+      { csrf: csrf_token, e164: VOICE_NUMBER },
+    );
+    expect(added).toBe(201);
+    const res = await fetch(`${stack.baseUrl}/v1/voice/calls`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: '+447911123400', from: VOICE_NUMBER, agent_id: agentId, record: true, metadata: { name: 'Ada' } }),
+    });
+    expect(res.status).toBe(201);
+    const callId = ((await res.json()) as { call_id: string }).call_id;
+
+    await visit(page, 'Calls', 'Calls');
+    await page.locator(`tr[data-call="${callId}"]`).getByRole('link').click();
+    await page.getByRole('heading', { name: `Call ${callId}`, level: 1 }).waitFor();
+    const transcript = page.getByTestId('transcript');
+    await transcript.getByText('Connecting you to sales.').waitFor({ timeout: 90_000 });
+    const lines = await transcript.locator('li').evaluateAll((items) => items.map((li) => `${li.querySelector('.speaker')?.textContent}: ${li.querySelector('.said')?.textContent}`));
+    expect(lines).toEqual(['Agent: Hello Ada, this is Switchboard.', 'Agent: Press 1 for sales or 2 for support.', 'Callee: DTMF: 1', 'Agent: Connecting you to sales.']);
+    const audio = page.getByTestId('recording');
+    await audio.waitFor({ timeout: 90_000 });
+    // Playable: Chromium fetches the WAV through the console API with the session cookie and decodes its header.
+    const seconds = await audio.evaluate(
+      (el) =>
+        new Promise<number>((resolve, reject) => {
+          const media = el as HTMLAudioElement;
+          if (media.readyState >= 1) return resolve(media.duration);
+          media.addEventListener('loadedmetadata', () => resolve(media.duration), { once: true });
+          media.addEventListener('error', () => reject(new Error(`media error ${media.error?.code}: ${media.error?.message}`)), { once: true });
+          media.load();
+        }),
+    );
+    expect(seconds).toBeGreaterThan(2);
+    await page.getByRole('img', { name: /^Flow graph: 6 nodes/ }).waitFor();
+    await checkPage(page, 'calls');
+    await visit(page, 'Calls', 'Calls');
+    await expectAccessible(page, 'calls (list)');
+  }, 240_000);
+
   it('lets a viewer see keys but not revoke one, in the page or through the API', async () => {
     const link = await createConsoleUser(database.url, { account: accountA, email: `viewer-${run}@example.com`, role: 'viewer', baseUrl: stack.baseUrl, secretsKeys: stack.secretsKeys });
     const viewer = await openContext();
@@ -239,6 +334,15 @@ describe('the console in Chromium', () => {
         { keyId, csrf: csrf_token },
       );
       expect(status).toBe(403);
+      // Agents are read-only for a viewer too: the page has no save button and the API refuses the write.
+      await visit(viewer.page, 'Agents', 'Agents');
+      await viewer.page.getByRole('button', { name: `View agent ${IVR_AGENT.name}` }).waitFor();
+      expect(await viewer.page.getByRole('button', { name: /^(Create|Save) agent$/ }).count()).toBe(0);
+      const agentWrite = await viewer.page.evaluate(
+        async ({ csrf, body }) => (await fetch('/console/api/v1/voice/agents', { method: 'POST', headers: { 'content-type': 'application/json', 'X-CSRF-Token': csrf }, body })).status,
+        { csrf: csrf_token, body: JSON.stringify(IVR_AGENT) },
+      );
+      expect(agentWrite).toBe(403);
       const still = await fetch(`${stack.baseUrl}/v1/messages/${messageId}`, { headers: { authorization: `Bearer ${apiKey}` } });
       expect(still.status).toBe(200);
     } finally {

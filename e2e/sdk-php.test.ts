@@ -1,6 +1,6 @@
 import { describeSdkSuite } from './support/sdk-harness';
 
-const EXPECTED_TESTS = 17;
+const EXPECTED_TESTS = 19;
 
 // phpunit prints "OK, but" when a test was skipped, which the pattern refuses.
 describeSdkSuite({

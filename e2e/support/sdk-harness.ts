@@ -12,6 +12,8 @@ import { startFaultProxy, type FaultProxy } from './fault-proxy';
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** The customer whose chat window the harness opens, so that the SDK suites can send free-form chat to them. */
 export const CHAT_CUSTOMER = '+447911123400';
+/** The account's voice number, the caller id of the SDK suites' calls. */
+export const VOICE_FROM = '+447911123499';
 
 /** Everything an SDK suite talks to: the stack, a fault proxy in front of its gateway, and a webhook receiver. */
 export interface SdkWorld {
@@ -29,7 +31,8 @@ export async function startSdkWorld(): Promise<SdkWorld> {
       databaseUrl: database.url,
       redisUrl: TEST_REDIS_URL,
       prefix: `e2esdk${randomBytes(4).toString('hex')}`,
-      workers: ['dispatcher', 'webhook-delivery'],
+      // The voice orchestrator places the SDK suites' calls to the simulator's phones (docs/voice.md#carrier-simulator).
+      workers: ['dispatcher', 'webhook-delivery', 'voice-orchestrator'],
       env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
     });
   } catch (error) {
@@ -46,7 +49,7 @@ export async function startSdkWorld(): Promise<SdkWorld> {
     await database.drop();
   };
   try {
-    const { key } = await createAccountKey(database.url, { account: 'sdk-e2e', mode: 'test', scopes: ['*'], secretsKeys: started.secretsKeys });
+    const { key } = await createAccountKey(database.url, { account: 'sdk-e2e', mode: 'test', scopes: ['*'], secretsKeys: started.secretsKeys, numbers: [{ e164: VOICE_FROM, channels: ['voice'] }] });
     await receiver.start();
     proxy = await startFaultProxy(started.baseUrl);
     await openChatWindow(started, CHAT_CUSTOMER);
@@ -59,6 +62,7 @@ export async function startSdkWorld(): Promise<SdkWorld> {
         SWITCHBOARD_RECEIVER_URL: `http://127.0.0.1:${receiver.port}`,
         SWITCHBOARD_RECEIVER_LOG: receiver.logFile,
         SWITCHBOARD_CHAT_RECIPIENT: CHAT_CUSTOMER,
+        SWITCHBOARD_VOICE_FROM: VOICE_FROM,
       },
       stop,
     };

@@ -1,4 +1,6 @@
 import { Account } from './resources/account';
+import { Agents } from './resources/agents';
+import { Calls } from './resources/calls';
 import { Events } from './resources/events';
 import { InboundMessages } from './resources/inbound';
 import { Messages } from './resources/messages';
@@ -18,6 +20,8 @@ export class Switchboard {
   readonly events: Events;
   readonly suppressions: Suppressions;
   readonly account: Account;
+  readonly calls: Calls;
+  readonly agents: Agents;
   /** For routes this client has no method for yet: `client.transport.request('GET', '/v1/…')`. */
   readonly transport: Transport;
 
@@ -30,5 +34,7 @@ export class Switchboard {
     this.events = new Events(this.transport);
     this.suppressions = new Suppressions(this.transport);
     this.account = new Account(this.transport);
+    this.calls = new Calls(this.transport);
+    this.agents = new Agents(this.transport);
   }
 }

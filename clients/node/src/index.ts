@@ -6,6 +6,7 @@ export { Transport, type Query, type RequestOptions, type TransportOptions } fro
 export { sign, verify, type VerifyOptions, type WebhookHeaders } from './webhook-signature';
 export type { SendMessageRequest, SendOptions, MessageListQuery } from './resources/messages';
 export type { EventListQuery } from './resources/events';
+export type { CallListQuery } from './resources/calls';
 export type { SuppressionListQuery } from './resources/suppressions';
 export type * from './types';
 export type { components, operations, paths } from './generated/openapi';

@@ -52,11 +52,21 @@ export class Transport {
     this.random = options.random ?? Math.random;
   }
 
-  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  /** A JSON exchange: the parsed answer, or an ApiError/NetworkError. */
+  request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    return this.exchange(method, path, options, 'json') as Promise<T>;
+  }
+
+  /** The answer's raw bytes, e.g. a recording; errors are still read as problems. */
+  requestBytes(method: string, path: string, options: RequestOptions = {}): Promise<Uint8Array> {
+    return this.exchange(method, path, options, 'bytes') as Promise<Uint8Array>;
+  }
+
+  private async exchange(method: string, path: string, options: RequestOptions, expect: 'json' | 'bytes'): Promise<unknown> {
     const url = this.baseUrl + path + queryString(options.query);
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.apiKey}`,
-      accept: 'application/json, application/problem+json',
+      accept: expect === 'bytes' ? '*/*' : 'application/json, application/problem+json',
       'user-agent': `switchboard-node/${SDK_VERSION}`,
     };
     let body: string | undefined;
@@ -73,7 +83,8 @@ export class Transport {
       try {
         response = await this.fetchImpl(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
         // A connection cut or a timeout while the body streams in is a network error too: the answer is incomplete.
-        answer = parseBody(await response.text());
+        // Only a successful binary answer is kept as bytes: an error is a problem+json body either way.
+        answer = expect === 'bytes' && response.ok ? new Uint8Array(await response.arrayBuffer()) : parseBody(await response.text());
       } catch (error) {
         if (!repeatable || attempt >= this.retry.maxAttempts) {
           throw new NetworkError(`${method} ${path}: ${describe(error)}`, { cause: error });
@@ -81,7 +92,7 @@ export class Transport {
         await this.sleep(retryDelayMs(this.retry, attempt, undefined, this.random));
         continue;
       }
-      if (response.ok) return answer as T;
+      if (response.ok) return answer;
       const problem: Problem = isObject(answer) ? (answer as Problem) : {};
       // A 429 is answered before the request is processed, so even a POST without a key may be repeated.
       const mayRepeat = repeatable || response.status === 429;

@@ -28,6 +28,22 @@ export type SuppressionRequest = Schema<'SuppressionRequest'>;
 export type AccountSettings = Schema<'AccountSettings'>;
 export type AccountSettingsRequest = Schema<'AccountSettingsRequest'>;
 export type Upstream = Schema<'Upstream'>;
+// openapi-typescript makes a field with a `default` required; in a request such a field may be left out.
+export type CallRequest = Omit<Schema<'CallRequest'>, 'record'> & { record?: boolean };
+export type CallCreated = Schema<'CallCreated'>;
+export type Call = Schema<'Call'>;
+/** One node of a flow; its fields depend on `type` (docs/voice.md#node-types). */
+export interface AgentNode {
+  type: string;
+  [field: string]: unknown;
+}
+/** The graph an agent runs. Typed here because the document describes each node only in prose (an open schema). */
+export interface AgentFlow {
+  start: string;
+  nodes: Record<string, AgentNode>;
+}
+export type AgentRequest = Omit<Schema<'AgentRequest'>, 'flow'> & { flow: AgentFlow };
+export type Agent = Omit<Schema<'Agent'>, 'flow'> & { flow: AgentFlow };
 
 /** `data` is the resource as `GET` returns it plus `sequence` (docs/webhooks.md#envelope-and-headers). */
 export interface EventData {

@@ -198,4 +198,49 @@ describe('the SDK against the running stack', () => {
     assert.ok(Array.isArray(await sb.inbound.list({ limit: 5 }).toArray(5)));
     assert.ok((await sb.account.upstreams()).length > 0);
   });
+
+  liveTest('an agent with a broken flow throws its JSON Pointers; a valid one is created, listed, replaced and deleted', async () => {
+    const sb = client();
+    const refused = await sb.agents
+      .create({ name: 'broken', flow: { start: 'a', nodes: { a: { type: 'say', text: 'hi', next: 'nowhere' }, b: { type: 'hangup' } } } })
+      .catch((e: unknown) => e);
+    assert.ok(refused instanceof ApiError, String(refused));
+    assert.equal(refused.status, 400);
+    assert.ok(refused.errors.some((e) => e.field === '/flow/nodes/a/next'), JSON.stringify(refused.errors));
+    const agent = await sb.agents.create({ name: 'node sdk', flow: { start: 'bye', nodes: { bye: { type: 'hangup' } } } });
+    assert.match(agent.id, /^agt_/);
+    assert.ok((await sb.agents.list().toArray()).some((a) => a.id === agent.id));
+    const renamed = await sb.agents.replace(agent.id, { name: 'node sdk 2', flow: agent.flow });
+    assert.equal((await sb.agents.get(agent.id)).name, renamed.name);
+    await sb.agents.delete(agent.id);
+    await assert.rejects(sb.agents.get(agent.id), (e: unknown) => e instanceof ApiError && e.status === 404);
+  });
+
+  liveTest('a call run by an agent ends with its transcript and a WAV recording', async () => {
+    const sb = client();
+    const agent = await sb.agents.create({
+      name: 'node sdk ivr',
+      flow: {
+        start: 'menu',
+        nodes: {
+          menu: { type: 'gather', input: 'dtmf', prompt: 'Press 1 to continue.', max_digits: 1, timeout_seconds: 8, save_as: 'choice', branches: [{ match: '1', next: 'thanks' }], no_input: 'bye', no_match: 'bye' },
+          thanks: { type: 'say', text: 'Thank you.', next: 'bye' },
+          bye: { type: 'hangup' },
+        },
+      },
+    });
+    // Numbers ending in 00 answer and press 1 after each prompt (docs/voice.md#carrier-simulator).
+    const created = await sb.calls.create({ to: '+447911123400', from: need('SWITCHBOARD_VOICE_FROM'), agent_id: agent.id, record: true });
+    assert.equal(created.status, 'ringing');
+    const ended = await eventually(() => sb.calls.get(created.call_id), (c) => !['ringing', 'in-progress'].includes(c.status), `${created.call_id} to end`, 90_000);
+    assert.equal(ended.status, 'completed');
+    assert.deepEqual((await sb.calls.transcript(created.call_id)).map((t) => `${t.speaker}: ${t.text}`), ['agent: Press 1 to continue.', 'callee: DTMF: 1', 'agent: Thank you.']);
+    assert.ok((await sb.calls.list({ agent_id: agent.id }).toArray()).some((c) => c.call_id === created.call_id));
+    await eventually(() => sb.calls.get(created.call_id), (c) => c.recording !== null, 'the recording', 60_000);
+    const wav = Buffer.from(await sb.calls.recording(created.call_id));
+    assert.equal(wav.toString('ascii', 0, 4), 'RIFF');
+    assert.equal(wav.readUInt16LE(22), 2);
+    assert.ok(wav.length > 44 + 8000 * 4, `a recording of ${wav.length} bytes holds less than a second`);
+    await assert.rejects(sb.calls.recording('call_nope'), (e: unknown) => e instanceof ApiError && e.status === 404);
+  });
 });

@@ -217,3 +217,23 @@ test('an attempt that gets no answer within timeoutMs is abandoned and retried',
     await api.close();
   }
 });
+
+test('a recording comes back as the exact bytes, a retried call create keeps its key, and a missing recording is an ApiError', async () => {
+  // Every byte value, including ones that are not valid UTF-8, must survive: the body is never decoded as text.
+  const wav = Buffer.from([0x52, 0x49, 0x46, 0x46, 0x00, 0xff, 0xfe, 0x80, 0xc3, 0x28]);
+  const bytes: Answer = (_req, res) => res.writeHead(200, { 'content-type': 'audio/wav' }).end(wav);
+  const created = json(201, { call_id: 'call_1', status: 'ringing', to: '+447911123400', from: '+447911123499', agent_id: null, created_at: '' });
+  const api = await server([problem(503, 'unavailable'), created, bytes, problem(404, 'not_found')]);
+  try {
+    const { sb } = client(api.url);
+    const call = await sb.calls.create({ to: '+447911123400', from: '+447911123499' });
+    assert.equal(call.call_id, 'call_1');
+    assert.equal(api.seen[0].idempotencyKey, api.seen[1].idempotencyKey);
+    assert.ok(api.seen[0].idempotencyKey);
+    assert.deepEqual(Buffer.from(await sb.calls.recording('call_1')), wav);
+    assert.equal(api.seen[2].url, '/v1/voice/calls/call_1/recording');
+    await assert.rejects(sb.calls.recording('call_1'), (e: unknown) => e instanceof ApiError && e.status === 404 && e.code === 'not_found');
+  } finally {
+    await api.close();
+  }
+});

@@ -11,6 +11,8 @@ final class Client
     public readonly Templates $templates;
     public readonly Inbound $inbound;
     public readonly Webhooks $webhooks;
+    public readonly Calls $calls;
+    public readonly Agents $agents;
 
     public function __construct(string $baseUrl, string $apiKey, ?RetryPolicy $retry = null, float $timeout = 30.0)
     {
@@ -19,5 +21,7 @@ final class Client
         $this->templates = new Templates($this->transport);
         $this->inbound = new Inbound($this->transport);
         $this->webhooks = new Webhooks($this->transport);
+        $this->calls = new Calls($this->transport);
+        $this->agents = new Agents($this->transport);
     }
 }

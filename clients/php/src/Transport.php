@@ -27,16 +27,17 @@ final class Transport
     /**
      * @param array<string, scalar|null> $query
      * @param array<string, string> $headers
+     * @param bool $raw keeps a successful answer's body as the bytes received (a recording); an error is still a problem
      * @return array{status: int, headers: array<string, string>, body: mixed}
      */
-    public function request(string $method, string $path, array $query = [], mixed $body = null, array $headers = []): array
+    public function request(string $method, string $path, array $query = [], mixed $body = null, array $headers = [], bool $raw = false): array
     {
         $url = rtrim($this->baseUrl, '/') . $path;
         $params = array_filter($query, static fn ($v): bool => $v !== null);
         if ($params !== []) {
             $url .= '?' . http_build_query($params, '', '&', PHP_QUERY_RFC3986);
         }
-        $sent = ['Authorization' => "Bearer {$this->apiKey}", 'Accept' => 'application/json', 'User-Agent' => 'switchboard-php/0.1.0'];
+        $sent = ['Authorization' => "Bearer {$this->apiKey}", 'Accept' => $raw ? '*/*' : 'application/json', 'User-Agent' => 'switchboard-php/0.1.0'];
         $data = null;
         if ($body !== null) {
             $data = json_encode($body, JSON_THROW_ON_ERROR | JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
@@ -46,7 +47,7 @@ final class Transport
         $repeatable = in_array($method, self::SAFE_TO_REPEAT, true) || isset($sent['Idempotency-Key']);
         for ($attempt = 1; ; $attempt++) {
             try {
-                $response = $this->once($method, $url, $data, $sent);
+                $response = $this->once($method, $url, $data, $sent, $raw);
             } catch (NetworkException $error) {
                 if (!$repeatable || $attempt >= $this->retry->maxAttempts) {
                     throw $error;
@@ -72,7 +73,7 @@ final class Transport
      * @param array<string, string> $headers
      * @return array{status: int, headers: array<string, string>, body: mixed}
      */
-    private function once(string $method, string $url, ?string $data, array $headers): array
+    private function once(string $method, string $url, ?string $data, array $headers, bool $keepBytes = false): array
     {
         $received = [];
         $curl = curl_init($url);
@@ -100,6 +101,9 @@ final class Transport
         }
         $status = (int) curl_getinfo($curl, CURLINFO_RESPONSE_CODE);
         curl_close($curl);
+        if ($keepBytes && $status < 400) {
+            return ['status' => $status, 'headers' => $received, 'body' => (string) $raw];
+        }
         $decoded = $raw === '' ? null : json_decode((string) $raw, true);
         return ['status' => $status, 'headers' => $received, 'body' => $decoded ?? ($raw === '' ? null : $raw)];
     }

@@ -13,7 +13,8 @@ use Switchboard\WebhookVerificationException;
  * The SDK against a running stack, driven by e2e/sdk-php.test.ts, which passes the stack through the environment:
  * SWITCHBOARD_BASE_URL, SWITCHBOARD_API_KEY, SWITCHBOARD_PROXY_URL (the fault-injecting proxy in front of the
  * gateway), SWITCHBOARD_RECEIVER_URL and SWITCHBOARD_RECEIVER_LOG (a webhook receiver and the file it logs
- * deliveries to), SWITCHBOARD_CHAT_RECIPIENT (a customer whose chat window is open). Sandbox numbers: docs/sandbox.md.
+ * deliveries to), SWITCHBOARD_CHAT_RECIPIENT (a customer whose chat window is open), SWITCHBOARD_VOICE_FROM (the account's voice
+ * number). Sandbox numbers: docs/sandbox.md.
  */
 final class LiveStackTest extends TestCase
 {
@@ -177,5 +178,61 @@ final class LiveStackTest extends TestCase
         $this->assertSame($event['id'], Webhook::verify($again['body'], $again['headers'], $rotated['secret'])['id']);
         $this->assertStringStartsWith('whsec_', $this->client->webhooks->accountSecret());
         $this->client->webhooks->delete($endpoint['id']);
+    }
+
+    public function testAnAgentWithABrokenFlowThrowsItsPointersAndAValidOneRoundTrips(): void
+    {
+        try {
+            $this->client->agents->create(['name' => 'broken', 'flow' => ['start' => 'a', 'nodes' => ['a' => ['type' => 'say', 'text' => 'hi', 'next' => 'nowhere'], 'b' => ['type' => 'hangup']]]]);
+            $this->fail('a broken flow was accepted');
+        } catch (ApiException $refused) {
+            $this->assertSame(400, $refused->status);
+            $this->assertContains('/flow/nodes/a/next', array_column($refused->errors, 'field'));
+        }
+        $agent = $this->client->agents->create(['name' => 'php sdk', 'flow' => ['start' => 'bye', 'nodes' => ['bye' => ['type' => 'hangup']]]]);
+        $this->assertStringStartsWith('agt_', $agent['id']);
+        $this->assertContains($agent['id'], array_column(iterator_to_array($this->client->agents->list(), false), 'id'));
+        $this->client->agents->replace($agent['id'], ['name' => 'php sdk 2', 'flow' => $agent['flow']]);
+        $this->assertSame('php sdk 2', $this->client->agents->get($agent['id'])['name']);
+        $this->client->agents->delete($agent['id']);
+        try {
+            $this->client->agents->get($agent['id']);
+            $this->fail('a deleted agent was found');
+        } catch (ApiException $gone) {
+            $this->assertSame(404, $gone->status);
+        }
+    }
+
+    public function testACallRunByAnAgentEndsWithItsTranscriptAndAWavRecording(): void
+    {
+        $agent = $this->client->agents->create(['name' => 'php sdk ivr', 'flow' => [
+            'start' => 'menu',
+            'nodes' => [
+                'menu' => ['type' => 'gather', 'input' => 'dtmf', 'prompt' => 'Press 1 to continue.', 'max_digits' => 1, 'timeout_seconds' => 8, 'save_as' => 'choice',
+                    'branches' => [['match' => '1', 'next' => 'thanks']], 'no_input' => 'bye', 'no_match' => 'bye'],
+                'thanks' => ['type' => 'say', 'text' => 'Thank you.', 'next' => 'bye'],
+                'bye' => ['type' => 'hangup'],
+            ],
+        ]]);
+        // Numbers ending in 00 answer and press 1 after each prompt (docs/voice.md#carrier-simulator).
+        $created = $this->client->calls->create(['to' => '+447911123400', 'from' => getenv('SWITCHBOARD_VOICE_FROM'), 'agent_id' => $agent['id'], 'record' => true]);
+        $this->assertSame('ringing', $created['status']);
+        $id = $created['call_id'];
+        $ended = self::eventually(fn () => $this->client->calls->get($id), fn (array $c) => !in_array($c['status'], ['ringing', 'in-progress'], true), "$id to end", 90.0);
+        $this->assertSame('completed', $ended['status']);
+        $lines = array_map(static fn (array $t): string => "{$t['speaker']}: {$t['text']}", $this->client->calls->transcript($id));
+        $this->assertSame(['agent: Press 1 to continue.', 'callee: DTMF: 1', 'agent: Thank you.'], $lines);
+        $this->assertContains($id, array_column(iterator_to_array($this->client->calls->list(['agent_id' => $agent['id']]), false), 'call_id'));
+        self::eventually(fn () => $this->client->calls->get($id), fn (array $c) => $c['recording'] !== null, 'the recording', 60.0);
+        $wav = $this->client->calls->recording($id);
+        $this->assertSame('RIFF', substr($wav, 0, 4));
+        $this->assertSame(2, unpack('v', $wav, 22)[1]);
+        $this->assertGreaterThan(44 + 8000 * 4, strlen($wav));
+        try {
+            $this->client->calls->recording('call_nope');
+            $this->fail('a recording of an unknown call was served');
+        } catch (ApiException $missing) {
+            $this->assertSame(404, $missing->status);
+        }
     }
 }

@@ -1,7 +1,8 @@
 """The SDK against a running stack, driven by e2e/sdk-python.test.ts, which passes the stack through the environment:
 SWITCHBOARD_BASE_URL, SWITCHBOARD_API_KEY, SWITCHBOARD_PROXY_URL (the fault-injecting proxy in front of the gateway),
 SWITCHBOARD_RECEIVER_URL and SWITCHBOARD_RECEIVER_LOG (a webhook receiver and the file it logs deliveries to),
-SWITCHBOARD_CHAT_RECIPIENT (a customer whose chat window is open). Sandbox numbers: docs/sandbox.md."""
+SWITCHBOARD_CHAT_RECIPIENT (a customer whose chat window is open), SWITCHBOARD_VOICE_FROM (the account's voice
+number). Sandbox numbers: docs/sandbox.md."""
 import json
 import os
 import time
@@ -143,6 +144,51 @@ class LiveStackTest(unittest.TestCase):
         self.assertEqual(webhooks.verify(again["body"], again["headers"], rotated["secret"])["id"], event["id"])
         self.assertTrue(self.client.webhooks.account_secret().startswith("whsec_"))
         self.client.webhooks.delete(endpoint["id"])
+
+    def test_an_agent_with_a_broken_flow_raises_its_pointers_and_a_valid_one_round_trips(self) -> None:
+        with self.assertRaises(ApiError) as refused:
+            self.client.agents.create("broken", {"start": "a", "nodes": {"a": {"type": "say", "text": "hi", "next": "nowhere"}, "b": {"type": "hangup"}}})
+        self.assertEqual(refused.exception.status, 400)
+        self.assertIn("/flow/nodes/a/next", [e["field"] for e in refused.exception.errors])
+        agent = self.client.agents.create("python sdk", {"start": "bye", "nodes": {"bye": {"type": "hangup"}}})
+        self.assertTrue(agent["id"].startswith("agt_"))
+        self.assertIn(agent["id"], [a["id"] for a in self.client.agents.list()])
+        self.client.agents.replace(agent["id"], "python sdk 2", agent["flow"])
+        self.assertEqual(self.client.agents.get(agent["id"])["name"], "python sdk 2")
+        self.client.agents.delete(agent["id"])
+        with self.assertRaises(ApiError) as gone:
+            self.client.agents.get(agent["id"])
+        self.assertEqual(gone.exception.status, 404)
+
+    def test_a_call_run_by_an_agent_ends_with_its_transcript_and_a_wav_recording(self) -> None:
+        flow = {
+            "start": "menu",
+            "nodes": {
+                "menu": {"type": "gather", "input": "dtmf", "prompt": "Press 1 to continue.", "max_digits": 1, "timeout_seconds": 8, "save_as": "choice",
+                         "branches": [{"match": "1", "next": "thanks"}], "no_input": "bye", "no_match": "bye"},
+                "thanks": {"type": "say", "text": "Thank you.", "next": "bye"},
+                "bye": {"type": "hangup"},
+            },
+        }
+        agent = self.client.agents.create("python sdk ivr", flow)
+        # Numbers ending in 00 answer and press 1 after each prompt (docs/voice.md#carrier-simulator).
+        created = self.client.calls.create("+447911123400", ENV["SWITCHBOARD_VOICE_FROM"], agent_id=agent["id"], record=True)
+        self.assertEqual(created["status"], "ringing")
+        call_id = created["call_id"]
+        ended = eventually(lambda: self.client.calls.get(call_id), lambda c: c["status"] not in ("ringing", "in-progress"), f"{call_id} to end", 90.0)
+        self.assertEqual(ended["status"], "completed")
+        lines = [f"{t['speaker']}: {t['text']}" for t in self.client.calls.transcript(call_id)]
+        self.assertEqual(lines, ["agent: Press 1 to continue.", "callee: DTMF: 1", "agent: Thank you."])
+        self.assertIn(call_id, [c["call_id"] for c in self.client.calls.list(agent_id=agent["id"])])
+        eventually(lambda: self.client.calls.get(call_id), lambda c: c["recording"] is not None, "the recording", 60.0)
+        wav = self.client.calls.recording(call_id)
+        self.assertIsInstance(wav, bytes)
+        self.assertEqual(wav[0:4], b"RIFF")
+        self.assertEqual(int.from_bytes(wav[22:24], "little"), 2)
+        self.assertGreater(len(wav), 44 + 8000 * 4)
+        with self.assertRaises(ApiError) as missing:
+            self.client.calls.recording("call_nope")
+        self.assertEqual(missing.exception.status, 404)
 
 
 if __name__ == "__main__":

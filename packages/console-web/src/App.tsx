@@ -12,6 +12,9 @@ import { TemplatesPage } from './pages/TemplatesPage';
 import { InboundPage } from './pages/InboundPage';
 import { NumbersPage } from './pages/NumbersPage';
 import { UsagePage } from './pages/UsagePage';
+import { CallsPage } from './pages/CallsPage';
+import { CallPage } from './pages/CallPage';
+import { AgentsPage } from './pages/AgentsPage';
 
 interface SessionAnswer {
   user: ConsoleUser;
@@ -24,6 +27,8 @@ const NAV = [
   ['/webhooks', 'Webhooks'],
   ['/templates', 'Templates'],
   ['/inbound', 'Inbound'],
+  ['/calls', 'Calls'],
+  ['/agents', 'Agents'],
   ['/numbers', 'Numbers'],
   ['/usage', 'Usage'],
 ] as const;
@@ -93,6 +98,9 @@ export function App() {
             <Route path="/webhooks" element={<WebhooksPage />} />
             <Route path="/templates" element={<TemplatesPage />} />
             <Route path="/inbound" element={<InboundPage />} />
+            <Route path="/calls" element={<CallsPage />} />
+            <Route path="/calls/:id" element={<CallPage />} />
+            <Route path="/agents" element={<AgentsPage />} />
             <Route path="/numbers" element={<NumbersPage />} />
             <Route path="/usage" element={<UsagePage />} />
             <Route path="*" element={<h1>Not found</h1>} />

@@ -235,7 +235,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(...createVoiceRouters({ config, db, redis, eventFanoutQueue, logger, guard, authenticated, jsonBody: jsonBody(config.bodyLimitBytes), accountNumbers, clock }));
   app.use(createUpstreamsRouter({ redis, prefix: config.queuePrefix, guard, auth: authenticated('admin') }));
   // The service console: its page and session API under /console (docs/console.md).
-  app.use(createConsoleRouter({ db, redis, prefix: config.queuePrefix, guard, jsonBody: jsonBody(config.bodyLimitBytes), secrets, webhookTargets: config.webhookTargets, eventFanoutQueue, handlers: { messages: reads, templates: templateHandlers, inbound: inboundHandlers } }));
+  app.use(createConsoleRouter({ db, redis, prefix: config.queuePrefix, guard, jsonBody: jsonBody(config.bodyLimitBytes), secrets, webhookTargets: config.webhookTargets, eventFanoutQueue, handlers: { messages: reads, templates: templateHandlers, inbound: inboundHandlers }, voiceRouters: createVoiceRouters({ config, db, redis, eventFanoutQueue, logger, guard, authenticated: () => [], jsonBody: jsonBody(config.bodyLimitBytes), accountNumbers, clock }) }));
   app.use(notFoundHandler(createAllowedMethods(app)));
   app.use(errorMiddleware(logger));
   return app;

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from .resources import Inbound, Messages, Templates, Webhooks
+from .resources import Agents, Calls, Inbound, Messages, Templates, Webhooks
 from .retry import RetryPolicy
 from .transport import Transport
 
@@ -15,3 +15,5 @@ class Switchboard:
         self.templates = Templates(self.transport)
         self.inbound = Inbound(self.transport)
         self.webhooks = Webhooks(self.transport)
+        self.calls = Calls(self.transport)
+        self.agents = Agents(self.transport)

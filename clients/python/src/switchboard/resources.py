@@ -151,3 +151,60 @@ class Webhooks:
         from .webhooks import verify
 
         return verify(payload, headers, secret)
+
+
+class Calls:
+    """Outbound calls, optionally run by an agent (docs/voice.md#calls)."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def create(self, to: str, from_: str, *, agent_id: Optional[str] = None, idempotency_key: Optional[str] = None, **fields: Any) -> Dict[str, Any]:
+        """POST /v1/voice/calls; other fields (record, metadata, callback_url, ring_timeout_seconds, machine_detection)
+        go through as docs/voice.md#placing-a-call names them. One Idempotency-Key per call, reused by every retry."""
+        body: Dict[str, Any] = {"to": to, "from": from_, **fields}
+        if agent_id is not None:
+            body["agent_id"] = agent_id
+        return cast(Dict[str, Any], self._t.request("POST", "/v1/voice/calls", body=body, headers=_idempotency(idempotency_key)).body)
+
+    def get(self, call_id: str) -> Dict[str, Any]:
+        return cast(Dict[str, Any], self._t.request("GET", f"/v1/voice/calls/{_id(call_id)}").body)
+
+    def transcript(self, call_id: str) -> List[Dict[str, Any]]:
+        """The call's transcript lines ({speaker, text, at}), oldest first."""
+        return cast(List[Dict[str, Any]], self.get(call_id)["transcript"])
+
+    def list(self, **query: Any) -> Iterator[Dict[str, Any]]:
+        """Every call matching the filters (status, to, agent_id), newest first, across all pages."""
+        return paginate(self._t, "/v1/voice/calls", query)
+
+    def hangup(self, call_id: str) -> Dict[str, Any]:
+        return cast(Dict[str, Any], self._t.request("POST", f"/v1/voice/calls/{_id(call_id)}/hangup").body)
+
+    def recording(self, call_id: str) -> bytes:
+        """The recording as WAV bytes: stereo, 8 kHz 16-bit PCM, callee left, agent right (docs/voice.md#recording)."""
+        return cast(bytes, self._t.request("GET", f"/v1/voice/calls/{_id(call_id)}/recording", raw=True).body)
+
+
+class Agents:
+    """Voice agents (docs/voice.md#agents). A broken flow raises ApiError 400 whose errors name JSON Pointers."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._t = transport
+
+    def create(self, name: str, flow: Mapping[str, Any], **fields: Any) -> Dict[str, Any]:
+        return cast(Dict[str, Any], self._t.request("POST", "/v1/voice/agents", body={"name": name, "flow": dict(flow), **fields}).body)
+
+    def get(self, agent_id: str) -> Dict[str, Any]:
+        return cast(Dict[str, Any], self._t.request("GET", f"/v1/voice/agents/{_id(agent_id)}").body)
+
+    def replace(self, agent_id: str, name: str, flow: Mapping[str, Any], **fields: Any) -> Dict[str, Any]:
+        """PUT: the whole agent; calls already placed keep the flow they started with."""
+        body = {"name": name, "flow": dict(flow), **fields}
+        return cast(Dict[str, Any], self._t.request("PUT", f"/v1/voice/agents/{_id(agent_id)}", body=body).body)
+
+    def list(self, **query: Any) -> Iterator[Dict[str, Any]]:
+        return paginate(self._t, "/v1/voice/agents", query)
+
+    def delete(self, agent_id: str) -> None:
+        self._t.request("DELETE", f"/v1/voice/agents/{_id(agent_id)}")

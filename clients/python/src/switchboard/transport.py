@@ -42,12 +42,14 @@ class Transport:
         query: Optional[Mapping[str, Any]] = None,
         body: Any = None,
         headers: Optional[Mapping[str, str]] = None,
+        raw: bool = False,
     ) -> Response:
+        """`raw=True` keeps a successful answer's body as bytes (a recording); an error is still read as a problem."""
         url = self.base_url.rstrip("/") + path
         params = {k: v for k, v in (query or {}).items() if v is not None}
         if params:
             url += "?" + urllib.parse.urlencode(params)
-        sent_headers = {"Authorization": f"Bearer {self.api_key}", "Accept": "application/json", "User-Agent": self.user_agent}
+        sent_headers = {"Authorization": f"Bearer {self.api_key}", "Accept": "*/*" if raw else "application/json", "User-Agent": self.user_agent}
         data = None
         if body is not None:
             data = json.dumps(body, separators=(",", ":")).encode("utf-8")
@@ -57,7 +59,7 @@ class Transport:
         attempt = 1
         while True:
             try:
-                response = self._once(method, url, data, sent_headers)
+                response = self._once(method, url, data, sent_headers, raw)
             except (urllib.error.URLError, http.client.HTTPException, ConnectionError, socket.timeout, TimeoutError) as error:
                 if not repeatable or attempt >= self.retry.max_attempts:
                     raise NetworkError(f"{method} {path}: {error}") from error
@@ -75,11 +77,11 @@ class Transport:
                 continue
             raise ApiError(response.status, problem, response.headers)
 
-    def _once(self, method: str, url: str, data: Optional[bytes], headers: Mapping[str, str]) -> Response:
+    def _once(self, method: str, url: str, data: Optional[bytes], headers: Mapping[str, str], raw: bool = False) -> Response:
         request = urllib.request.Request(url, data=data, method=method, headers=dict(headers))
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as raw:
-                return Response(raw.status, _lower(raw.headers), _decode(raw.read()))
+            with urllib.request.urlopen(request, timeout=self.timeout) as answer:
+                return Response(answer.status, _lower(answer.headers), answer.read() if raw else _decode(answer.read()))
         except urllib.error.HTTPError as error:
             with error:
                 return Response(error.code, _lower(error.headers), _decode(error.read()))

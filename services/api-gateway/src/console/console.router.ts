@@ -32,6 +32,11 @@ export interface ConsoleDeps {
     templates: ReturnType<typeof createTemplateHandlers>;
     inbound: ReturnType<typeof createInboundReadHandlers>;
   };
+  /**
+   * The /v1/voice calls and agents routers, built without authentication of their own: the console session is the
+   * caller (docs/console.md#calls-and-agents). Optional so that a gateway without voice still serves the console.
+   */
+  voiceRouters?: Router[];
 }
 
 /**
@@ -65,6 +70,8 @@ export function createConsoleRouter(deps: ConsoleDeps): Router {
   v1.use(createWebhooksRouter({ db: deps.db, guard: deps.guard, auth: [], jsonBody: deps.jsonBody, policy: deps.webhookTargets, secrets: deps.secrets }));
   v1.use(createEventsRouter({ db: deps.db, guard: deps.guard, auth: [], eventFanoutQueue: deps.eventFanoutQueue, secrets: deps.secrets }));
   v1.use('/v1/account/webhook-secret', requireEditor());
+  // The same call and agent handlers as /v1/voice; the role guard above already refused a viewer's writes.
+  for (const voice of deps.voiceRouters ?? []) v1.use(voice);
   v1.use(createAccountRouter({ db: deps.db, guard: deps.guard, auth: [], secrets: deps.secrets, jsonBody: deps.jsonBody, authenticateWrite: [] }));
   api.use(v1);
   router.use('/console/api', api);
