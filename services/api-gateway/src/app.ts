@@ -118,6 +118,9 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   // Read on marketing sends; cached like the numbers so the send path adds no store round trip.
   const accountQuietHours = createLoadingCache({ load: async (accountId) => (await accountSettings.find(accountId))?.quiet_hours ?? null, ttlMs: config.numbersCacheTtlMs, clock });
   const suppressionCache = createSuppressionCache({ redis, prefix: config.queuePrefix });
+  const timersQueue = openQueue(MESSAGE_TIMERS_QUEUE, { connection: redis, prefix: config.queuePrefix });
+  // A Redis outage reaches each request through the guard; unheard, the queue's own 'error' event would crash the process.
+  timersQueue.on('error', () => undefined);
   const acceptanceDeps = {
     queue: messageQueue,
     accountNumbers,
@@ -133,7 +136,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
       clock,
     }),
     messageStored: messageReads.exists,
-    timersQueue: openQueue(MESSAGE_TIMERS_QUEUE, { connection: redis, prefix: config.queuePrefix }),
+    timersQueue,
     clock,
   };
   const acceptance = createMessageAcceptance(acceptanceDeps);
