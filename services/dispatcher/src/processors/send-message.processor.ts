@@ -77,8 +77,9 @@ interface RunContext {
 /**
  * Persists, then sends one accepted message, channel by channel. Every decision is read from and
  * written to the store before the upstream is called, so the job itself is stateless: a run after a
- * crash (or a second worker holding an expired lock) continues from what the store says, and the
- * `startAttempt` guard keeps it from sending a message twice.
+ * crash (or a second run after its lock expired) continues from what the store says, and the
+ * `startAttempt` guard, with reconciliation, keeps it from sending a message twice
+ * (docs/architecture.md#exactly-once-dispatch).
  */
 export function createSendMessageProcessor(deps: SendMessageDeps) {
   const { store, providers, clock, logger, config, metrics, publishEvents } = deps;
