@@ -261,12 +261,12 @@ describe('send-message processor', () => {
       now += 60_000;
       const retaken = fakeJob(data);
       await expect(process(retaken, 'lock-2')).rejects.toBeInstanceOf(DelayedError);
-      expect(retaken.moveToDelayed).toHaveBeenCalledWith(now + 5_000, 'lock-2');
+      expect(retaken.moveToDelayed).toHaveBeenCalledWith(now + 1_000, 'lock-2');
       expect(sends).toHaveLength(1);
 
       answer({ upstreamMessageId: 'smsc-slow' });
       await first;
-      now += 5_000;
+      now += 1_000;
       await process(retaken, 'lock-2');
       expect(sends).toHaveLength(1);
       expect(await attemptsOf(data.message_id)).toEqual([{ channel: 'sms', status: 'sent', error_code: null }]);

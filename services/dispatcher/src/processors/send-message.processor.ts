@@ -65,6 +65,8 @@ export interface SendMessageDeps {
 
 type Pass = 'done' | 'next';
 
+const IN_FLIGHT_RECHECK_MS = 1_000;
+
 interface RunContext {
   job: Job<SendMessageJob>;
   token?: string;
@@ -144,7 +146,8 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
   async function reconcile(ctx: RunContext, attempt: AttemptRow): Promise<Pass> {
     if (sendsInFlight.has(ctx.data.message_id)) {
       logger.warn('send still in flight in this process after the job was retaken; waiting for its outcome', { ...ctx.fields, channel: attempt.channel });
-      return delayUntil(ctx, clock() + Math.max(config.reconcileTimeoutMs, 1000));
+      // Looked at again each second: the first run usually stores its outcome moments later.
+      return delayUntil(ctx, clock() + IN_FLIGHT_RECHECK_MS);
     }
     const due = Math.max(new Date(attempt.updated_at).getTime(), listeningSince) + config.reconcileTimeoutMs;
     if (clock() < due) {
