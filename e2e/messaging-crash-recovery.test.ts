@@ -4,7 +4,10 @@ import { reached, SANDBOX_SENDER, startMessagingStack, type MessagingStack, type
 /**
  * At-most-once dispatch across a crash (docs/architecture.md#exactly-once-dispatch): the dispatcher is SIGKILLed while it has sends in
  * flight, a new one takes over the stalled jobs, and every message still ends delivered or read with
- * exactly one accepted upstream send. Short lock, stall and reconcile times keep the takeover quick.
+ * exactly one accepted upstream send. Short lock and stall times keep the takeover quick. The reconcile time is
+ * the upstream's budget for reporting a send (counted from when the new dispatcher can read receipts), so it is
+ * kept well above a loaded machine's receipt latency: under it, a resend is the documented duplicate window, not a
+ * bug. The waits are generous because the machine may be loaded; no assertion depends on speed.
  */
 const MESSAGES = 210;
 const CHANNELS = ['sms', 'rcs', 'chat'] as const;
@@ -16,9 +19,9 @@ beforeAll(async () => {
     DISPATCH_CONCURRENCY: '16',
     STALLED_INTERVAL_MS: '2000',
     LOCK_DURATION_MS: '2000',
-    RECONCILE_TIMEOUT_MS: '3000',
+    RECONCILE_TIMEOUT_MS: '10000',
   });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await m?.stop();
@@ -45,7 +48,7 @@ it('a dispatcher killed mid-run leaves no message behind and none sent twice', a
   })();
 
   // Kill as soon as the first sends went out, while the rest are queued or in flight.
-  await eventually(accepted, (sends) => sends.length >= 15, { what: 'first sends', timeoutMs: 20_000, intervalMs: 10 });
+  await eventually(accepted, (sends) => sends.length >= 15, { what: 'first sends', timeoutMs: 60_000, intervalMs: 10 });
   await m.stack.services.dispatcher?.kill('SIGKILL');
   const acceptedAtKill = (await accepted()).length;
   await sending;
@@ -56,7 +59,7 @@ it('a dispatcher killed mid-run leaves no message behind and none sent twice', a
   const final = await eventually(
     async () => Promise.all(ids.map((id) => m.message(id))),
     (messages) => messages.every((msg) => (msg.channel === 'sms' ? msg.status === 'delivered' : msg.status === 'read')),
-    { what: 'every message delivered (sms) or read (chat, rcs)', timeoutMs: 45_000, intervalMs: 250 },
+    { what: 'every message delivered (sms) or read (chat, rcs)', timeoutMs: 150_000, intervalMs: 250 },
   );
   expect(final.filter((msg) => msg.channel_used !== msg.channel)).toEqual([]);
 
@@ -81,4 +84,4 @@ it('a dispatcher killed mid-run leaves no message behind and none sent twice', a
     expect(statuses).toContain(msg.status);
     expect(statuses.filter((s) => !['queued', 'sending', 'sent', 'delivered', 'read'].includes(s))).toEqual([]);
   }
-}, 90_000);
+}, 300_000);

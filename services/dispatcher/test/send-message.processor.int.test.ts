@@ -232,6 +232,46 @@ describe('send-message processor', () => {
       expect(await attemptsOf(data.message_id)).toEqual([{ channel: 'sms', status: 'sent', error_code: null }]);
     });
 
+    it('a dispatcher started after the send gives receipts queued while it was down the full timeout from its start', async () => {
+      const data = sendJob({ channel: 'chat' });
+      await crashedMidSend(data);
+      now += 60_000; // the old deadline passed while no dispatcher ran
+      const { process, sends } = setup({}, { reconcileTimeoutMs: 5_000 });
+      const job = fakeJob(data);
+      await expect(process(job, 'tok')).rejects.toBeInstanceOf(DelayedError);
+      expect(job.moveToDelayed).toHaveBeenCalledWith(now + 5_000, 'tok');
+      expect(sends).toHaveLength(0);
+
+      await store.applyReceipt({ channel: 'chat', upstreamMessageId: 'wamid.late', clientRef: data.message_id, status: 'delivered', carrierStatusCode: 'delivered', occurredAt: new Date(now).toISOString() });
+      now += 5_000;
+      await process(job, 'tok');
+      expect(sends).toHaveLength(0);
+      expect(await store.findRow(data.message_id)).toMatchObject({ status: 'delivered' });
+    });
+
+    it('a run retaken while the same process still waits on the upstream does not send again', async () => {
+      let answer: (accepted: SendAccepted) => void = () => undefined;
+      const pending = new Promise<SendAccepted>((resolve) => (answer = resolve));
+      const { process, sends } = setup({ sms: [pending as unknown as SendAccepted] }, { reconcileTimeoutMs: 5_000 });
+      const data = sendJob();
+      const first = process(fakeJob(data), 'lock-1');
+      while (sends.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+
+      // The lock expired (a starved event loop) and the stalled check handed the job out again, past the deadline.
+      now += 60_000;
+      const retaken = fakeJob(data);
+      await expect(process(retaken, 'lock-2')).rejects.toBeInstanceOf(DelayedError);
+      expect(retaken.moveToDelayed).toHaveBeenCalledWith(now + 1_000, 'lock-2');
+      expect(sends).toHaveLength(1);
+
+      answer({ upstreamMessageId: 'smsc-slow' });
+      await first;
+      now += 1_000;
+      await process(retaken, 'lock-2');
+      expect(sends).toHaveLength(1);
+      expect(await attemptsOf(data.message_id)).toEqual([{ channel: 'sms', status: 'sent', error_code: null }]);
+    });
+
     it('rcs resends at once with the same messageId and counts ALREADY_EXISTS as accepted', async () => {
       const { process, sends } = setup({ rcs: [{ upstreamMessageId: 'x', alreadyAccepted: true }] });
       const data = sendJob({ channel: 'rcs' });

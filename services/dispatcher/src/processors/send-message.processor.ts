@@ -65,6 +65,8 @@ export interface SendMessageDeps {
 
 type Pass = 'done' | 'next';
 
+const IN_FLIGHT_RECHECK_MS = 1_000;
+
 interface RunContext {
   job: Job<SendMessageJob>;
   token?: string;
@@ -77,12 +79,20 @@ interface RunContext {
 /**
  * Persists, then sends one accepted message, channel by channel. Every decision is read from and
  * written to the store before the upstream is called, so the job itself is stateless: a run after a
- * crash (or a second worker holding an expired lock) continues from what the store says, and the
- * `startAttempt` guard keeps it from sending a message twice.
+ * crash (or a second run after its lock expired) continues from what the store says, and the
+ * `startAttempt` guard, with reconciliation, keeps it from sending a message twice
+ * (docs/architecture.md#exactly-once-dispatch).
  */
 export function createSendMessageProcessor(deps: SendMessageDeps) {
   const { store, providers, clock, logger, config, metrics, publishEvents } = deps;
   const newAttemptRef = deps.newAttemptRef ?? (() => randomInt(1, 65_536));
+  // Receipts that came while no dispatcher ran wait in the callback queue (SMS ones at the SMSC until we bind):
+  // a reconcile deadline counted only from the send would pass before this process could read any of them
+  // (docs/architecture.md#exactly-once-dispatch).
+  const listeningSince = clock();
+  // Messages whose upstream call this process has not finished. A run of the same job after its lock
+  // expired (a starved event loop: BullMQ's stalled check hands it out again) must not take that call for lost.
+  const sendsInFlight = new Set<string>();
 
   async function publish(events: StoredEvent[], ctx: RunContext): Promise<void> {
     if (events.length > 0) await publishEvents(events, ctx.fields);
@@ -134,7 +144,12 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
    * abandoned and the next pass sends again.
    */
   async function reconcile(ctx: RunContext, attempt: AttemptRow): Promise<Pass> {
-    const due = new Date(attempt.updated_at).getTime() + config.reconcileTimeoutMs;
+    if (sendsInFlight.has(ctx.data.message_id)) {
+      logger.warn('send still in flight in this process after the job was retaken; waiting for its outcome', { ...ctx.fields, channel: attempt.channel });
+      // Looked at again each second: the first run usually stores its outcome moments later.
+      return delayUntil(ctx, clock() + IN_FLIGHT_RECHECK_MS);
+    }
+    const due = Math.max(new Date(attempt.updated_at).getTime(), listeningSince) + config.reconcileTimeoutMs;
     if (clock() < due) {
       logger.info('send outcome unknown; waiting for a receipt', { ...ctx.fields, channel: attempt.channel, until: new Date(due).toISOString() });
       return delayUntil(ctx, due);
@@ -212,6 +227,7 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
       await deps.checkContent?.(content);
       const sender = data.senders[channel];
       const validitySeconds = channel === 'sms' ? remainingTtlSeconds(data) : undefined;
+      sendsInFlight.add(data.message_id);
       accepted = await adapters[channel].send({
         ...(validitySeconds === undefined ? {} : { validitySeconds }),
         clientRef: data.message_id,
@@ -222,15 +238,25 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
         content,
       });
     } catch (error) {
-      return onSendFailure(ctx, error, attempt, nextChannel);
+      try {
+        return await onSendFailure(ctx, error, attempt, nextChannel);
+      } finally {
+        sendsInFlight.delete(data.message_id);
+      }
     }
-    const result = await store.attemptAccepted({
-      messageId: data.message_id,
-      attemptId: attempt.id,
-      upstreamMessageId: accepted.upstreamMessageId,
-      partIds: accepted.partIds,
-      at: new Date(clock()),
-    });
+    let result;
+    try {
+      result = await store.attemptAccepted({
+        messageId: data.message_id,
+        attemptId: attempt.id,
+        upstreamMessageId: accepted.upstreamMessageId,
+        partIds: accepted.partIds,
+        at: new Date(clock()),
+      });
+    } finally {
+      // Held until the acceptance is stored, so that a retaken run then finds the message handed off.
+      sendsInFlight.delete(data.message_id);
+    }
     await publish(result.events, ctx);
     // Only `auto` has a time-based fallback to arm; other messages spare the read of their attempts.
     if (data.channel === 'auto') await deps.timers?.armFallbackCheck(data, await store.attempts(data.message_id));
