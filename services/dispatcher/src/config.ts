@@ -31,6 +31,9 @@ export interface DispatcherConfig extends CommonConfig {
   /** Runs of a callback job whose receipt matches no attempt yet, before it is logged and dropped. */
   receiptMatchAttempts: number;
   receiptRetryBackoffMs: number;
+  /** Receipts of concurrently running callback jobs applied in one transaction (docs/performance.md#receipt-batches). */
+  receiptBatchMax: number;
+  receiptBatchWaitMs: number;
   /** `auto` moves on when a message is not delivered this long after acceptance, unless the request or account says otherwise (docs/routing.md#time-based-fallback). */
   fallbackTimeoutSeconds: number;
   /** Chat media links must be https (docs/chat.md#image-document-audio); local stacks serve test media over http. */
@@ -226,6 +229,8 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     throttleDelayMs: read.int('THROTTLE_DELAY_MS', 1_000, { min: 1 }),
     receiptMatchAttempts: read.int('RECEIPT_MATCH_ATTEMPTS', 5, { min: 1, max: 100 }),
     receiptRetryBackoffMs: read.int('RECEIPT_RETRY_BACKOFF_MS', 500, { min: 1 }),
+    receiptBatchMax: read.int('RECEIPT_BATCH_MAX', 100, { min: 1, max: 1_000 }),
+    receiptBatchWaitMs: read.int('RECEIPT_BATCH_WAIT_MS', 2, { min: 0, max: 1_000 }),
     fallbackTimeoutSeconds: read.int('FALLBACK_TIMEOUT_SECONDS', 60, { min: 1, max: 86_400 }),
     chatMediaAllowHttp: read.bool('CHAT_MEDIA_ALLOW_HTTP', false),
     mediaAllowPrivateNetworks: read.bool('MEDIA_ALLOW_PRIVATE_NETWORKS', false),
@@ -281,6 +286,7 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     lock_duration_ms: config.lockDurationMs,
     throttle_delay_ms: config.throttleDelayMs,
     receipt_match_attempts: config.receiptMatchAttempts,
+    receipt_batch: { max: config.receiptBatchMax, wait_ms: config.receiptBatchWaitMs },
     fallback_timeout_seconds: config.fallbackTimeoutSeconds,
     chat_media_allow_http: config.chatMediaAllowHttp,
     media_allow_private_networks: config.mediaAllowPrivateNetworks,
