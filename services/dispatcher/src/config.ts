@@ -60,6 +60,8 @@ export interface DispatcherConfig extends CommonConfig {
   breakerGaugeRefreshMs: number;
   /** Per-sender limits (docs/configuration.md#per-sender-limits). */
   senderRates: SenderRates;
+  /** Transceiver binds per SMSC and the unacknowledged submit_sm allowed on each (docs/configuration.md#smpp-binds). */
+  smpp: { binds: number; window: number };
   senderRateBurstMs: number;
 }
 
@@ -218,6 +220,7 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
   })) {
     if (!/^https?:\/\/[^\s/]+/.test(value)) read.problems.push(`${name} must be an http(s) URL, got "${value}"`);
   }
+  const smppBinds = read.int('SMPP_BINDS', 1, { min: 1, max: 64 });
   const config: DispatcherConfig = {
     ...readCommonConfig(read),
     healthPort: read.int('HEALTH_PORT', 8081, { min: 0, max: 65535 }),
@@ -256,9 +259,11 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
       probeTimeoutMs: read.int('UPSTREAM_BREAKER_PROBE_TIMEOUT_MS', 10_000, { min: 100 }),
     },
     breakerGaugeRefreshMs: read.int('UPSTREAM_BREAKER_GAUGE_REFRESH_MS', 2_000, { min: 100 }),
+    smpp: { binds: smppBinds, window: read.int('SMPP_WINDOW', 10, { min: 1, max: 1_000 }) },
     senderRates: Object.freeze({
       chat: read.int('SENDER_RATE_CHAT_PER_SECOND', 80, { min: 0, max: 10_000_000 }),
-      sms: read.int('SENDER_RATE_SMS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
+      // An SMSC grants its rate per bind; SENDER_RATE_SMS_PER_BIND says the figure is that one (docs/routing.md#per-sender-limits).
+      sms: read.int('SENDER_RATE_SMS_PER_SECOND', 0, { min: 0, max: 10_000_000 }) * (read.bool('SENDER_RATE_SMS_PER_BIND', false) ? smppBinds : 1),
       rcs: read.int('SENDER_RATE_RCS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
     }),
     senderRateBurstMs: read.int('SENDER_RATE_BURST_MS', 100, { min: 1, max: 60_000 }),
@@ -297,6 +302,7 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     live: upstreams(config.live),
     breaker: config.breaker,
     sender_rates_per_second: config.senderRates,
+    smpp: config.smpp,
     sender_rate_burst_ms: config.senderRateBurstMs,
   };
 }

@@ -60,7 +60,7 @@ runWorkerService({
     // Fails fast while Redis is down, so the SMSC keeps (and redelivers) a receipt that could not be queued.
     const producerConnection = createProducerConnection(config);
     const breakers = createUpstreamBreakerStore({ redis: producerConnection, prefix: config.queuePrefix, windowSize: config.breaker.windowSize });
-    const adapters = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger, breakers, policy: config.breaker, clock, metrics });
+    const adapters = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger, breakers, policy: config.breaker, clock, metrics, smpp: config.smpp });
     const stopUpstreamSync = syncUpstreamState({
       descriptions: adapters.descriptions,
       names: adapters.breakerNames,
