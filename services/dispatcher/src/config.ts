@@ -31,6 +31,9 @@ export interface DispatcherConfig extends CommonConfig {
   /** Runs of a callback job whose receipt matches no attempt yet, before it is logged and dropped. */
   receiptMatchAttempts: number;
   receiptRetryBackoffMs: number;
+  /** Receipts of concurrently running callback jobs applied in one transaction (docs/performance.md#receipt-batches). */
+  receiptBatchMax: number;
+  receiptBatchWaitMs: number;
   /** `auto` moves on when a message is not delivered this long after acceptance, unless the request or account says otherwise (docs/routing.md#time-based-fallback). */
   fallbackTimeoutSeconds: number;
   /** Chat media links must be https (docs/chat.md#image-document-audio); local stacks serve test media over http. */
@@ -57,6 +60,8 @@ export interface DispatcherConfig extends CommonConfig {
   breakerGaugeRefreshMs: number;
   /** Per-sender limits (docs/configuration.md#per-sender-limits). */
   senderRates: SenderRates;
+  /** Transceiver binds per SMSC and the unacknowledged submit_sm allowed on each (docs/configuration.md#smpp-binds). */
+  smpp: { binds: number; window: number };
   senderRateBurstMs: number;
 }
 
@@ -215,6 +220,7 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
   })) {
     if (!/^https?:\/\/[^\s/]+/.test(value)) read.problems.push(`${name} must be an http(s) URL, got "${value}"`);
   }
+  const smppBinds = read.int('SMPP_BINDS', 1, { min: 1, max: 64 });
   const config: DispatcherConfig = {
     ...readCommonConfig(read),
     healthPort: read.int('HEALTH_PORT', 8081, { min: 0, max: 65535 }),
@@ -226,6 +232,8 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     throttleDelayMs: read.int('THROTTLE_DELAY_MS', 1_000, { min: 1 }),
     receiptMatchAttempts: read.int('RECEIPT_MATCH_ATTEMPTS', 5, { min: 1, max: 100 }),
     receiptRetryBackoffMs: read.int('RECEIPT_RETRY_BACKOFF_MS', 500, { min: 1 }),
+    receiptBatchMax: read.int('RECEIPT_BATCH_MAX', 100, { min: 1, max: 1_000 }),
+    receiptBatchWaitMs: read.int('RECEIPT_BATCH_WAIT_MS', 2, { min: 0, max: 1_000 }),
     fallbackTimeoutSeconds: read.int('FALLBACK_TIMEOUT_SECONDS', 60, { min: 1, max: 86_400 }),
     chatMediaAllowHttp: read.bool('CHAT_MEDIA_ALLOW_HTTP', false),
     mediaAllowPrivateNetworks: read.bool('MEDIA_ALLOW_PRIVATE_NETWORKS', false),
@@ -251,9 +259,11 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
       probeTimeoutMs: read.int('UPSTREAM_BREAKER_PROBE_TIMEOUT_MS', 10_000, { min: 100 }),
     },
     breakerGaugeRefreshMs: read.int('UPSTREAM_BREAKER_GAUGE_REFRESH_MS', 2_000, { min: 100 }),
+    smpp: { binds: smppBinds, window: read.int('SMPP_WINDOW', 10, { min: 1, max: 1_000 }) },
     senderRates: Object.freeze({
       chat: read.int('SENDER_RATE_CHAT_PER_SECOND', 80, { min: 0, max: 10_000_000 }),
-      sms: read.int('SENDER_RATE_SMS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
+      // An SMSC grants its rate per bind; SENDER_RATE_SMS_PER_BIND says the figure is that one (docs/routing.md#per-sender-limits).
+      sms: read.int('SENDER_RATE_SMS_PER_SECOND', 0, { min: 0, max: 10_000_000 }) * (read.bool('SENDER_RATE_SMS_PER_BIND', false) ? smppBinds : 1),
       rcs: read.int('SENDER_RATE_RCS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
     }),
     senderRateBurstMs: read.int('SENDER_RATE_BURST_MS', 100, { min: 1, max: 60_000 }),
@@ -281,6 +291,7 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     lock_duration_ms: config.lockDurationMs,
     throttle_delay_ms: config.throttleDelayMs,
     receipt_match_attempts: config.receiptMatchAttempts,
+    receipt_batch: { max: config.receiptBatchMax, wait_ms: config.receiptBatchWaitMs },
     fallback_timeout_seconds: config.fallbackTimeoutSeconds,
     chat_media_allow_http: config.chatMediaAllowHttp,
     media_allow_private_networks: config.mediaAllowPrivateNetworks,
@@ -291,6 +302,7 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     live: upstreams(config.live),
     breaker: config.breaker,
     sender_rates_per_second: config.senderRates,
+    smpp: config.smpp,
     sender_rate_burst_ms: config.senderRateBurstMs,
   };
 }

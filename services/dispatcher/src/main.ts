@@ -37,6 +37,7 @@ import { createMessageTimerProcessor } from './processors/message-timer.processo
 import { createScheduledExpiry } from './dispatch/scheduled-expiry';
 import { createOptOutHandler } from './processors/opt-out.handler';
 import { createProviderCallbackProcessor } from './processors/provider-callback.processor';
+import { createReceiptBatcher } from './processors/receipt-batcher';
 import { createSendMessageProcessor } from './processors/send-message.processor';
 import { createTemplateSubmitProcessor } from './processors/template-submit.processor';
 import { createTemplateUpdateHandler } from './processors/template-update.handler';
@@ -59,7 +60,7 @@ runWorkerService({
     // Fails fast while Redis is down, so the SMSC keeps (and redelivers) a receipt that could not be queued.
     const producerConnection = createProducerConnection(config);
     const breakers = createUpstreamBreakerStore({ redis: producerConnection, prefix: config.queuePrefix, windowSize: config.breaker.windowSize });
-    const adapters = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger, breakers, policy: config.breaker, clock, metrics });
+    const adapters = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger, breakers, policy: config.breaker, clock, metrics, smpp: config.smpp });
     const stopUpstreamSync = syncUpstreamState({
       descriptions: adapters.descriptions,
       names: adapters.breakerNames,
@@ -134,7 +135,7 @@ runWorkerService({
       },
     });
     const providerCallback = createProviderCallbackProcessor({
-      store,
+      receipts: createReceiptBatcher({ store, maxReceipts: config.receiptBatchMax, waitMs: config.receiptBatchWaitMs }),
       logger,
       config: { receiptMatchAttempts: config.receiptMatchAttempts },
       metrics,

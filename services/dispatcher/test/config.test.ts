@@ -7,6 +7,14 @@ const silent = { debug: () => undefined, info: () => undefined, warn: () => unde
 const base = { DATABASE_URL: 'postgres://localhost/x' };
 
 describe('dispatcher config', () => {
+  it('reads SMPP binds and window, and scales the SMS sender rate by the binds only when told it is per bind', () => {
+    expect(loadConfig(base)).toMatchObject({ smpp: { binds: 1, window: 10 }, receiptBatchMax: 100, receiptBatchWaitMs: 2 });
+    const perSender = loadConfig({ ...base, SMPP_BINDS: '4', SMPP_WINDOW: '50', SENDER_RATE_SMS_PER_SECOND: '30' });
+    expect(perSender.smpp).toEqual({ binds: 4, window: 50 });
+    expect(perSender.senderRates.sms).toBe(30);
+    expect(loadConfig({ ...base, SMPP_BINDS: '4', SENDER_RATE_SMS_PER_SECOND: '30', SENDER_RATE_SMS_PER_BIND: 'true' }).senderRates.sms).toBe(120);
+  });
+
   it('defaults every live upstream to its sandbox counterpart', () => {
     const config = loadConfig({ ...base, SANDBOX_CHAT_API_BASE_URL: 'http://127.0.0.1:9999', SANDBOX_SMPP_PORT: '2776' });
     expect(config.live).toEqual(config.sandbox);

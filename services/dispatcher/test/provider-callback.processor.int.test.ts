@@ -4,6 +4,7 @@ import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switch
 import type { ProviderCallbackJob } from '@switchboard/queues';
 import { createAccountsRepository, createDb, createMessageWritesRepository, type Db, type MessageWritesRepository, type StoredEvent } from '@switchboard/store';
 import { createProviderCallbackProcessor, type CallbackHandlers } from '../src/processors/provider-callback.processor';
+import { createReceiptBatcher } from '../src/processors/receipt-batcher';
 
 let database: TestDatabase;
 let db: Db;
@@ -28,7 +29,7 @@ function setup() {
   const published: StoredEvent[] = [];
   const handlers: CallbackHandlers = { inbound: jest.fn(async () => undefined), templateUpdates: jest.fn(async () => undefined) };
   const process = createProviderCallbackProcessor({
-    store,
+    receipts: createReceiptBatcher({ store }),
     logger: silent,
     config: { receiptMatchAttempts: 3 },
     handlers,

@@ -8,7 +8,8 @@ import type { OutboundMessage, SendAccepted, SmsAdapter, SplitSmsIntoParts } fro
 import { silentLogger } from '../silent.logger';
 import { readDeliverSm } from './deliver-sm.reader';
 import { createMoConcatenationBuffer } from './mo-concatenation.buffer';
-import { createPartIdRegistry } from './part-id.registry';
+import { createPartIdRegistry, type PartIdRegistry } from './part-id.registry';
+import { createSmppBindsAdapter } from './smpp-binds.adapter';
 import { encodeShortMessageParts } from './short-message.encoder';
 import { createSmppLink } from './smpp-link.connection';
 import { ESME_RX_T_APPN, linkFailure, mapSubmitStatus } from './smpp-status.mapper';
@@ -20,8 +21,10 @@ export interface SmsAdapterConfig {
   port: number;
   systemId: string;
   password: string;
-  /** Most submit_sm awaiting a response at once. @defaultValue 10 */
+  /** Most submit_sm awaiting a response at once, per bind. @defaultValue 10 */
   windowSize?: number;
+  /** Transceiver binds opened to the SMSC, sends spread over them in turn (smpp-binds.adapter.ts). @defaultValue 1 */
+  binds?: number;
   /** @defaultValue 30000 */
   enquireLinkMs?: number;
   /** First reconnect delay after a drop, doubled per failed attempt. @defaultValue 1000 */
@@ -55,6 +58,14 @@ function digitsOf(e164: string): string {
  * resends every part, so a handset may see an earlier part twice.
  */
 export function createSmsAdapter(deps: { config: SmsAdapterConfig; logger?: Logger; splitSmsIntoParts?: SplitSmsIntoParts }): SmsAdapter {
+  if ((deps.config.binds ?? 1) <= 1) return createSmppBind(deps);
+  // Every bind reports receipts for any part: one registry maps part ids whichever bind sent them.
+  const partIds = createPartIdRegistry({ retentionMs: deps.config.partIdRetentionMs ?? 72 * 3_600_000, maxEntries: 100_000 });
+  return createSmppBindsAdapter(Array.from({ length: deps.config.binds ?? 1 }, () => createSmppBind({ ...deps, partIds })));
+}
+
+/** One transceiver bind; `partIds` is shared when several binds of one SMSC work together. */
+export function createSmppBind(deps: { config: SmsAdapterConfig; logger?: Logger; splitSmsIntoParts?: SplitSmsIntoParts; partIds?: PartIdRegistry }): SmsAdapter & { isBound(): boolean } {
   const { config } = deps;
   const logger = deps.logger ?? silentLogger;
   // The same splitter prices the message at the gateway, so cost_units always equals the parts sent.
@@ -66,7 +77,7 @@ export function createSmsAdapter(deps: { config: SmsAdapterConfig; logger?: Logg
   let concatReference = randomInt(256);
   let closed = false;
 
-  const partIds = createPartIdRegistry({ retentionMs: config.partIdRetentionMs ?? 72 * 3_600_000, maxEntries: 100_000 });
+  const partIds = deps.partIds ?? createPartIdRegistry({ retentionMs: config.partIdRetentionMs ?? 72 * 3_600_000, maxEntries: 100_000 });
   const moBuffer = createMoConcatenationBuffer({
     timeoutMs: config.moReassemblyTimeoutMs ?? 300_000,
     onDropped: (key, received, total) => logger.warn('sms inbound parts dropped incomplete', { key, received, total }),
@@ -241,5 +252,6 @@ export function createSmsAdapter(deps: { config: SmsAdapterConfig; logger?: Logg
     },
     ready: () => readyPromise,
     close,
+    isBound: () => link.isBound(),
   };
 }

@@ -1,8 +1,9 @@
 import { newId, type UpstreamReceipt, type AcceptedMessageFields } from '@switchboard/domain';
 import type { Db } from '../db';
 import { applyMessageChange, lockMessage, type StoredEvent } from '../message-change';
-import { combinedPartStatus, furtherPartStatus, isHandedOff } from '../message-progress';
+import { isHandedOff } from '../message-progress';
 import type { AttemptRow, MessageRow } from '../message-resource';
+import { applyReceiptBatch, type ReceiptResult } from './receipt-batch';
 
 /** The accepted message under its stored id (the job's `message_id`). */
 export interface AcceptedMessage extends AcceptedMessageFields {
@@ -16,15 +17,7 @@ export type StartAttemptResult =
   /** Nothing left to send: the message was already handed to an upstream or ended. */
   | { outcome: 'finished'; row: MessageRow; events: StoredEvent[] };
 
-export interface ReceiptResult {
-  matched: boolean;
-  messageId?: string;
-  attempt?: AttemptRow;
-  row?: MessageRow;
-  events: StoredEvent[];
-}
-
-const ATTEMPT_RANK: Record<string, number> = { pending: 0, sending: 0, unknown: 0, sent: 1, failed: 2, undelivered: 2, delivered: 3, read: 4 };
+export type { ReceiptResult };
 
 export function createMessageWritesRepository(db: Db) {
   return {
@@ -200,80 +193,17 @@ export function createMessageWritesRepository(db: Db) {
      * RBM messageId, SMPP user_message_reference + recipient), which adopts the upstream id.
      */
     async applyReceipt(receipt: UpstreamReceipt): Promise<ReceiptResult> {
-      return db.transaction(async (tx) => {
-        let attempt = (
-          await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE channel = $1 AND upstream_message_id = $2 LIMIT 1', [
-            receipt.channel,
-            receipt.upstreamMessageId,
-          ])
-        ).rows[0];
-        if (!attempt && receipt.channel === 'sms') {
-          attempt = (
-            await tx.query<AttemptRow>(
-              `SELECT * FROM message_attempts WHERE channel = 'sms' AND upstream_part_ids @> ARRAY[$1]::text[] AND upstream_part_ids IS NOT NULL LIMIT 1`,
-              [receipt.upstreamMessageId],
-            )
-          ).rows[0];
-        }
-        if (!attempt && receipt.clientRef) {
-          attempt = (
-            await tx.query<AttemptRow>(
-              `SELECT * FROM message_attempts WHERE message_id = $1 AND channel = $2 AND upstream_message_id IS NULL
-               ORDER BY attempt_no DESC LIMIT 1`,
-              [receipt.clientRef, receipt.channel],
-            )
-          ).rows[0];
-        }
-        if (!attempt && receipt.attemptRef !== undefined && receipt.recipient) {
-          attempt = (
-            await tx.query<AttemptRow>(
-              `SELECT a.* FROM message_attempts a JOIN messages m ON m.id = a.message_id
-               WHERE a.channel = $1 AND a.attempt_ref = $2 AND a.upstream_message_id IS NULL AND m.recipient = $3
-               ORDER BY a.created_at DESC LIMIT 1`,
-              [receipt.channel, receipt.attemptRef, receipt.recipient],
-            )
-          ).rows[0];
-        }
-        if (!attempt) return { matched: false, events: [] };
+      const [result] = await db.transaction((tx) => applyReceiptBatch(tx, [receipt]));
+      return result;
+    },
 
-        const row = await lockMessage(tx, attempt.message_id);
-        if (!row) return { matched: false, events: [] };
-        // Read again under the message lock: a concurrent receipt for the same attempt may have moved it
-        // since the unlocked lookup, and the rank comparison below must see that.
-        attempt = (await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE id = $1', [attempt.id])).rows[0];
-        // A part receipt that overtook the write of the part ids waits for it (the job retries), so that one
-        // delivered part cannot pass for the whole message.
-        const partIds = attempt.upstream_part_ids ?? [];
-        if ((receipt.parts ?? 1) > 1 && partIds.length < 2) return { matched: false, events: [] };
-        const at = new Date(receipt.occurredAt);
-        let status: string = receipt.status;
-        let partStatuses = attempt.part_statuses ?? {};
-        if (partIds.length > 1) {
-          const partId = receipt.partId ?? receipt.upstreamMessageId;
-          partStatuses = { ...partStatuses, [partId]: furtherPartStatus(partStatuses[partId], receipt.status) };
-          status = combinedPartStatus(partIds, partStatuses);
-        }
-        const isFailure = status === 'failed' || status === 'undelivered';
-        const attemptStatus = (ATTEMPT_RANK[status] ?? 0) > (ATTEMPT_RANK[attempt.status] ?? 0) ? status : attempt.status;
-        const updatedAttempt = (
-          await tx.query<AttemptRow>(
-            `UPDATE message_attempts SET upstream_message_id = COALESCE(upstream_message_id, $2), status = $3,
-               error_code = COALESCE($4, error_code), updated_at = $5, part_statuses = $6 WHERE id = $1 RETURNING *`,
-            [attempt.id, receipt.upstreamMessageId, attemptStatus, isFailure ? (receipt.errorCode ?? null) : null, at, JSON.stringify(partStatuses)],
-          )
-        ).rows[0];
-        // The message left this attempt (fallback timeout, ttl expiry): the receipt is kept on the attempt only
-        // (docs/routing.md#time-based-fallback).
-        if (attempt.abandoned_at) return { matched: true, messageId: row.id, attempt: updatedAttempt, row, events: [] };
-        const change = await applyMessageChange(tx, row, {
-          status: status as UpstreamReceipt['status'],
-          at,
-          carrierStatusCode: receipt.carrierStatusCode,
-          channelUsed: attempt.channel,
-          error: isFailure ? { code: receipt.errorCode ?? receipt.carrierStatusCode, message: receipt.errorMessage ?? receipt.status } : null,
-        });
-        return { matched: true, messageId: row.id, attempt: updatedAttempt, row: change.row, events: change.events };
-      });
+    /**
+     * Many receipts in one transaction, each with its own result in the given order (docs/performance.md#receipt-batches).
+     * All or nothing: when it throws, none was applied, and the caller may apply them one by one.
+     */
+    async applyReceipts(receipts: readonly UpstreamReceipt[]): Promise<ReceiptResult[]> {
+      if (receipts.length === 0) return [];
+      return db.transaction((tx) => applyReceiptBatch(tx, receipts));
     },
 
     async attempts(messageId: string): Promise<AttemptRow[]> {

@@ -3,8 +3,9 @@ import type { UpstreamInbound, UpstreamReceipt, UpstreamTemplateUpdate } from '@
 import type { Logger } from '@switchboard/logger';
 import type { ProviderCallbackJob, PublishEvents } from '@switchboard/queues';
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
-import type { MessageWritesRepository, StoredEvent } from '@switchboard/store';
+import type { StoredEvent } from '@switchboard/store';
 import type { DispatcherMetrics } from '../metrics';
+import type { ReceiptBatcher } from './receipt-batcher';
 
 /**
  * Where inbound replies and template reviews go. A callback job is retried as a whole while one of
@@ -16,7 +17,8 @@ export interface CallbackHandlers {
 }
 
 export interface ProviderCallbackDeps {
-  store: Pick<MessageWritesRepository, 'applyReceipt'>;
+  /** Applies the job's receipts, usually together with those of other jobs running at once (receipt-batcher.ts). */
+  receipts: ReceiptBatcher;
   logger: Logger;
   config: {
     /** Runs of a job whose receipt matches no attempt yet, before it is logged and dropped. */
@@ -33,7 +35,7 @@ export interface ProviderCallbackDeps {
  * fast), so an unmatched receipt makes the job retry with backoff a few times before it is dropped.
  */
 export function createProviderCallbackProcessor(deps: ProviderCallbackDeps) {
-  const { store, logger, config, metrics, handlers, publishEvents } = deps;
+  const { receipts: receiptBatcher, logger, config, metrics, handlers, publishEvents } = deps;
 
   return async function processProviderCallback(job: Job<ProviderCallbackJob>): Promise<void> {
     const invalid = JOB_PAYLOAD_CHECKS.providerCallback(job.data);
@@ -43,8 +45,9 @@ export function createProviderCallbackProcessor(deps: ProviderCallbackDeps) {
     const lastRun = job.attemptsMade + 1 >= runsAllowed;
     const unmatched: UpstreamReceipt[] = [];
 
-    for (const receipt of receipts) {
-      const result = await store.applyReceipt(receipt);
+    const results = await receiptBatcher.apply(receipts);
+    for (const [index, receipt] of receipts.entries()) {
+      const result = results[index];
       const fields = { job_id: job.id, channel: receipt.channel, status: receipt.status, upstream_message_id: receipt.upstreamMessageId };
       if (!result.matched) {
         unmatched.push(receipt);

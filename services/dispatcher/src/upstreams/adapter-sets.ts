@@ -44,7 +44,14 @@ const rateLimitNames = (set: UpstreamSet) => ({
   sms: set.sms.map((u) => u.name).join('+'),
 });
 
-const connectionOf = (u: SmsUpstreamConfig) => ({ host: u.host, port: u.port, systemId: u.systemId, password: u.password });
+const connectionOf = (u: SmsUpstreamConfig, smpp: { binds: number; window: number }) => ({
+  host: u.host,
+  port: u.port,
+  systemId: u.systemId,
+  password: u.password,
+  binds: smpp.binds,
+  windowSize: smpp.window,
+});
 
 /**
  * Test keys always use the sandbox set, live keys the live one (docs/authentication.md#test-and-live-keys). Where a live setting
@@ -60,11 +67,13 @@ export function createAdapterSets(deps: {
   policy: BreakerPolicy;
   clock: () => number;
   metrics: DispatcherMetrics;
+  /** Binds per SMSC and the window of each (docs/configuration.md#smpp-binds). @defaultValue one bind, window 10 */
+  smpp?: { binds: number; window: number };
 }): AdapterSets {
   const { sandbox, live, logger } = deps;
   const sessions: Array<{ connection: ReturnType<typeof connectionOf>; adapter: SmsAdapter }> = [];
   const sessionFor = (u: SmsUpstreamConfig): SmsAdapter => {
-    const connection = connectionOf(u);
+    const connection = connectionOf(u, deps.smpp ?? { binds: 1, window: 10 });
     const known = sessions.find((s) => isDeepStrictEqual(s.connection, connection));
     if (known) return known.adapter;
     const adapter = createSmsAdapter({ config: connection, logger });

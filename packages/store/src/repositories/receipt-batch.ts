@@ -1,0 +1,174 @@
+import type { UpstreamReceipt } from '@switchboard/domain';
+import type { Queryable } from '../db';
+import { applyMessageChange, type StoredEvent } from '../message-change';
+import { combinedPartStatus, furtherPartStatus } from '../message-progress';
+import type { AttemptRow, MessageRow } from '../message-resource';
+
+export interface ReceiptResult {
+  matched: boolean;
+  messageId?: string;
+  attempt?: AttemptRow;
+  row?: MessageRow;
+  events: StoredEvent[];
+}
+
+const ATTEMPT_RANK: Record<string, number> = { pending: 0, sending: 0, unknown: 0, sent: 1, failed: 2, undelivered: 2, delivered: 3, read: 4 };
+
+/**
+ * Applies many receipts in the caller's transaction (docs/performance.md#receipt-batches): one statement finds
+ * the attempts by upstream id, one locks every message concerned (in id order, so two batches never deadlock),
+ * one reads their attempts, and one writes every changed attempt at the end. Between those, the receipts are
+ * applied in their given order on the rows held in memory, so that two receipts of one message see each other
+ * exactly as two single-receipt transactions would. Only the message change itself (status, history, event)
+ * stays one set of statements per effective change.
+ */
+export async function applyReceiptBatch(tx: Queryable, receipts: readonly UpstreamReceipt[]): Promise<ReceiptResult[]> {
+  const found = await findAttempts(tx, receipts);
+  const messageIds = [...new Set([...found.values()].map((a) => a.message_id))].sort();
+  if (messageIds.length === 0) return receipts.map(() => ({ matched: false, events: [] }));
+
+  const { rows: locked } = await tx.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [messageIds]);
+  const messages = new Map(locked.map((row) => [row.id, row]));
+  // Read again under the message locks: a concurrent receipt may have moved an attempt since the lookup.
+  const { rows: allAttempts } = await tx.query<AttemptRow>(
+    'SELECT * FROM message_attempts WHERE message_id = ANY($1::text[]) ORDER BY message_id, attempt_no',
+    [messageIds],
+  );
+  const attemptsOf = new Map<string, AttemptRow[]>();
+  for (const a of allAttempts) attemptsOf.set(a.message_id, [...(attemptsOf.get(a.message_id) ?? []), a]);
+  const changedAttempts = new Map<string, AttemptRow>();
+
+  const results: ReceiptResult[] = [];
+  for (const [index, receipt] of receipts.entries()) {
+    const lookedUp = found.get(index);
+    const row = lookedUp ? messages.get(lookedUp.message_id) : undefined;
+    const siblings = lookedUp ? attemptsOf.get(lookedUp.message_id) : undefined;
+    const attempt = siblings?.find((a) => a.id === lookedUp?.id);
+    if (!row || !siblings || !attempt) {
+      results.push({ matched: false, events: [] });
+      continue;
+    }
+    // A part receipt that overtook the write of the part ids waits for it (the job retries), so that one
+    // delivered part cannot pass for the whole message.
+    const partIds = attempt.upstream_part_ids ?? [];
+    if ((receipt.parts ?? 1) > 1 && partIds.length < 2) {
+      results.push({ matched: false, events: [] });
+      continue;
+    }
+    const at = new Date(receipt.occurredAt);
+    let status: string = receipt.status;
+    let partStatuses = attempt.part_statuses ?? {};
+    if (partIds.length > 1) {
+      const partId = receipt.partId ?? receipt.upstreamMessageId;
+      partStatuses = { ...partStatuses, [partId]: furtherPartStatus(partStatuses[partId], receipt.status) };
+      status = combinedPartStatus(partIds, partStatuses);
+    }
+    const isFailure = status === 'failed' || status === 'undelivered';
+    const updatedAttempt: AttemptRow = {
+      ...attempt,
+      upstream_message_id: attempt.upstream_message_id ?? receipt.upstreamMessageId,
+      status: (ATTEMPT_RANK[status] ?? 0) > (ATTEMPT_RANK[attempt.status] ?? 0) ? status : attempt.status,
+      error_code: (isFailure ? receipt.errorCode : undefined) ?? attempt.error_code,
+      updated_at: at,
+      part_statuses: partStatuses,
+    };
+    siblings.splice(siblings.indexOf(attempt), 1, updatedAttempt);
+    changedAttempts.set(updatedAttempt.id, updatedAttempt);
+    // The message left this attempt (fallback timeout, ttl expiry): the receipt is kept on the attempt only
+    // (docs/routing.md#time-based-fallback).
+    if (attempt.abandoned_at) {
+      results.push({ matched: true, messageId: row.id, attempt: updatedAttempt, row, events: [] });
+      continue;
+    }
+    const change = await applyMessageChange(
+      tx,
+      row,
+      {
+        status: status as UpstreamReceipt['status'],
+        at,
+        carrierStatusCode: receipt.carrierStatusCode,
+        channelUsed: attempt.channel,
+        error: isFailure ? { code: receipt.errorCode ?? receipt.carrierStatusCode, message: receipt.errorMessage ?? receipt.status } : null,
+      },
+      siblings,
+    );
+    messages.set(row.id, change.row);
+    results.push({ matched: true, messageId: row.id, attempt: updatedAttempt, row: change.row, events: change.events });
+  }
+
+  if (changedAttempts.size > 0) await writeAttempts(tx, [...changedAttempts.values()]);
+  return results;
+}
+
+/** The attempt each receipt concerns, by receipt index; receipts matching none are absent. */
+async function findAttempts(tx: Queryable, receipts: readonly UpstreamReceipt[]): Promise<Map<number, AttemptRow>> {
+  const found = new Map<number, AttemptRow>();
+  const { rows } = await tx.query<AttemptRow & { receipt_index: number }>(
+    `SELECT DISTINCT ON (r.receipt_index) r.receipt_index::int AS receipt_index, a.*
+     FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(channel, upstream_id, receipt_index)
+     JOIN message_attempts a ON a.channel = r.channel AND a.upstream_message_id = r.upstream_id
+     ORDER BY r.receipt_index, a.attempt_no`,
+    [receipts.map((r) => r.channel), receipts.map((r) => r.upstreamMessageId)],
+  );
+  for (const { receipt_index: position, ...attempt } of rows) found.set(position - 1, attempt);
+  // The rarer lookups (a part id, our own reference echoed back) stay one statement per receipt needing them.
+  for (const [index, receipt] of receipts.entries()) {
+    if (found.has(index)) continue;
+    const attempt = await findAttemptByReference(tx, receipt);
+    if (attempt) found.set(index, attempt);
+  }
+  return found;
+}
+
+/**
+ * An attempt found other than by its upstream id: an SMS part id, or our own reference echoed by the upstream
+ * (chat biz_opaque_callback_data, RBM messageId, SMPP user_message_reference + recipient), which adopts the upstream id.
+ */
+export async function findAttemptByReference(tx: Queryable, receipt: UpstreamReceipt): Promise<AttemptRow | undefined> {
+  if (receipt.channel === 'sms') {
+    const { rows } = await tx.query<AttemptRow>(
+      `SELECT * FROM message_attempts WHERE channel = 'sms' AND upstream_part_ids @> ARRAY[$1]::text[] AND upstream_part_ids IS NOT NULL LIMIT 1`,
+      [receipt.upstreamMessageId],
+    );
+    if (rows[0]) return rows[0];
+  }
+  if (receipt.clientRef) {
+    const { rows } = await tx.query<AttemptRow>(
+      `SELECT * FROM message_attempts WHERE message_id = $1 AND channel = $2 AND upstream_message_id IS NULL ORDER BY attempt_no DESC LIMIT 1`,
+      [receipt.clientRef, receipt.channel],
+    );
+    if (rows[0]) return rows[0];
+  }
+  if (receipt.attemptRef !== undefined && receipt.recipient) {
+    const { rows } = await tx.query<AttemptRow>(
+      `SELECT a.* FROM message_attempts a JOIN messages m ON m.id = a.message_id
+       WHERE a.channel = $1 AND a.attempt_ref = $2 AND a.upstream_message_id IS NULL AND m.recipient = $3
+       ORDER BY a.created_at DESC LIMIT 1`,
+      [receipt.channel, receipt.attemptRef, receipt.recipient],
+    );
+    if (rows[0]) return rows[0];
+  }
+  return undefined;
+}
+
+/** One multi-row statement for every attempt the batch moved, with the values computed under the locks. */
+async function writeAttempts(tx: Queryable, attempts: readonly AttemptRow[]): Promise<void> {
+  await tx.query(
+    `UPDATE message_attempts a SET upstream_message_id = v.upstream_message_id, status = v.status, error_code = v.error_code,
+       updated_at = v.updated_at, part_statuses = v.part_statuses
+     FROM jsonb_to_recordset($1::jsonb) AS v(id text, upstream_message_id text, status text, error_code text, updated_at timestamptz, part_statuses jsonb)
+     WHERE a.id = v.id`,
+    [
+      JSON.stringify(
+        attempts.map((a) => ({
+          id: a.id,
+          upstream_message_id: a.upstream_message_id,
+          status: a.status,
+          error_code: a.error_code,
+          updated_at: new Date(a.updated_at).toISOString(),
+          part_statuses: a.part_statuses,
+        })),
+      ),
+    ],
+  );
+}
