@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { SANDBOX_WINDOW_ACCOUNT } from '@switchboard/domain';
 import { customerWindowCacheKey } from '@switchboard/shared-state';
 import { eventually, type Stack } from '@switchboard/devstack';
-import { startFailoverWorld, type FailoverWorld, type Upstream } from './support/failover-world';
+import { channelDriver, startFailoverWorld, type ChannelDriver, type FailoverWorld, type Upstream } from './support/failover-world';
 
 /**
  * Two sandbox Cloud API upstreams behind the dispatcher (docs/routing.md#several-upstreams-per-channel):
@@ -34,6 +34,7 @@ beforeAll(async () => {
     }),
   });
   ({ stack, secondaryUrl: simB } = world);
+  driver = channelDriver(world, 'chat', RECIPIENT);
 
   // The customer writes first, which opens the customer service window for free-form replies.
   const res = await fetch(`${stack.simUrl}/sim/inbound`, {
@@ -60,27 +61,11 @@ const upstream = (name: string) => world.upstream(name);
 const breakerGauge = (name: string) => world.breakerGauge('chat', name);
 const setFault = (simUrl: string, fault: Record<string, unknown> | null) => world.setFault(simUrl, 'chat', fault);
 
-let sequence = 0;
-async function sendOne(): Promise<string> {
-  sequence += 1;
-  const res = await api<{ id: string }>('POST', '/v1/messages', { channel: 'chat', recipient: RECIPIENT, content: { text: `failover ${sequence}` } });
-  if (res.status !== 202) throw new Error(`POST /v1/messages answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body.id;
-}
-
-const delivered = (id: string) =>
-  eventually(() => api<{ status: string }>('GET', `/v1/messages/${id}`), (r) => ['delivered', 'read'].includes(r.body.status), {
-    what: `${id} delivered`,
-    timeoutMs: 20_000,
-    intervalMs: 150,
-  });
-
-/** The message ids (biz_opaque_callback_data) a sim's Cloud API took. */
-async function acceptedAt(simUrl: string): Promise<string[]> {
-  const res = await fetch(`${simUrl}/sim/sends?channel=chat`);
-  const { data } = (await res.json()) as { data: Array<{ client_ref: string | null; outcome: string }> };
-  return data.filter((s) => s.outcome === 'accepted').map((s) => String(s.client_ref));
-}
+// Set once the world is up (beforeAll).
+let driver: ChannelDriver;
+const sendOne = () => driver.sendOne();
+const delivered = (id: string) => driver.delivered(id);
+const acceptedAt = (simUrl: string) => driver.acceptedAt(simUrl);
 
 describe('several chat upstreams with circuit breakers', () => {
   it('lists the chat upstreams with their priorities', async () => {

@@ -1,5 +1,5 @@
 import { eventually, type Stack } from '@switchboard/devstack';
-import { startFailoverWorld, type FailoverWorld, type Upstream } from './support/failover-world';
+import { channelDriver, startFailoverWorld, type ChannelDriver, type FailoverWorld, type Upstream } from './support/failover-world';
 
 /**
  * Two sandbox RBM upstreams behind the dispatcher (docs/routing.md#several-upstreams-per-channel): the
@@ -27,6 +27,7 @@ beforeAll(async () => {
     }),
   });
   ({ stack, secondaryUrl: simB } = world);
+  driver = channelDriver(world, 'rcs', RECIPIENT);
 }, 90_000);
 
 afterAll(async () => {
@@ -38,27 +39,11 @@ const upstream = (name: string) => world.upstream(name);
 const breakerGauge = (name: string) => world.breakerGauge('rcs', name);
 const setFault = (simUrl: string, fault: Record<string, unknown> | null) => world.setFault(simUrl, 'rcs', fault);
 
-let sequence = 0;
-async function sendOne(): Promise<string> {
-  sequence += 1;
-  const res = await api<{ id: string }>('POST', '/v1/messages', { channel: 'rcs', recipient: RECIPIENT, content: { text: `failover ${sequence}` } });
-  if (res.status !== 202) throw new Error(`POST /v1/messages answered ${res.status}: ${JSON.stringify(res.body)}`);
-  return res.body.id;
-}
-
-const delivered = (id: string) =>
-  eventually(() => api<{ status: string }>('GET', `/v1/messages/${id}`), (r) => ['delivered', 'read'].includes(r.body.status), {
-    what: `${id} delivered`,
-    timeoutMs: 20_000,
-    intervalMs: 150,
-  });
-
-/** The message ids (RBM messageId) a sim's RBM API took. */
-async function acceptedAt(simUrl: string): Promise<string[]> {
-  const res = await fetch(`${simUrl}/sim/sends?channel=rcs`);
-  const { data } = (await res.json()) as { data: Array<{ client_ref: string | null; outcome: string }> };
-  return data.filter((s) => s.outcome === 'accepted').map((s) => String(s.client_ref));
-}
+// Set once the world is up (beforeAll).
+let driver: ChannelDriver;
+const sendOne = () => driver.sendOne();
+const delivered = (id: string) => driver.delivered(id);
+const acceptedAt = (simUrl: string) => driver.acceptedAt(simUrl);
 
 describe('several RBM upstreams with circuit breakers', () => {
   it('lists the RBM upstreams with their priorities', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createAccountKey, createTestDatabase, freePort, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { createAccountKey, createTestDatabase, eventually, freePort, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 import { assertDocumentedResponse } from './openapi-responses';
 
 /**
@@ -106,6 +106,39 @@ export async function startFailoverWorld(opts: FailoverWorldOptions): Promise<Fa
     stop: async () => {
       await stack.stop();
       await database.drop();
+    },
+  };
+}
+
+/** What a failover test does on one HTTP channel (chat or rcs): send, wait for delivery, read a sim's sends. */
+export interface ChannelDriver {
+  /** Sends one numbered text to `recipient` on the channel; answers its message id. */
+  sendOne(): Promise<string>;
+  /** Waits until the message is delivered (or read). */
+  delivered(id: string): Promise<unknown>;
+  /** The message ids (the upstream's client reference) a sim accepted on the channel. */
+  acceptedAt(simUrl: string): Promise<string[]>;
+}
+
+export function channelDriver(world: FailoverWorld, channel: 'chat' | 'rcs', recipient: string): ChannelDriver {
+  let sequence = 0;
+  return {
+    async sendOne() {
+      sequence += 1;
+      const res = await world.api<{ id: string }>('POST', '/v1/messages', { channel, recipient, content: { text: `failover ${sequence}` } });
+      if (res.status !== 202) throw new Error(`POST /v1/messages answered ${res.status}: ${JSON.stringify(res.body)}`);
+      return res.body.id;
+    },
+    delivered: (id) =>
+      eventually(() => world.api<{ status: string }>('GET', `/v1/messages/${id}`), (r) => ['delivered', 'read'].includes(r.body.status), {
+        what: `${id} delivered`,
+        timeoutMs: 20_000,
+        intervalMs: 150,
+      }),
+    async acceptedAt(simUrl) {
+      const res = await fetch(`${simUrl}/sim/sends?channel=${channel}`);
+      const { data } = (await res.json()) as { data: Array<{ client_ref: string | null; outcome: string }> };
+      return data.filter((s) => s.outcome === 'accepted').map((s) => String(s.client_ref));
     },
   };
 }
