@@ -36,6 +36,9 @@ process.on('SIGTERM', () => void shutdown(0));
 process.on('SIGHUP', () => void shutdown(0));
 
 try {
+  // The voice orchestrator speaks through flite and sox and listens through pocketsphinx (docs/voice.md): installed
+  // with apt when missing, with the tests' SIP peers that share the same list.
+  devstack.ensureVoiceTools();
   let redisUrl = process.env.REDIS_URL;
   if (!redisUrl) {
     mkdirSync(join(stateDir, 'redis'), { recursive: true });

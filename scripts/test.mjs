@@ -31,9 +31,12 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 const consoleBuild = spawnSync('npm', ['run', 'build', '--silent', '-w', '@switchboard/console-web'], { stdio: 'inherit' });
 if (consoleBuild.status !== 0) process.exit(consoleBuild.status ?? 1);
 
-const { ensurePostgres, ensureVoiceTools, startRedis } = require('../packages/devstack/dist/index.js');
-// baresip, SIPp, sox, flite: the telephony tests' real SIP peers, installed with apt when missing.
-ensureVoiceTools();
+const { ensureChromium, ensurePostgres, ensureSdkTools, ensureVoiceTools, startRedis } = require('../packages/devstack/dist/index.js');
+// Every apt package a test needs, installed here, once and one after another, when missing: test files run in
+// parallel jest workers, and two apt-get runs at once would fight over dpkg's lock.
+ensureVoiceTools(); // baresip, SIPp, sox, flite, pocketsphinx: the voice tests' real SIP peers, speech and audio
+ensureSdkTools(); // python3, php-cli, php-curl, phpunit: the Python and PHP SDK suites
+ensureChromium(); // the browser tests (/docs, the console, Bull Board)
 const postgres = await ensurePostgres();
 let status = 1;
 try {
