@@ -3,6 +3,8 @@ import type { ReactNode } from 'react';
 interface ListTableProps<T> {
   /** Column headings, in order; each becomes a `<th scope="col">`. */
   headers: string[];
+  /** The table's accessible name, when the heading above it does not name it already. */
+  label?: string;
   /** The loaded rows; undefined while loading, so neither the table nor the empty state flashes. */
   rows: T[] | undefined;
   /** Shown instead of the table when the list loaded empty (null to show nothing). */
@@ -12,11 +14,11 @@ interface ListTableProps<T> {
 }
 
 /** A loaded list as a table with column headings, or its empty state: the shape every list page repeats. */
-export function ListTable<T>({ headers, rows, empty, children }: ListTableProps<T>) {
+export function ListTable<T>({ headers, label, rows, empty, children }: ListTableProps<T>) {
   if (!rows) return null;
   if (rows.length === 0) return <>{empty}</>;
   return (
-    <table>
+    <table aria-label={label}>
       <thead>
         <tr>
           {headers.map((h) => (
