@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { api, type Page } from '../api';
+import { ListTable } from '../components/ListTable';
 import { EmptyState, ProblemMessage, Time } from '../components/ui';
 import { useCanEdit } from '../session';
 import { useLoad } from '../useLoad';
@@ -91,51 +92,45 @@ export function AgentsPage() {
       <ProblemMessage error={list.error} />
       <section aria-labelledby="agent-list">
         <h2 id="agent-list">Agents</h2>
-        {list.data?.data.length === 0 && (
-          <EmptyState title="No agents yet">
-            <p>An agent is a flow of nodes (say, gather, branch, http, llm, hangup) that runs a call.</p>
-          </EmptyState>
-        )}
-        {list.data && list.data.data.length > 0 && (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-                <th scope="col">Nodes</th>
-                <th scope="col">Updated</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((a) => (
-                <tr key={a.id} data-agent={a.name} aria-current={a.id === selected ? 'true' : undefined}>
-                  <td>{a.name}</td>
-                  <td>
-                    <code>{a.id}</code>
-                  </td>
-                  <td>{Object.keys(a.flow.nodes ?? {}).length}</td>
-                  <td>
-                    <Time value={a.updated_at} />
-                  </td>
-                  <td className="actions">
-                    <button type="button" onClick={() => {
-                        setSaved('');
-                        setParams({ id: a.id });
-                      }} aria-label={`${canEdit ? 'Edit' : 'View'} agent ${a.name}`}>
-                      {canEdit ? 'Edit' : 'View'}
-                    </button>
-                    {canEdit && (
-                      <button type="button" className="danger" onClick={() => void remove(a)} aria-label={`Delete agent ${a.name}`}>
-                        Delete
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListTable
+          headers={['Name', 'Id', 'Nodes', 'Updated', 'Action']}
+          rows={list.data?.data}
+          empty={
+            <EmptyState title="No agents yet">
+              <p>An agent is a flow of nodes (say, gather, branch, http, llm, hangup) that runs a call.</p>
+            </EmptyState>
+          }
+        >
+          {(a) => (
+            <tr key={a.id} data-agent={a.name} aria-current={a.id === selected ? 'true' : undefined}>
+              <td>{a.name}</td>
+              <td>
+                <code>{a.id}</code>
+              </td>
+              <td>{Object.keys(a.flow.nodes ?? {}).length}</td>
+              <td>
+                <Time value={a.updated_at} />
+              </td>
+              <td className="actions">
+                <button
+                  type="button"
+                  onClick={() => {
+                    setSaved('');
+                    setParams({ id: a.id });
+                  }}
+                  aria-label={`${canEdit ? 'Edit' : 'View'} agent ${a.name}`}
+                >
+                  {canEdit ? 'Edit' : 'View'}
+                </button>
+                {canEdit && (
+                  <button type="button" className="danger" onClick={() => void remove(a)} aria-label={`Delete agent ${a.name}`}>
+                    Delete
+                  </button>
+                )}
+              </td>
+            </tr>
+          )}
+        </ListTable>
       </section>
 
       <section aria-labelledby="agent-editor">

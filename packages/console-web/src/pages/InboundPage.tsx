@@ -1,4 +1,5 @@
 import { api, type Page } from '../api';
+import { ListTable } from '../components/ListTable';
 import { EmptyState, ProblemMessage, Time } from '../components/ui';
 import { useLoad } from '../useLoad';
 
@@ -29,71 +30,52 @@ export function InboundPage() {
       <ProblemMessage error={inbound.error ?? windows.error} />
       <section aria-labelledby="windows">
         <h2 id="windows">Open customer service windows</h2>
-        {windows.data?.data.length === 0 && (
-          <EmptyState title="No open window">
-            <p>A window opens for 24 hours when a customer writes to one of your chat numbers; inside it you may send any message type.</p>
-          </EmptyState>
-        )}
-        {windows.data && windows.data.data.length > 0 && (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Customer</th>
-                <th scope="col">Your number</th>
-                <th scope="col">Last message</th>
-                <th scope="col">Closes</th>
-              </tr>
-            </thead>
-            <tbody>
-              {windows.data.data.map((w) => (
-                <tr key={w.sender + w.customer}>
-                  <td>{w.customer}</td>
-                  <td>{w.sender}</td>
-                  <td>
-                    <Time value={w.last_inbound_at} />
-                  </td>
-                  <td>
-                    <Time value={w.closes_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListTable
+          headers={['Customer', 'Your number', 'Last message', 'Closes']}
+          rows={windows.data?.data}
+          empty={
+            <EmptyState title="No open window">
+              <p>A window opens for 24 hours when a customer writes to one of your chat numbers; inside it you may send any message type.</p>
+            </EmptyState>
+          }
+        >
+          {(w) => (
+            <tr key={w.sender + w.customer}>
+              <td>{w.customer}</td>
+              <td>{w.sender}</td>
+              <td>
+                <Time value={w.last_inbound_at} />
+              </td>
+              <td>
+                <Time value={w.closes_at} />
+              </td>
+            </tr>
+          )}
+        </ListTable>
       </section>
       <section aria-labelledby="replies">
         <h2 id="replies">Replies</h2>
-        {inbound.data?.data.length === 0 && (
-          <EmptyState title="No replies yet">
-            <p>Customer replies to your numbers appear here and as <code>message.inbound</code> webhook events.</p>
-          </EmptyState>
-        )}
-        {inbound.data && inbound.data.data.length > 0 && (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">From</th>
-                <th scope="col">To</th>
-                <th scope="col">Channel</th>
-                <th scope="col">Content</th>
-                <th scope="col">Received</th>
-              </tr>
-            </thead>
-            <tbody>
-              {inbound.data.data.map((m) => (
-                <tr key={m.id}>
-                  <td>{m.from}</td>
-                  <td>{m.to}</td>
-                  <td>{m.channel}</td>
-                  <td>{m.text ?? m.type ?? ''}</td>
-                  <td>
-                    <Time value={m.received_at ?? m.created_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListTable
+          headers={['From', 'To', 'Channel', 'Content', 'Received']}
+          rows={inbound.data?.data}
+          empty={
+            <EmptyState title="No replies yet">
+              <p>Customer replies to your numbers appear here and as <code>message.inbound</code> webhook events.</p>
+            </EmptyState>
+          }
+        >
+          {(m) => (
+            <tr key={m.id}>
+              <td>{m.from}</td>
+              <td>{m.to}</td>
+              <td>{m.channel}</td>
+              <td>{m.text ?? m.type ?? ''}</td>
+              <td>
+                <Time value={m.received_at ?? m.created_at} />
+              </td>
+            </tr>
+          )}
+        </ListTable>
       </section>
     </>
   );

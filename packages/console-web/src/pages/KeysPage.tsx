@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { api } from '../api';
+import { ListTable } from '../components/ListTable';
 import { EmptyState, ProblemMessage, ShownOnce, Time } from '../components/ui';
 import { useCanEdit } from '../session';
+import { useAction } from '../useAction';
 import { useLoad } from '../useLoad';
 
 interface KeyListing {
@@ -21,35 +23,21 @@ export function KeysPage() {
   const keys = useLoad(() => api<{ data: KeyListing[] }>('GET', '/keys'), []);
   const [created, setCreated] = useState<{ key: string } | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { error, setError, act } = useAction(keys.reload);
 
-  async function create(event: FormEvent<HTMLFormElement>) {
+  function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const rate = String(form.get('rate') ?? '').trim();
-    setError(null);
-    try {
+    void act(async () =>
       setCreated(
         await api('POST', '/keys', {
           mode: form.get('mode'),
           scopes: form.getAll('scopes'),
           ...(rate ? { rate_limit_per_second: Number(rate) } : {}),
         }),
-      );
-      keys.reload();
-    } catch (e) {
-      setError(e);
-    }
-  }
-
-  async function revoke(id: string) {
-    setError(null);
-    try {
-      await api('POST', `/keys/${id}/revoke`);
-      keys.reload();
-    } catch (e) {
-      setError(e);
-    }
+      ),
+    );
   }
 
   async function showSecret() {
@@ -99,53 +87,42 @@ export function KeysPage() {
       )}
       <section aria-labelledby="key-list">
         <h2 id="key-list">API keys</h2>
-        {keys.data && keys.data.data.length === 0 && (
-          <EmptyState title="No API keys yet">
-            <p>Create a test key above, then send your first message with it.</p>
-          </EmptyState>
-        )}
-        {keys.data && keys.data.data.length > 0 && (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Mode</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Rate limit</th>
-                <th scope="col">Created</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.data.map((k) => (
-                <tr key={k.id} data-key-id={k.id}>
-                  <td>
-                    <code>{k.display_prefix}…</code>
-                  </td>
-                  <td>{k.mode}</td>
-                  <td>{k.scopes.join(', ')}</td>
-                  <td>{k.rate_limit_per_second ?? 'default'}</td>
-                  <td>
-                    <Time value={k.created_at} />
-                  </td>
-                  <td>
-                    {k.revoked_at ? (
-                      <>
-                        revoked <Time value={k.revoked_at} />
-                      </>
-                    ) : canEdit ? (
-                      <button type="button" className="danger" onClick={() => void revoke(k.id)} aria-label={`Revoke key ${k.display_prefix}`}>
-                        Revoke
-                      </button>
-                    ) : (
-                      'active'
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListTable
+          headers={['Key', 'Mode', 'Scopes', 'Rate limit', 'Created', 'State']}
+          rows={keys.data?.data}
+          empty={
+            <EmptyState title="No API keys yet">
+              <p>Create a test key above, then send your first message with it.</p>
+            </EmptyState>
+          }
+        >
+          {(k) => (
+            <tr key={k.id} data-key-id={k.id}>
+              <td>
+                <code>{k.display_prefix}…</code>
+              </td>
+              <td>{k.mode}</td>
+              <td>{k.scopes.join(', ')}</td>
+              <td>{k.rate_limit_per_second ?? 'default'}</td>
+              <td>
+                <Time value={k.created_at} />
+              </td>
+              <td>
+                {k.revoked_at ? (
+                  <>
+                    revoked <Time value={k.revoked_at} />
+                  </>
+                ) : canEdit ? (
+                  <button type="button" className="danger" onClick={() => void act(() => api('POST', `/keys/${k.id}/revoke`))} aria-label={`Revoke key ${k.display_prefix}`}>
+                    Revoke
+                  </button>
+                ) : (
+                  'active'
+                )}
+              </td>
+            </tr>
+          )}
+        </ListTable>
       </section>
       <section aria-labelledby="callback-secret">
         <h2 id="callback-secret">Callback secret</h2>

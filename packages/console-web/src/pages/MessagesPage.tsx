@@ -1,7 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { api, query, type Page } from '../api';
+import { ListTable } from '../components/ListTable';
+import { Pager } from '../components/Pager';
 import { EmptyState, ProblemMessage, StatusBadge, Time } from '../components/ui';
+import { useCursorPages } from '../useCursorPages';
 import { useLoad } from '../useLoad';
 
 export interface MessageSummary {
@@ -22,14 +25,14 @@ const instant = (local: FormDataEntryValue | null) => (local ? new Date(String(l
 
 export function MessagesPage() {
   const [filters, setFilters] = useState<Record<string, string | undefined>>({});
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors[cursors.length - 1];
+  const pages = useCursorPages();
+  const cursor = pages.cursor;
   const page = useLoad(() => api<Page<MessageSummary>>('GET', `/messages${query({ ...filters, cursor, limit: '20' })}`), [filters, cursor], 5000);
 
   function apply(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setCursors([]);
+    pages.reset();
     setFilters({
       status: String(form.get('status') || '') || undefined,
       channel: String(form.get('channel') || '') || undefined,
@@ -77,49 +80,31 @@ export function MessagesPage() {
         <button type="submit">Apply filters</button>
       </form>
       <ProblemMessage error={page.error} />
-      {page.data && page.data.data.length === 0 && (filtered ? <EmptyState title="No message matches these filters" /> : <FirstMessageHint />)}
-      {page.data && page.data.data.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Message</th>
-              <th scope="col">Status</th>
-              <th scope="col">Channel</th>
-              <th scope="col">Recipient</th>
-              <th scope="col">Created</th>
-              <th scope="col">Cost units</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.data.map((m) => (
-              <tr key={m.id}>
-                <td>
-                  <Link to={`/messages/${m.id}`}>
-                    <code>{m.id}</code>
-                  </Link>
-                </td>
-                <td>
-                  <StatusBadge status={m.status} />
-                </td>
-                <td>{m.channel_used ?? m.channel}</td>
-                <td>{m.recipient}</td>
-                <td>
-                  <Time value={m.created_at} />
-                </td>
-                <td>{m.cost_units}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-      <div className="pager">
-        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Newer
-        </button>
-        <button type="button" disabled={!page.data?.next_cursor} onClick={() => page.data?.next_cursor && setCursors([...cursors, page.data.next_cursor])}>
-          Older
-        </button>
-      </div>
+      <ListTable
+        headers={['Message', 'Status', 'Channel', 'Recipient', 'Created', 'Cost units']}
+        rows={page.data?.data}
+        empty={filtered ? <EmptyState title="No message matches these filters" /> : <FirstMessageHint />}
+      >
+        {(m) => (
+          <tr key={m.id}>
+            <td>
+              <Link to={`/messages/${m.id}`}>
+                <code>{m.id}</code>
+              </Link>
+            </td>
+            <td>
+              <StatusBadge status={m.status} />
+            </td>
+            <td>{m.channel_used ?? m.channel}</td>
+            <td>{m.recipient}</td>
+            <td>
+              <Time value={m.created_at} />
+            </td>
+            <td>{m.cost_units}</td>
+          </tr>
+        )}
+      </ListTable>
+      <Pager pages={pages} next={page.data?.next_cursor} />
     </>
   );
 }

@@ -1,7 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { api } from '../api';
+import { ListTable } from '../components/ListTable';
 import { EmptyState, ProblemMessage, Time } from '../components/ui';
 import { useCanEdit } from '../session';
+import { useAction } from '../useAction';
 import { useLoad } from '../useLoad';
 
 interface PhoneNumber {
@@ -16,17 +18,7 @@ const CHANNELS = ['chat', 'sms', 'rcs', 'voice'];
 export function NumbersPage() {
   const canEdit = useCanEdit();
   const list = useLoad(() => api<{ data: PhoneNumber[] }>('GET', '/numbers'), []);
-  const [error, setError] = useState<unknown>(null);
-
-  async function act(work: () => Promise<unknown>) {
-    setError(null);
-    try {
-      await work();
-      list.reload();
-    } catch (e) {
-      setError(e);
-    }
-  }
+  const { error, act } = useAction(list.reload);
 
   function add(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -56,41 +48,32 @@ export function NumbersPage() {
           <button type="submit">Add number</button>
         </form>
       )}
-      {list.data?.data.length === 0 && (
-        <EmptyState title="No numbers yet">
-          <p>Test keys send from the shared sandbox sender until you add a number.</p>
-        </EmptyState>
-      )}
-      {list.data && list.data.data.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Number</th>
-              <th scope="col">Channels</th>
-              <th scope="col">Added</th>
-              <th scope="col">Action</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data.data.map((n) => (
-              <tr key={n.id}>
-                <td>{n.e164}</td>
-                <td>{n.channels.join(', ')}</td>
-                <td>
-                  <Time value={n.created_at} />
-                </td>
-                <td>
-                  {canEdit && (
-                    <button type="button" className="danger" onClick={() => void act(() => api('DELETE', `/numbers/${n.id}`))} aria-label={`Remove ${n.e164}`}>
-                      Remove
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <ListTable
+        headers={['Number', 'Channels', 'Added', 'Action']}
+        rows={list.data?.data}
+        empty={
+          <EmptyState title="No numbers yet">
+            <p>Test keys send from the shared sandbox sender until you add a number.</p>
+          </EmptyState>
+        }
+      >
+        {(n) => (
+          <tr key={n.id}>
+            <td>{n.e164}</td>
+            <td>{n.channels.join(', ')}</td>
+            <td>
+              <Time value={n.created_at} />
+            </td>
+            <td>
+              {canEdit && (
+                <button type="button" className="danger" onClick={() => void act(() => api('DELETE', `/numbers/${n.id}`))} aria-label={`Remove ${n.e164}`}>
+                  Remove
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      </ListTable>
     </>
   );
 }

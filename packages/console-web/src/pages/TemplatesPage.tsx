@@ -1,7 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { api, type Page } from '../api';
+import { ListTable } from '../components/ListTable';
 import { EmptyState, ProblemMessage, StatusBadge, Time } from '../components/ui';
 import { useCanEdit } from '../session';
+import { useAction } from '../useAction';
 import { useLoad } from '../useLoad';
 
 interface Template {
@@ -18,17 +20,7 @@ export function TemplatesPage() {
   const canEdit = useCanEdit();
   // Polled: the upstream's review moves a template from pending to approved or rejected.
   const list = useLoad(() => api<Page<Template>>('GET', '/v1/templates?limit=100'), [], 3000);
-  const [error, setError] = useState<unknown>(null);
-
-  async function act(work: () => Promise<unknown>) {
-    setError(null);
-    try {
-      await work();
-      list.reload();
-    } catch (e) {
-      setError(e);
-    }
-  }
+  const { error, act } = useAction(list.reload);
 
   function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -84,49 +76,38 @@ export function TemplatesPage() {
       )}
       <section aria-labelledby="template-list">
         <h2 id="template-list">Templates</h2>
-        {list.data?.data.length === 0 && (
-          <EmptyState title="No templates yet">
-            <p>Chat messages outside the 24-hour customer service window must use an approved template.</p>
-          </EmptyState>
-        )}
-        {list.data && list.data.data.length > 0 && (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Language</th>
-                <th scope="col">Category</th>
-                <th scope="col">Status</th>
-                <th scope="col">Created</th>
-                <th scope="col">Action</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.data.map((t) => (
-                <tr key={t.id} data-template={t.name}>
-                  <td>
-                    <code>{t.name}</code>
-                  </td>
-                  <td>{t.language}</td>
-                  <td>{t.category}</td>
-                  <td>
-                    <StatusBadge status={t.status} /> {t.rejection_reason ?? ''}
-                  </td>
-                  <td>
-                    <Time value={t.created_at} />
-                  </td>
-                  <td>
-                    {canEdit && (
-                      <button type="button" className="danger" onClick={() => void act(() => api('DELETE', `/v1/templates/${t.id}`))} aria-label={`Delete template ${t.name}`}>
-                        Delete
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ListTable
+          headers={['Name', 'Language', 'Category', 'Status', 'Created', 'Action']}
+          rows={list.data?.data}
+          empty={
+            <EmptyState title="No templates yet">
+              <p>Chat messages outside the 24-hour customer service window must use an approved template.</p>
+            </EmptyState>
+          }
+        >
+          {(t) => (
+            <tr key={t.id} data-template={t.name}>
+              <td>
+                <code>{t.name}</code>
+              </td>
+              <td>{t.language}</td>
+              <td>{t.category}</td>
+              <td>
+                <StatusBadge status={t.status} /> {t.rejection_reason ?? ''}
+              </td>
+              <td>
+                <Time value={t.created_at} />
+              </td>
+              <td>
+                {canEdit && (
+                  <button type="button" className="danger" onClick={() => void act(() => api('DELETE', `/v1/templates/${t.id}`))} aria-label={`Delete template ${t.name}`}>
+                    Delete
+                  </button>
+                )}
+              </td>
+            </tr>
+          )}
+        </ListTable>
       </section>
     </>
   );

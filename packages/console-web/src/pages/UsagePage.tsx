@@ -1,4 +1,5 @@
 import { api } from '../api';
+import { ListTable } from '../components/ListTable';
 import { EmptyState, ProblemMessage } from '../components/ui';
 import { useLoad } from '../useLoad';
 
@@ -88,28 +89,17 @@ export function UsagePage() {
           <StackedBars title="Messages per day and channel" days={days} series={byChannel('messages')} value="messages" />
           <StackedBars title="Cost units per day and channel" days={days} series={byChannel('cost_units')} value="cost units" />
           <h2>By day, channel and status</h2>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                <th scope="col">Channel</th>
-                <th scope="col">Status</th>
-                <th scope="col">Messages</th>
-                <th scope="col">Cost units</th>
+          <ListTable headers={['Day', 'Channel', 'Status', 'Messages', 'Cost units']} rows={rows} empty={null}>
+            {(r) => (
+              <tr key={r.day + r.channel + r.status}>
+                <td>{r.day}</td>
+                <td>{r.channel}</td>
+                <td>{r.status}</td>
+                <td>{r.messages}</td>
+                <td>{r.cost_units}</td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.day + r.channel + r.status}>
-                  <td>{r.day}</td>
-                  <td>{r.channel}</td>
-                  <td>{r.status}</td>
-                  <td>{r.messages}</td>
-                  <td>{r.cost_units}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            )}
+          </ListTable>
         </>
       )}
     </>

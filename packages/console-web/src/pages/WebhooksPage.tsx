@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { api, type Page } from '../api';
+import { ListTable } from '../components/ListTable';
 import { EmptyState, ProblemMessage, ShownOnce, StatusBadge, Time } from '../components/ui';
 import { useCanEdit } from '../session';
+import { useAction } from '../useAction';
 import { useLoad } from '../useLoad';
 
 interface Endpoint {
@@ -32,18 +34,8 @@ export function WebhooksPage() {
   const canEdit = useCanEdit();
   const endpoints = useLoad(() => api<Page<Endpoint>>('GET', '/v1/webhooks?limit=100'), []);
   const [secret, setSecret] = useState<{ label: string; value: string } | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { error, setError, act } = useAction(endpoints.reload);
   const [open, setOpen] = useState<string | null>(null);
-
-  async function act(work: () => Promise<void>) {
-    setError(null);
-    try {
-      await work();
-      endpoints.reload();
-    } catch (e) {
-      setError(e);
-    }
-  }
 
   function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -153,49 +145,40 @@ export function WebhooksPage() {
 function DeliveryLog({ endpointId, canEdit, onError }: { endpointId: string; canEdit: boolean; onError: (e: unknown) => void }) {
   const log = useLoad(() => api<{ data: DeliveryAttempt[] }>('GET', `/webhooks/${endpointId}/attempts`), [endpointId], 3000);
   if (!log.data) return <p className="muted">Loading the delivery log…</p>;
-  if (log.data.data.length === 0) return <p className="muted">No delivery yet: send a test event or a message to see one here.</p>;
   return (
-    <table aria-label="Delivery log">
-      <thead>
-        <tr>
-          <th scope="col">Event</th>
-          <th scope="col">Attempt</th>
-          <th scope="col">Status</th>
-          <th scope="col">Latency</th>
-          <th scope="col">Response excerpt</th>
-          <th scope="col">At</th>
-          <th scope="col">Action</th>
+    <ListTable
+      label="Delivery log"
+      headers={['Event', 'Attempt', 'Status', 'Latency', 'Response excerpt', 'At', 'Action']}
+      rows={log.data.data}
+      empty={<p className="muted">No delivery yet: send a test event or a message to see one here.</p>}
+    >
+      {(a) => (
+        <tr key={a.id} data-event-id={a.event_id}>
+          <td>
+            <code>{a.event_type}</code>
+          </td>
+          <td>{a.attempt}</td>
+          <td>
+            <StatusBadge status={a.delivery_status} /> {a.status_code !== null ? `HTTP ${a.status_code}` : ''}
+          </td>
+          <td>{a.latency_ms} ms</td>
+          <td className="excerpt">{a.error ?? a.response_excerpt ?? '—'}</td>
+          <td>
+            <Time value={a.created_at} />
+          </td>
+          <td>
+            {canEdit && (
+              <button
+                type="button"
+                onClick={() => api('POST', `/v1/events/${a.event_id}/redeliver`).then(log.reload, onError)}
+                aria-label={`Redeliver ${a.event_type} event ${a.event_id}`}
+              >
+                Redeliver
+              </button>
+            )}
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {log.data.data.map((a) => (
-          <tr key={a.id} data-event-id={a.event_id}>
-            <td>
-              <code>{a.event_type}</code>
-            </td>
-            <td>{a.attempt}</td>
-            <td>
-              <StatusBadge status={a.delivery_status} /> {a.status_code !== null ? `HTTP ${a.status_code}` : ''}
-            </td>
-            <td>{a.latency_ms} ms</td>
-            <td className="excerpt">{a.error ?? a.response_excerpt ?? '—'}</td>
-            <td>
-              <Time value={a.created_at} />
-            </td>
-            <td>
-              {canEdit && (
-                <button
-                  type="button"
-                  onClick={() => api('POST', `/v1/events/${a.event_id}/redeliver`).then(log.reload, onError)}
-                  aria-label={`Redeliver ${a.event_type} event ${a.event_id}`}
-                >
-                  Redeliver
-                </button>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      )}
+    </ListTable>
   );
 }
