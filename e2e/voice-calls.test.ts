@@ -197,6 +197,31 @@ describe('voice calls through the full stack', () => {
     expect(again.body.code).toBe('call_already_ended');
   });
 
+  it('ends a call whose callee stays silent after the prompt with silence_timeout (the agent\'s silence_timeout_seconds)', async () => {
+    const tooShort = await api('POST', '/v1/voice/agents', { name: 'x', flow: { start: 'end', silence_timeout_seconds: 1, nodes: { end: { type: 'hangup' } } } });
+    expect(tooShort.status).toBe(400);
+    expect(tooShort.body.errors).toEqual([expect.objectContaining({ field: '/flow/silence_timeout_seconds' })]);
+
+    const agent = await api('POST', '/v1/voice/agents', {
+      name: 'silence',
+      flow: {
+        start: 'wait',
+        silence_timeout_seconds: 3,
+        nodes: {
+          // The gather would wait far longer; only the silence timeout can end this call early.
+          wait: { type: 'gather', input: 'both', prompt: 'Are you there?', timeout_seconds: 60, branches: [], no_input: 'bye', no_match: 'bye' },
+          bye: { type: 'say', text: 'Goodbye.', next: 'end' },
+          end: { type: 'hangup' },
+        },
+      },
+    });
+    expect(agent.status).toBe(201);
+    const created = await api('POST', '/v1/voice/calls', { to: callee('05'), from: FROM, agent_id: agent.body.id });
+    const call = await callEnds(created.body.call_id as string, 'the silent call to time out');
+    expect(call).toMatchObject({ status: 'completed', end_reason: 'silence_timeout' });
+    expect(call.transcript.map((t) => `${t.speaker}: ${t.text}`)).toEqual(['agent: Are you there?']);
+  });
+
   it('a hangup through the API completes a call in progress', async () => {
     const agent = await api('POST', '/v1/voice/agents', {
       name: 'hold',

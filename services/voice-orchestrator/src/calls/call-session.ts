@@ -7,6 +7,7 @@ import { createAnsweringMachineDetector, createGreetingEndDetector, type Answere
 import { runAgentFlow, type FlowEngineDeps } from '../agent/flow-engine';
 import { createCallRecorder } from '../recording/call-recorder';
 import type { LiveCalls } from './live-calls';
+import { DEFAULT_SILENCE_TIMEOUT_SECONDS, watchForSilence } from './silence-watchdog';
 
 export interface CallSessionDeps {
   progress: Pick<CallProgressRepository, 'answered' | 'ended' | 'addTurn' | 'saveRecording' | 'setAnsweredBy' | 'awaitRedial'>;
@@ -57,6 +58,8 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
   leg.on('audio', (frame) => recorder.calleeFrame(frame));
   const startFlow = () => {
     if (!agent) return;
+    const silenceSeconds = agent.flow.silence_timeout_seconds ?? DEFAULT_SILENCE_TIMEOUT_SECONDS;
+    watchForSilence(leg, silenceSeconds * 1000, clock);
     const variables: Record<string, unknown> = { ...(call.metadata ?? {}), to: call.to, from: call.from, call_id: call.id };
     const flow = runAgentFlow(agent.flow, variables, {
       media,
