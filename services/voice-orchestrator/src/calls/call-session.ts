@@ -73,8 +73,15 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
       recognize: deps.recognize,
       matchPhrase: deps.matchPhrase,
       llm: deps.llmFor(call.mode, typeof agent.llm?.model === 'string' ? agent.llm.model : undefined),
+      transfer: async (to) => {
+        const result = await leg.transfer(to);
+        logger.info('transfer', { ...fields, refer_to: result.referTo, accepted: result.accepted, refer_status: result.referStatus, notify_status: result.notifyStatus });
+        return result;
+      },
     }).then(
       (end) => {
+        // The callee's side took the call over: our leg's job is done (docs/voice.md#transfer).
+        if (end.kind === 'transferred') return leg.hangup('completed');
         if (end.kind === 'unsupported') logger.warn('flow reached a node this engine cannot run; hanging up', { ...fields, node: end.node, type: end.type });
         if (end.kind !== 'call_ended') return leg.hangup('agent_hangup');
         return undefined;
