@@ -182,6 +182,7 @@ describe('SIP call leg', () => {
     const h = harness();
     await expect(h.leg.transfer('sales')).resolves.toMatchObject({ accepted: false, referStatus: 0 });
     expect(h.methods()).toEqual(['INVITE']);
+    h.leg.abandon('test_over'); // its ring timer would keep jest waiting
   });
 
   it('the ring timeout cancels after a provisional and ends no-answer', async () => {
