@@ -197,6 +197,57 @@ describe('voice calls through the full stack', () => {
     expect(again.body.code).toBe('call_already_ended');
   });
 
+  it('ends a call whose callee stays silent after the prompt with silence_timeout (the agent\'s silence_timeout_seconds)', async () => {
+    const tooShort = await api('POST', '/v1/voice/agents', { name: 'x', flow: { start: 'end', silence_timeout_seconds: 1, nodes: { end: { type: 'hangup' } } } });
+    expect(tooShort.status).toBe(400);
+    expect(tooShort.body.errors).toEqual([expect.objectContaining({ field: '/flow/silence_timeout_seconds' })]);
+
+    const agent = await api('POST', '/v1/voice/agents', {
+      name: 'silence',
+      flow: {
+        start: 'wait',
+        silence_timeout_seconds: 3,
+        nodes: {
+          // The gather would wait far longer; only the silence timeout can end this call early.
+          wait: { type: 'gather', input: 'both', prompt: 'Are you there?', timeout_seconds: 60, branches: [], no_input: 'bye', no_match: 'bye' },
+          bye: { type: 'say', text: 'Goodbye.', next: 'end' },
+          end: { type: 'hangup' },
+        },
+      },
+    });
+    expect(agent.status).toBe(201);
+    const created = await api('POST', '/v1/voice/calls', { to: callee('05'), from: FROM, agent_id: agent.body.id });
+    const call = await callEnds(created.body.call_id as string, 'the silent call to time out');
+    expect(call).toMatchObject({ status: 'completed', end_reason: 'silence_timeout' });
+    expect(call.transcript.map((t) => `${t.speaker}: ${t.text}`)).toEqual(['agent: Are you there?']);
+  });
+
+  it('transfers with a SIP REFER: the phone accepts (202, NOTIFY 200) and the call completes with the transfer in the transcript', async () => {
+    const agent = await api('POST', '/v1/voice/agents', {
+      name: 'transfer',
+      flow: {
+        start: 'menu',
+        nodes: {
+          menu: { type: 'gather', input: 'dtmf', prompt: 'Press 1 for sales.', timeout_seconds: 8, branches: [{ match: '1', next: 'connect' }], no_input: 'bye', no_match: 'bye' },
+          connect: { type: 'say', text: 'Connecting you to sales.', next: 'xfer' },
+          xfer: { type: 'transfer', to: '+15550100', on_error: 'sorry' },
+          sorry: { type: 'say', text: 'Sales cannot take your call.', next: 'bye' },
+          bye: { type: 'hangup' },
+        },
+      },
+    });
+    expect(agent.status).toBe(201);
+    const created = await api('POST', '/v1/voice/calls', { to: callee('00'), from: FROM, agent_id: agent.body.id });
+    const call = await callEnds(created.body.call_id as string, 'the transferred call to end');
+    expect(call).toMatchObject({ status: 'completed', end_reason: 'completed' });
+    const turns = call.transcript.map((t) => `${t.speaker}: ${t.text}`);
+    expect(turns).toEqual(['agent: Press 1 for sales.', 'callee: DTMF: 1', 'agent: Connecting you to sales.', expect.stringMatching(/^agent: Transferred to sip:\+15550100@127\.0\.0\.1:\d+$/)]);
+
+    const badTarget = await api('POST', '/v1/voice/agents', { name: 'x', flow: { start: 'x', nodes: { x: { type: 'transfer', to: 'sales>\r\nVia: evil' } } } });
+    expect(badTarget.status).toBe(400);
+    expect(badTarget.body.errors).toEqual([expect.objectContaining({ field: '/flow/nodes/x/to' })]);
+  });
+
   it('a hangup through the API completes a call in progress', async () => {
     const agent = await api('POST', '/v1/voice/agents', {
       name: 'hold',
@@ -219,7 +270,9 @@ describe('voice calls through the full stack', () => {
     expect(hangup.body).toMatchObject({ status: 'completed', end_reason: 'hangup_api' });
 
     const list = await api('GET', `/v1/voice/calls?status=completed&to=${encodeURIComponent(callee('05'))}`);
-    expect((list.body.data as CallView[]).map((c) => c.call_id)).toEqual([created.body.call_id]);
+    // The silence-timeout test's call to 05 is completed too.
+    expect((list.body.data as CallView[]).map((c) => c.call_id)).toContain(created.body.call_id);
+    expect(new Set((list.body.data as CallView[]).map((c) => c.status))).toEqual(new Set(['completed']));
     expect((await api('GET', '/v1/voice/calls?status=dancing')).body.errors).toEqual([expect.objectContaining({ field: 'query:status' })]);
   });
 

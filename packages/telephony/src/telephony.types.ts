@@ -72,6 +72,21 @@ export interface CallLeg {
   /** Sends digits as RFC 4733 events. Throws RangeError for a character that is not a DTMF digit. */
   sendDtmf(digits: string): void;
   readonly mediaStats: MediaStats;
+  /**
+   * Asks the callee's side to call `target` instead (a blind transfer: SIP REFER, RFC 3515). Resolves once the
+   * peer accepted or refused; the leg stays up, the caller hangs up after an accepted transfer.
+   */
+  transfer(target: string): Promise<TransferResult>;
+}
+
+/** `accepted`: the REFER got a 2xx and no NOTIFY reported the new call failing (docs/voice.md#transfer). */
+export interface TransferResult {
+  accepted: boolean;
+  /** The REFER's final status; 0 when none came. */
+  referStatus: number;
+  /** The status line of the NOTIFY's sipfrag body, when the peer sent one in time. */
+  notifyStatus?: number;
+  referTo: string;
 }
 
 export interface OriginateRequest {

@@ -43,7 +43,7 @@ function harness(opts: { credentials?: { user: string; password: string } } = {}
     contactUri: 'sip:switchboard@127.0.0.2:5062',
     sdp: 'v=0\r\n',
   });
-  const leg = createSipCallLeg({ ua, rtp, invite, ringTimeoutMs: 60_000, credentials: opts.credentials });
+  const leg = createSipCallLeg({ ua, rtp, invite, ringTimeoutMs: 60_000, credentials: opts.credentials, referHost: '127.0.0.1:5060' });
   const events: string[] = [];
   for (const name of ['ringing', 'answered', 'media-ready', 'ended'] as const) leg.on(name, () => events.push(name));
   const methods = () => sent.map((s) => s.request.method);
@@ -135,6 +135,54 @@ describe('SIP call leg', () => {
     ]);
     await expect(h.leg.ended).resolves.toEqual({ outcome: 'completed', endReason: 'callee_hangup' });
     expect(h.rtpClosed()).toBe(true);
+  });
+
+  const notify = (sipfrag: string): SipRequest => ({
+    method: 'NOTIFY',
+    uri: 'sip:switchboard@127.0.0.2',
+    headers: { 'call-id': 'c1@127.0.0.2', cseq: { seq: 6, method: 'NOTIFY' }, event: 'refer', 'content-type': 'message/sipfrag' },
+    content: sipfrag,
+  });
+
+  it('transfers with REFER in the dialog (Refer-To the target at the trunk); 202 and a NOTIFY sipfrag 200 accept it', async () => {
+    const h = harness();
+    h.reply(0, 200, { content: SDP });
+    const result = h.leg.transfer('+4479111234');
+    expect(h.methods()).toEqual(['INVITE', 'ACK', 'REFER']);
+    const refer = h.sent[2].request;
+    expect(refer.uri).toBe('sip:peer@127.0.0.1:5080');
+    expect(refer.headers['refer-to']).toBe('<sip:+4479111234@127.0.0.1:5060>');
+    expect((refer.headers.cseq as { seq: number }).seq).toBeGreaterThan(1);
+    h.reply(2, 202);
+    h.peer(notify('SIP/2.0 100 Trying\r\n'));
+    h.peer(notify('SIP/2.0 200 OK\r\n'));
+    await expect(result).resolves.toEqual({ accepted: true, referStatus: 202, notifyStatus: 200, referTo: 'sip:+4479111234@127.0.0.1:5060' });
+    expect(h.responses).toEqual([
+      { method: 'NOTIFY', status: 200 },
+      { method: 'NOTIFY', status: 200 },
+    ]);
+  });
+
+  it('a transfer fails on a refused REFER, and on a NOTIFY reporting that the new call failed', async () => {
+    const refused = harness();
+    refused.reply(0, 200, { content: SDP });
+    const first = refused.leg.transfer('sales');
+    refused.reply(2, 603);
+    await expect(first).resolves.toMatchObject({ accepted: false, referStatus: 603 });
+
+    const failed = harness();
+    failed.reply(0, 200, { content: SDP });
+    const second = failed.leg.transfer('sales');
+    failed.reply(2, 202);
+    failed.peer(notify('SIP/2.0 486 Busy Here\r\n'));
+    await expect(second).resolves.toMatchObject({ accepted: false, referStatus: 202, notifyStatus: 486 });
+  });
+
+  it('a transfer before the answer is refused without sending anything', async () => {
+    const h = harness();
+    await expect(h.leg.transfer('sales')).resolves.toMatchObject({ accepted: false, referStatus: 0 });
+    expect(h.methods()).toEqual(['INVITE']);
+    h.leg.abandon('test_over'); // its ring timer would keep jest waiting
   });
 
   it('the ring timeout cancels after a provisional and ends no-answer', async () => {

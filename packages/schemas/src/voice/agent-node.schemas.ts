@@ -54,7 +54,8 @@ export const AGENT_NODE_SCHEMAS: Record<string, JsonSchema> = {
     },
     else: nodeId,
   }),
-  transfer: node('transfer', ['to'], { to: { type: 'string', minLength: 1, maxLength: 64 } }),
+  // `to` becomes the user part of the REFER's Refer-To, so only characters a SIP user part takes unescaped.
+  transfer: node('transfer', ['to'], { to: { type: 'string', pattern: '^[A-Za-z0-9+*#._-]{1,64}$' }, on_error: nodeId }),
   hangup: node('hangup', [], {}),
 };
 

@@ -6,7 +6,7 @@ import { AGENT_NODE_SCHEMAS, AGENT_NODE_TYPES, nodeExits } from './agent-node.sc
 
 export interface AgentRequest {
   name: string;
-  flow: { start: string; nodes: Record<string, Record<string, unknown> & { type: string }> };
+  flow: { start: string; nodes: Record<string, Record<string, unknown> & { type: string }>; silence_timeout_seconds?: number };
   voice?: string;
   llm?: Record<string, unknown>;
 }
@@ -24,6 +24,12 @@ export const agentRequestSchema: JsonSchema = {
       properties: {
         start: { type: 'string', minLength: 1, maxLength: 64 },
         nodes: { type: 'object', minProperties: 1, maxProperties: 200, propertyNames: { pattern: '^[A-Za-z0-9_-]{1,64}$' }, additionalProperties: { type: 'object' } },
+        silence_timeout_seconds: {
+          type: 'integer',
+          minimum: 3,
+          maximum: 3600,
+          description: 'Seconds of callee silence (no speech, no digit) while the agent is not speaking that end the call with `silence_timeout`; default 30.',
+        },
       },
     },
     voice: { type: 'string', pattern: '^[a-z0-9_-]{1,40}$', description: 'A TTS voice, e.g. `slt` or `rms` for flite.' },

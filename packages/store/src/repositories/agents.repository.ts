@@ -16,6 +16,8 @@ export interface AgentRow {
 export interface AgentFlowDocument {
   start: string;
   nodes: Record<string, Record<string, unknown> & { type: string }>;
+  /** Seconds of callee silence, while the agent is not speaking, that end the call (docs/voice.md#silence-timeout). */
+  silence_timeout_seconds?: number;
 }
 
 export interface AgentDefinition {

@@ -3,9 +3,9 @@ import type { SipRequest, SipResponse } from 'sip';
 import * as digest from 'sip/digest';
 import type { RtpSession } from '../media/rtp-session';
 import { parseSdpAnswer } from '../media/sdp.codec';
-import type { CallEnd, CallLeg, CallLegState } from '../telephony.types';
+import type { CallEnd, CallLeg, CallLegState, TransferResult } from '../telephony.types';
 import { mapCallEnd, type CallEndCause, type LocalCancelReason } from './sip-outcome.mapper';
-import { buildAck, buildBye, buildCancel, dialogFromAnswer, nextInvite, type UacDialog } from './sip-request.builder';
+import { buildAck, buildBye, buildCancel, buildRefer, dialogFromAnswer, nextInvite, type UacDialog } from './sip-request.builder';
 import type { SipUserAgent } from './sip-user-agent';
 
 export interface SipCallLegDeps {
@@ -15,7 +15,12 @@ export interface SipCallLegDeps {
   invite: SipRequest;
   ringTimeoutMs: number;
   credentials?: { user: string; password: string };
+  /** `host:port` of the trunk: a transfer's Refer-To is `sip:<target>@` this. */
+  referHost: string;
 }
+
+/** How long a transfer waits for the REFER's answer and the NOTIFY reporting the new call, before deciding. */
+const TRANSFER_WAIT_MS = 4_000;
 
 /** The leg plus the hooks its trunk uses: `start` sends the INVITE, the RTP listener feeds `media`. */
 export interface SipCallLeg extends CallLeg {
@@ -123,8 +128,45 @@ export function createSipCallLeg(deps: SipCallLegDeps): SipCallLeg {
     });
   };
 
+  // The NOTIFY that reports how the REFER's new call went (RFC 3515 §2.4.5), for the transfer waiting for it.
+  let onReferNotify: ((status: number) => void) | undefined;
+
+  const transfer = (target: string): Promise<TransferResult> =>
+    new Promise((resolve) => {
+      const referTo = `sip:${target}@${deps.referHost}`;
+      if (state !== 'answered' || !dialog) return resolve({ accepted: false, referStatus: 0, referTo });
+      let referStatus = 0;
+      let settled = false;
+      const settle = (notifyStatus?: number) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        onReferNotify = undefined;
+        // A NOTIFY may overtake the 202 on UDP; a final sipfrag status then decides alone.
+        const referOk = referStatus >= 200 && referStatus < 300;
+        const notifyOk = notifyStatus === undefined ? referOk : notifyStatus >= 200 && notifyStatus < 300 && (referOk || referStatus === 0);
+        resolve({ accepted: notifyOk, referStatus, referTo, ...(notifyStatus === undefined ? {} : { notifyStatus }) });
+      };
+      // A peer that accepts without ever sending a NOTIFY (allowed with `Refer-Sub: false`) is taken at its 202.
+      const timer = setTimeout(() => settle(), TRANSFER_WAIT_MS);
+      onReferNotify = (status) => status >= 200 && settle(status);
+      void ended.then(() => settle());
+      const contactUri = String((invite.headers.contact as Array<{ uri: string }>)[0].uri);
+      ua.request(buildRefer(dialog, ++localSeq, referTo, contactUri), (response) => {
+        if (response.status < 200) return;
+        referStatus = response.status;
+        if (response.status >= 300) settle();
+      });
+    });
+
   const onDialogRequest = (request: SipRequest): void => {
     switch (request.method) {
+      case 'NOTIFY': {
+        ua.respond(request, 200, 'OK');
+        const sipfrag = /^SIP\/2\.0 (\d{3})/.exec(request.content ?? '');
+        if (sipfrag) onReferNotify?.(Number(sipfrag[1]));
+        return;
+      }
       case 'BYE':
         ua.respond(request, 200, 'OK');
         return finish({ kind: 'remote_bye' });
@@ -179,6 +221,7 @@ export function createSipCallLeg(deps: SipCallLegDeps): SipCallLeg {
       return rtp.outbound.queuedFrames;
     },
     sendDtmf: (digits) => rtp.outbound.queueDigits(digits),
+    transfer,
     get mediaStats() {
       return rtp.stats;
     },

@@ -28,6 +28,8 @@ export interface CalleeLegEvents {
   dtmf: [string];
   'playback-drained': [];
   ended: ['caller_hangup' | 'callee_hangup'];
+  /** The caller asked this phone to call the Refer-To URI instead (SIP REFER); already answered 202 + NOTIFY 200. */
+  refer: [string];
 }
 
 export interface CalleeLeg {
@@ -118,11 +120,40 @@ export async function createSipCalleeServer(opts: { bindAddress: string; port: n
             if (request.method === 'BYE') {
               respond(request, 200, 'OK');
               finish('caller_hangup');
+            } else if (request.method === 'REFER') {
+              acceptRefer(request);
             } else if (request.method === 'INVITE') {
               respond(request, 200, 'OK', { headers: { to, contact, 'content-type': 'application/sdp' }, content: answerSdp });
             } else if (request.method !== 'ACK') respond(request, 200, 'OK');
           },
         });
+        // A blind transfer (RFC 3515): accepted at once, and the NOTIFY's sipfrag reports the new call as
+        // answered: this phone stands in for the transfer target too, so there is no second call to report on.
+        const acceptRefer = (refer: SipRequest) => {
+          respond(refer, 202, 'Accepted', { headers: { to, contact } });
+          const referTo = /<?([^<>\s]+)>?/.exec(String(refer.headers['refer-to'] ?? ''))?.[1] ?? '';
+          stack.send(
+            {
+              method: 'NOTIFY',
+              uri: remoteTarget,
+              headers: {
+                via: [],
+                'max-forwards': 70,
+                to: invite.headers.from,
+                from: to,
+                'call-id': callId,
+                cseq: { seq: ++cseq, method: 'NOTIFY' },
+                contact,
+                event: 'refer',
+                'subscription-state': 'terminated;reason=noresource',
+                'content-type': 'message/sipfrag;version=2.0',
+              },
+              content: 'SIP/2.0 200 OK\r\n',
+            },
+            () => undefined,
+          );
+          emitter.emit('refer', referTo);
+        };
         const answerSdp = buildSdpOffer({ address: opts.bindAddress, port: rtp.localPort, sessionId: randomInt(1, 2 ** 31), telephoneEventPayloadType: offer.telephoneEventPayloadType ?? 101 });
         respond(invite, 200, 'OK', { headers: { to, contact, 'content-type': 'application/sdp' }, content: answerSdp });
         rtp.start(offer);

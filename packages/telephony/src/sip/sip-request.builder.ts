@@ -115,3 +115,10 @@ export function buildCancel(invite: SipRequest): SipRequest {
     },
   };
 }
+
+/** A blind transfer (RFC 3515 §2.4): REFER in our dialog, naming the new target in Refer-To; Referred-By is us. */
+export function buildRefer(dialog: UacDialog, seq: number, referTo: string, contactUri: string): SipRequest {
+  const refer = inDialog(dialog, 'REFER', seq);
+  Object.assign(refer.headers, { 'refer-to': `<${referTo}>`, 'referred-by': `<${dialog.local.uri}>`, contact: [{ uri: contactUri, params: {} }] });
+  return refer;
+}

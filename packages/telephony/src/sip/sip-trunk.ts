@@ -46,7 +46,7 @@ export async function createSipTrunk(input: SipTrunkConfig): Promise<SipTrunk> {
       contactUri: `sip:switchboard@${config.publicAddress}:${localPort}`,
       sdp: buildSdpOffer({ address: config.publicAddress, port: rtp.localPort, sessionId: randomInt(1, 2 ** 31) }),
     });
-    leg = createSipCallLeg({ ua, rtp, invite, ringTimeoutMs: request.ringTimeoutMs ?? config.ringTimeoutMs, credentials });
+    leg = createSipCallLeg({ ua, rtp, invite, ringTimeoutMs: request.ringTimeoutMs ?? config.ringTimeoutMs, credentials, referHost: `${config.host}:${config.port}` });
     const created = leg;
     legs.add(created);
     void created.ended.then(() => legs.delete(created));

@@ -1,4 +1,5 @@
 import type { AgentFlowDocument } from '@switchboard/store';
+import type { TransferResult } from '@switchboard/telephony';
 import type { AgentMedia } from './agent-media';
 import { gatherDigits } from './dtmf-gather';
 import { conditionHolds, renderTemplate } from './flow-variables';
@@ -6,7 +7,7 @@ import type { LlmEndpoint } from './llm-chat.client';
 import { runLlmConversation } from './llm-node';
 import { gatherSpeech } from './speech-gather';
 
-export type FlowEnd = { kind: 'hangup' } | { kind: 'call_ended' } | { kind: 'unsupported'; node: string; type: string } | { kind: 'too_many_steps' };
+export type FlowEnd = { kind: 'hangup' } | { kind: 'transferred'; referTo: string } | { kind: 'call_ended' } | { kind: 'unsupported'; node: string; type: string } | { kind: 'too_many_steps' };
 
 export interface FlowEngineDeps {
   media: AgentMedia;
@@ -21,6 +22,8 @@ export interface FlowEngineDeps {
   matchPhrase: (heard: string, phrases: string[]) => number;
   /** The chat completions endpoint for `llm` nodes; undefined when none is configured for the call's mode. */
   llm?: LlmEndpoint;
+  /** A blind transfer of the call to `to` (docs/voice.md#transfer). */
+  transfer: (to: string) => Promise<TransferResult>;
 }
 
 /** The longest utterance a speech gather takes before it stops listening. */
@@ -138,6 +141,23 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
           if (!onError) throw error;
           nodeId = onError;
         }
+        break;
+      }
+      case 'transfer': {
+        // The last prompt ("Connecting you...") is heard before the callee's side is asked to move on.
+        await media.drained();
+        if (media.isEnded) return { kind: 'call_ended' };
+        const result = await deps.transfer(node.to as string);
+        if (media.isEnded) return { kind: 'call_ended' };
+        if (result.accepted) {
+          await deps.transcript('agent', `Transferred to ${result.referTo}`);
+          return { kind: 'transferred', referTo: result.referTo };
+        }
+        const why = result.referStatus === 0 ? 'no answer to REFER' : `REFER ${result.referStatus}${result.notifyStatus ? `, NOTIFY ${result.notifyStatus}` : ''}`;
+        await deps.transcript('agent', `Transfer to ${result.referTo} failed (${why})`);
+        variables.transfer_error = why;
+        if (typeof node.on_error !== 'string') return { kind: 'hangup' };
+        nodeId = node.on_error;
         break;
       }
       case 'hangup':

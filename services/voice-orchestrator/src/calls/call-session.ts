@@ -7,6 +7,7 @@ import { createAnsweringMachineDetector, createGreetingEndDetector, type Answere
 import { runAgentFlow, type FlowEngineDeps } from '../agent/flow-engine';
 import { createCallRecorder } from '../recording/call-recorder';
 import type { LiveCalls } from './live-calls';
+import { DEFAULT_SILENCE_TIMEOUT_SECONDS, watchForSilence } from './silence-watchdog';
 
 export interface CallSessionDeps {
   progress: Pick<CallProgressRepository, 'answered' | 'ended' | 'addTurn' | 'saveRecording' | 'setAnsweredBy' | 'awaitRedial'>;
@@ -57,6 +58,8 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
   leg.on('audio', (frame) => recorder.calleeFrame(frame));
   const startFlow = () => {
     if (!agent) return;
+    const silenceSeconds = agent.flow.silence_timeout_seconds ?? DEFAULT_SILENCE_TIMEOUT_SECONDS;
+    watchForSilence(leg, silenceSeconds * 1000, clock);
     const variables: Record<string, unknown> = { ...(call.metadata ?? {}), to: call.to, from: call.from, call_id: call.id };
     const flow = runAgentFlow(agent.flow, variables, {
       media,
@@ -70,8 +73,15 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
       recognize: deps.recognize,
       matchPhrase: deps.matchPhrase,
       llm: deps.llmFor(call.mode, typeof agent.llm?.model === 'string' ? agent.llm.model : undefined),
+      transfer: async (to) => {
+        const result = await leg.transfer(to);
+        logger.info('transfer', { ...fields, refer_to: result.referTo, accepted: result.accepted, refer_status: result.referStatus, notify_status: result.notifyStatus });
+        return result;
+      },
     }).then(
       (end) => {
+        // The callee's side took the call over: our leg's job is done (docs/voice.md#transfer).
+        if (end.kind === 'transferred') return leg.hangup('completed');
         if (end.kind === 'unsupported') logger.warn('flow reached a node this engine cannot run; hanging up', { ...fields, node: end.node, type: end.type });
         if (end.kind !== 'call_ended') return leg.hangup('agent_hangup');
         return undefined;
