@@ -1,31 +1,26 @@
 import { DelayedError, type Job } from 'bullmq';
 import { newId } from '@switchboard/domain';
-import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
 import type { OutboundMessage, SendAccepted } from '@switchboard/providers';
 import type { MessageTimerJob, SendMessageJob } from '@switchboard/queues';
-import { createAccountsRepository, createDb, createMessageTimersRepository, createMessageWritesRepository, type AttemptRow, type Db, type MessageWritesRepository, type StoredEvent } from '@switchboard/store';
+import { createMessageTimersRepository, type AttemptRow, type Db, type MessageWritesRepository, type StoredEvent } from '@switchboard/store';
 import type { MessageTimers } from '../src/dispatch/message-timers';
 import { createMessageTimerProcessor } from '../src/processors/message-timer.processor';
 import { createSendMessageProcessor } from '../src/processors/send-message.processor';
 import type { AdaptersByMode, ChannelAdapters } from '../src/upstreams/adapter-sets';
+import { openMessageStore, type MessageStore } from './support/message-store';
 
 /** Time-based fallback and expiry against the real store (docs/routing.md), with scripted upstreams. */
-let database: TestDatabase;
+let world: MessageStore;
 let db: Db;
 let store: MessageWritesRepository;
 let accountId: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb({ url: database.url, poolSize: 6 });
-  store = createMessageWritesRepository(db);
-  accountId = (await createAccountsRepository(db, testSecretCipher(database.url)).ensure('timer-test')).id;
+  world = await openMessageStore('timer-test', 6);
+  ({ db, store, accountId } = world);
 });
 
-afterAll(async () => {
-  await db.close();
-  await database.drop();
-});
+afterAll(() => world.close());
 
 let now = Date.parse('2025-03-01T12:00:00.000Z');
 const clock = () => now;

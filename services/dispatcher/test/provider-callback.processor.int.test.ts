@@ -1,27 +1,22 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { newId, type UpstreamReceipt } from '@switchboard/domain';
-import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
 import type { ProviderCallbackJob } from '@switchboard/queues';
-import { createAccountsRepository, createDb, createMessageWritesRepository, type Db, type MessageWritesRepository, type StoredEvent } from '@switchboard/store';
+import type { Db, MessageWritesRepository, StoredEvent } from '@switchboard/store';
 import { createProviderCallbackProcessor, type CallbackHandlers } from '../src/processors/provider-callback.processor';
 import { createReceiptBatcher } from '../src/processors/receipt-batcher';
+import { openMessageStore, type MessageStore } from './support/message-store';
 
-let database: TestDatabase;
+let world: MessageStore;
 let db: Db;
 let store: MessageWritesRepository;
 let accountId: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb({ url: database.url, poolSize: 4 });
-  store = createMessageWritesRepository(db);
-  accountId = (await createAccountsRepository(db, testSecretCipher(database.url)).ensure('callback-test')).id;
+  world = await openMessageStore('callback-test', 4);
+  ({ db, store, accountId } = world);
 });
 
-afterAll(async () => {
-  await db.close();
-  await database.drop();
-});
+afterAll(() => world.close());
 
 const silent = { debug: () => undefined, info: () => undefined, warn: jest.fn(), error: () => undefined };
 

@@ -1,24 +1,19 @@
 import { newId, type UpstreamReceipt } from '@switchboard/domain';
-import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
-import { createAccountsRepository, createDb, createMessageWritesRepository, type Db, type MessageWritesRepository } from '@switchboard/store';
+import type { Db, MessageWritesRepository } from '@switchboard/store';
 import { createReceiptBatcher } from '../src/processors/receipt-batcher';
+import { openMessageStore, type MessageStore } from './support/message-store';
 
-let database: TestDatabase;
+let world: MessageStore;
 let db: Db;
 let store: MessageWritesRepository;
 let accountId: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb({ url: database.url, poolSize: 6 });
-  store = createMessageWritesRepository(db);
-  accountId = (await createAccountsRepository(db, testSecretCipher(database.url)).ensure('receipt-batch-test')).id;
+  world = await openMessageStore('receipt-batch-test', 6);
+  ({ db, store, accountId } = world);
 });
 
-afterAll(async () => {
-  await db.close();
-  await database.drop();
-});
+afterAll(() => world.close());
 
 const T0 = Date.parse('2025-03-01T10:00:00.000Z');
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();

@@ -1,28 +1,23 @@
 import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { newId } from '@switchboard/domain';
-import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
 import { ProviderError, type OutboundMessage, type SendAccepted } from '@switchboard/providers';
 import type { SendMessageJob } from '@switchboard/queues';
-import { createAccountsRepository, createDb, createMessageWritesRepository, type Db, type MessageWritesRepository, type StoredEvent } from '@switchboard/store';
+import type { Db, MessageWritesRepository, StoredEvent } from '@switchboard/store';
 import { createSendMessageProcessor } from '../src/processors/send-message.processor';
 import type { AdaptersByMode, ChannelAdapters } from '../src/upstreams/adapter-sets';
+import { openMessageStore, type MessageStore } from './support/message-store';
 
-let database: TestDatabase;
+let world: MessageStore;
 let db: Db;
 let store: MessageWritesRepository;
 let accountId: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  db = createDb({ url: database.url, poolSize: 4 });
-  store = createMessageWritesRepository(db);
-  accountId = (await createAccountsRepository(db, testSecretCipher(database.url)).ensure('dispatch-test')).id;
+  world = await openMessageStore('dispatch-test', 4);
+  ({ db, store, accountId } = world);
 });
 
-afterAll(async () => {
-  await db.close();
-  await database.drop();
-});
+afterAll(() => world.close());
 
 type Answer = SendAccepted | ProviderError | Error;
 
