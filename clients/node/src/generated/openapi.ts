@@ -1113,6 +1113,8 @@ export interface components {
                 nodes: {
                     [key: string]: Record<string, never>;
                 };
+                /** @description Seconds of callee silence (no speech, no digit) while the agent is not speaking that end the call with `silence_timeout`; default 30. */
+                silence_timeout_seconds?: number;
                 start: string;
             };
             llm?: {
