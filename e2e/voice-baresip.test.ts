@@ -10,10 +10,10 @@ import { makeSpeech } from '../packages/telephony/test/support/speech.fixture';
 import { readWav } from '../packages/telephony/test/support/wav.reader';
 import { createPocketsphinxRecognizer } from '../services/voice-orchestrator/src/speech/pocketsphinx-stt';
 import { TEST_REDIS_URL } from './webhooks-harness';
+import { FROM } from './support/voice-calls';
 
 // A live key's call through the configured SIP trunk, which here is baresip: a real third-party SIP user agent
 // that auto-answers, records what it hears, and sends DTMF when told to over ctrl_tcp.
-const FROM = '+447911123499';
 const TO = '+447911123456';
 const PROMPT = 'Press five for billing.';
 

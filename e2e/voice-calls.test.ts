@@ -2,47 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { callee, FROM, IVR_FLOW, type CallView } from './support/voice-calls';
 import { ReceiverProcess, TEST_REDIS_URL, verify } from './webhooks-harness';
 
 // Outbound calls through the real stack: the gateway, the voice orchestrator placing real SIP/RTP calls to the
 // carrier simulator's phones, and webhook-delivery posting the call events (docs/voice.md).
-const FROM = '+447911123499';
-const callee = (lastTwo: string) => `+4479111234${lastTwo}`;
-
-interface CallView {
-  call_id: string;
-  status: string;
-  end_reason: string | null;
-  answered_at: string | null;
-  transcript: Array<{ speaker: string; text: string; at: string }>;
-  recording: { url: string; duration_seconds: number } | null;
-}
-
-const IVR_FLOW = {
-  start: 'greet',
-  nodes: {
-    greet: { type: 'say', text: 'Hello {{name}}, this is Switchboard.', next: 'menu' },
-    menu: {
-      type: 'gather',
-      input: 'dtmf',
-      prompt: 'Press 1 for sales or 2 for support.',
-      max_digits: 1,
-      timeout_seconds: 8,
-      save_as: 'choice',
-      branches: [
-        { match: '1', next: 'route' },
-        { match: '2', next: 'route' },
-      ],
-      no_input: 'bye',
-      no_match: 'bye',
-    },
-    route: { type: 'branch', conditions: [{ if: '{{choice}} == 1', next: 'sales' }], else: 'support' },
-    sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
-    support: { type: 'say', text: 'Connecting you to support.', next: 'bye' },
-    bye: { type: 'hangup' },
-  },
-};
-
 describe('voice calls through the full stack', () => {
   let database: TestDatabase;
   let stack: Stack;

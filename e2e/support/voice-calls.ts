@@ -1,0 +1,38 @@
+// What the voice e2e tests share: the account's number, the simulator's phones, the call as GET returns it, and the
+// IVR flow of docs/voice.md's walk-through.
+export const FROM = '+447911123499';
+export const callee = (lastTwo: string) => `+4479111234${lastTwo}`;
+
+export interface CallView {
+  call_id: string;
+  status: string;
+  end_reason: string | null;
+  answered_at: string | null;
+  transcript: Array<{ speaker: string; text: string; at: string }>;
+  recording: { url: string; duration_seconds: number } | null;
+}
+
+export const IVR_FLOW = {
+  start: 'greet',
+  nodes: {
+    greet: { type: 'say', text: 'Hello {{name}}, this is Switchboard.', next: 'menu' },
+    menu: {
+      type: 'gather',
+      input: 'dtmf',
+      prompt: 'Press 1 for sales or 2 for support.',
+      max_digits: 1,
+      timeout_seconds: 8,
+      save_as: 'choice',
+      branches: [
+        { match: '1', next: 'route' },
+        { match: '2', next: 'route' },
+      ],
+      no_input: 'bye',
+      no_match: 'bye',
+    },
+    route: { type: 'branch', conditions: [{ if: '{{choice}} == 1', next: 'sales' }], else: 'support' },
+    sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
+    support: { type: 'say', text: 'Connecting you to support.', next: 'bye' },
+    bye: { type: 'hangup' },
+  },
+};
