@@ -46,6 +46,8 @@ export interface JobWorker {
   readonly queue: string;
   /** Lets the active jobs finish, then closes the worker's own Redis connection. */
   close(): Promise<void>;
+  /** Changes how many jobs run at once from now on; active jobs are not touched. At least 1. */
+  setConcurrency(concurrency: number): void;
 }
 
 const DEFAULT_BACKOFF_MS = 1_000;
@@ -106,6 +108,9 @@ export function createJobWorker<C extends QueueContract>(contract: C, handlers: 
   worker.on('error', (error) => logger.error('worker error', { queue: contract.name, error: error.message }));
   return {
     queue: contract.name,
+    setConcurrency(concurrency) {
+      worker.concurrency = Math.max(1, concurrency);
+    },
     async close() {
       await worker.close();
       await connection.quit().catch(() => connection.disconnect());

@@ -56,12 +56,23 @@ export const voiceOpenApiSchemas: Record<string, JsonSchema> = {
   Call: call,
   CallList: pageOf('Call'),
   AgentRequest: {
-    ...agentRequestSchema,
+    ...withNodeSchemas(agentRequestSchema),
     description: `Each node is one of: ${Object.keys(AGENT_NODE_SCHEMAS).join(', ')} (docs/voice.md#node-types). Flows are checked as graphs too: a dangling exit or an unreachable node is a 400 naming its JSON Pointer.`,
   },
   Agent: agent,
   AgentList: pageOf('Agent'),
 };
+
+/**
+ * The document shows each node type's shape (one `oneOf` per node); the validator checks nodes one by one
+ * instead, so that each problem is named by its own JSON Pointer (docs/voice.md#agents).
+ */
+function withNodeSchemas(request: JsonSchema): JsonSchema {
+  const properties = request.properties as Record<string, JsonSchema>;
+  const flow = properties.flow as JsonSchema & { properties: Record<string, JsonSchema> };
+  const nodes = { ...flow.properties.nodes, additionalProperties: { oneOf: Object.values(AGENT_NODE_SCHEMAS) } };
+  return { ...request, properties: { ...properties, flow: { ...flow, properties: { ...flow.properties, nodes } } } };
+}
 
 const callId = idParameter('call');
 const agentId = idParameter('agt');

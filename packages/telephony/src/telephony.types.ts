@@ -101,6 +101,10 @@ export interface OriginateRequest {
 export interface TelephonyTrunk {
   /** Sends the INVITE and returns the leg at once; progress arrives as events. */
   originate(request: OriginateRequest): Promise<CallLeg>;
-  /** Hangs up every live leg and releases the sockets. */
-  close(): Promise<void>;
+  /**
+   * Hangs up every live leg with `endReason` and releases the sockets. The default names why a trunk closes under
+   * live calls: the process carrying them is going away (docs/voice.md#shutdown).
+   * @defaultValue `orchestrator_lost`
+   */
+  close(endReason?: string): Promise<void>;
 }

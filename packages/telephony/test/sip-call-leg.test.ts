@@ -197,9 +197,9 @@ describe('SIP call leg', () => {
 
   it('abandon ends a leg whose CANCEL was never answered', async () => {
     const h = harness();
-    void h.leg.hangup('shutdown');
-    h.leg.abandon('shutdown');
-    await expect(h.leg.ended).resolves.toEqual({ outcome: 'canceled', endReason: 'shutdown' });
+    void h.leg.hangup('orchestrator_lost');
+    h.leg.abandon('orchestrator_lost');
+    await expect(h.leg.ended).resolves.toEqual({ outcome: 'canceled', endReason: 'orchestrator_lost' });
     expect(h.leg.state).toBe('ended');
   });
 });

@@ -45,7 +45,7 @@ describe('SIP outcome mapping', () => {
   });
 
   it('a leg the trunk abandons on shutdown ends as its hangup would have', () => {
-    expect(mapCallEnd({ kind: 'abandoned', answered: true, endReason: 'shutdown' })).toEqual({ outcome: 'completed', endReason: 'shutdown' });
-    expect(mapCallEnd({ kind: 'abandoned', answered: false, endReason: 'shutdown' })).toEqual({ outcome: 'canceled', endReason: 'shutdown' });
+    expect(mapCallEnd({ kind: 'abandoned', answered: true, endReason: 'orchestrator_lost' })).toEqual({ outcome: 'completed', endReason: 'orchestrator_lost' });
+    expect(mapCallEnd({ kind: 'abandoned', answered: false, endReason: 'orchestrator_lost' })).toEqual({ outcome: 'canceled', endReason: 'orchestrator_lost' });
   });
 });

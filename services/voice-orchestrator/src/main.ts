@@ -6,6 +6,7 @@ import { createAgentsRepository, createCallProgressRepository, createEventsRepos
 import { createSipTrunk } from '@switchboard/telephony';
 import { createGuardedHttpClient } from './agent/guarded-http.client';
 import { startCallHeartbeat } from './calls/call-heartbeat';
+import { createLineBudget } from './calls/line-budget';
 import { createLiveCalls } from './calls/live-calls';
 import { describeConfig, loadConfig, type TrunkSettings } from './config';
 import { createPlaceCallProcessor } from './processors/place-call.processor';
@@ -30,6 +31,12 @@ runWorkerService({
     const liveCalls = createLiveCalls({ subscriber, prefix: config.queuePrefix, logger });
     await liveCalls.listen();
     const progress = createCallProgressRepository(db);
+    // A bridged transfer's second leg takes a line: the worker then takes one call job fewer (docs/voice.md#capacity).
+    const lines = createLineBudget({
+      capacity: config.capacity,
+      callsHeld: () => liveCalls.ids().length,
+      onSecondLegsChanged: (secondLegs) => worker.setConcurrency(config.capacity - secondLegs),
+    });
     const tts = createFliteTts({ defaultVoice: config.ttsVoice, cacheEntries: config.ttsCacheEntries });
     const placeCall = createPlaceCallProcessor({
       progress,
@@ -47,6 +54,7 @@ runWorkerService({
         const target = mode === 'test' ? { baseUrl: config.sandboxLlmBaseUrl } : config.llm;
         return target ? { ...target, model: model ?? config.llmModel, timeoutMs: config.llmTimeoutMs } : undefined;
       },
+      lines,
       logger,
     });
     // A stalled call job is not run again: its call is ended as orchestrator_lost by the heartbeat sweep instead.
@@ -64,7 +72,8 @@ runWorkerService({
     return {
       health: { port: config.healthPort, host: config.healthHost, ready: async () => (await Promise.all([db.ping(), redis.ping()]))[1] === 'PONG' },
       shutdown: [
-        { name: 'hang up live calls', run: () => liveCalls.hangupAll('shutdown') },
+        // The calls are cut because their orchestrator goes away: they end failed / orchestrator_lost (docs/voice.md#shutdown).
+        { name: 'hang up live calls', run: () => liveCalls.hangupAll('orchestrator_lost') },
         { name: 'close workers (active calls finish)', run: () => worker.close() },
         { name: 'stop heartbeat', run: async () => heartbeat.stop() },
         { name: 'close sip trunks', run: () => Promise.all([trunks.test.close(), trunks.live?.close()]) },

@@ -1111,7 +1111,69 @@ export interface components {
         AgentRequest: {
             flow: {
                 nodes: {
-                    [key: string]: Record<string, never>;
+                    [key: string]: {
+                        next: string;
+                        text: string;
+                        /** @enum {unknown} */
+                        type: "say";
+                    } | {
+                        branches: {
+                            match: string;
+                            next: string;
+                        }[];
+                        /** @enum {unknown} */
+                        finish_key?: "#" | "*";
+                        /** @enum {unknown} */
+                        input: "dtmf" | "speech" | "both";
+                        inter_digit_timeout_seconds?: number;
+                        max_digits?: number;
+                        no_input: string;
+                        no_match: string;
+                        prompt?: string;
+                        save_as?: string;
+                        timeout_seconds: number;
+                        /** @enum {unknown} */
+                        type: "gather";
+                    } | {
+                        body?: Record<string, never>;
+                        /** @enum {unknown} */
+                        method: "GET" | "POST";
+                        next: string;
+                        on_error: string;
+                        save_as: string;
+                        timeout_ms?: number;
+                        /** @enum {unknown} */
+                        type: "http";
+                        url: string;
+                    } | {
+                        expected_phrases?: string[];
+                        goal: string;
+                        max_turns: number;
+                        next: string;
+                        on_error?: string;
+                        system_prompt: string;
+                        /** @enum {unknown} */
+                        type: "llm";
+                    } | {
+                        conditions: {
+                            if: string;
+                            next: string;
+                        }[];
+                        else: string;
+                        /** @enum {unknown} */
+                        type: "branch";
+                    } | {
+                        /** @enum {unknown} */
+                        mode?: "refer" | "bridge";
+                        on_error?: string;
+                        timeout_seconds?: number;
+                        to: string;
+                        /** @enum {unknown} */
+                        type: "transfer";
+                    } | {
+                        /** @enum {unknown} */
+                        type: "hangup";
+                    };
                 };
                 /** @description Seconds of callee silence (no speech, no digit) while the agent is not speaking that end the call with `silence_timeout`; default 30. */
                 silence_timeout_seconds?: number;

@@ -55,7 +55,13 @@ export const AGENT_NODE_SCHEMAS: Record<string, JsonSchema> = {
     else: nodeId,
   }),
   // `to` becomes the user part of the REFER's Refer-To, so only characters a SIP user part takes unescaped.
-  transfer: node('transfer', ['to'], { to: { type: 'string', pattern: '^[A-Za-z0-9+*#._-]{1,64}$' }, on_error: nodeId }),
+  // `mode: bridge` dials `to` as a second leg and relays audio and digits between the two (docs/voice.md#bridged-transfer).
+  transfer: node('transfer', ['to'], {
+    to: { type: 'string', pattern: '^[A-Za-z0-9+*#._-]{1,64}$' },
+    mode: { enum: ['refer', 'bridge'] },
+    timeout_seconds: { type: 'integer', minimum: 5, maximum: 120 },
+    on_error: nodeId,
+  }),
   hangup: node('hangup', [], {}),
 };
 

@@ -57,14 +57,14 @@ export async function createSipTrunk(input: SipTrunkConfig): Promise<SipTrunk> {
   return {
     localPort,
     originate,
-    async close() {
+    async close(endReason = 'orchestrator_lost') {
       if (closed) return;
       closed = true;
-      const hangups = Promise.all([...legs].map((leg) => leg.hangup('shutdown')));
+      const hangups = Promise.all([...legs].map((leg) => leg.hangup(endReason)));
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([hangups, new Promise((resolve) => (timer = setTimeout(resolve, config.closeTimeoutMs)))]);
       clearTimeout(timer);
-      for (const leg of legs) leg.abandon('shutdown');
+      for (const leg of legs) leg.abandon(endReason);
       ua.close();
     },
   };

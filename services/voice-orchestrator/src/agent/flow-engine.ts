@@ -1,5 +1,6 @@
 import type { AgentFlowDocument } from '@switchboard/store';
 import type { TransferResult } from '@switchboard/telephony';
+import type { BridgeAttempt } from '../calls/bridged-transfer';
 import type { AgentMedia } from './agent-media';
 import { gatherDigits } from './dtmf-gather';
 import { conditionHolds, renderTemplate } from './flow-variables';
@@ -7,7 +8,7 @@ import type { LlmEndpoint } from './llm-chat.client';
 import { runLlmConversation } from './llm-node';
 import { gatherSpeech } from './speech-gather';
 
-export type FlowEnd = { kind: 'hangup' } | { kind: 'transferred'; referTo: string } | { kind: 'call_ended' } | { kind: 'unsupported'; node: string; type: string } | { kind: 'too_many_steps' };
+export type FlowEnd = { kind: 'hangup' } | { kind: 'transferred'; referTo: string } | { kind: 'bridged'; to: string } | { kind: 'call_ended' } | { kind: 'unsupported'; node: string; type: string } | { kind: 'too_many_steps' };
 
 export interface FlowEngineDeps {
   media: AgentMedia;
@@ -24,7 +25,12 @@ export interface FlowEngineDeps {
   llm?: LlmEndpoint;
   /** A blind transfer of the call to `to` (docs/voice.md#transfer). */
   transfer: (to: string) => Promise<TransferResult>;
+  /** Dials `to` as a second leg and bridges it to the call (docs/voice.md#bridged-transfer). */
+  bridge?: (to: string, ringTimeoutMs: number) => Promise<BridgeAttempt>;
 }
+
+/** How long a bridged transfer's second leg rings, unless the node says (docs/voice.md#bridged-transfer). */
+const DEFAULT_BRIDGE_RING_SECONDS = 30;
 
 /** The longest utterance a speech gather takes before it stops listening. */
 const MAX_SPEECH_MS = 15_000;
@@ -147,6 +153,21 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         // The last prompt ("Connecting you...") is heard before the callee's side is asked to move on.
         await media.drained();
         if (media.isEnded) return { kind: 'call_ended' };
+        if (node.mode === 'bridge') {
+          const ringSeconds = (node.timeout_seconds as number | undefined) ?? DEFAULT_BRIDGE_RING_SECONDS;
+          const bridged = deps.bridge ? await deps.bridge(node.to as string, ringSeconds * 1000) : { connected: false as const, to: node.to as string, reason: 'bridging is not available' };
+          if (media.isEnded) return { kind: 'call_ended' };
+          if (bridged.connected) {
+            await deps.transcript('agent', `Bridged to ${bridged.to}`);
+            await bridged.finished;
+            return { kind: 'bridged', to: bridged.to };
+          }
+          await deps.transcript('agent', `Bridge to ${bridged.to} failed (${bridged.reason})`);
+          variables.transfer_error = bridged.reason;
+          if (typeof node.on_error !== 'string') return { kind: 'hangup' };
+          nodeId = node.on_error;
+          break;
+        }
         const result = await deps.transfer(node.to as string);
         if (media.isEnded) return { kind: 'call_ended' };
         if (result.accepted) {

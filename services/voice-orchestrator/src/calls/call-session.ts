@@ -6,6 +6,8 @@ import { createLegMedia, type AgentMedia } from '../agent/agent-media';
 import { createAnsweringMachineDetector, createGreetingEndDetector, type AnsweredBy } from '../agent/answering-machine.detector';
 import { runAgentFlow, type FlowEngineDeps } from '../agent/flow-engine';
 import { createCallRecorder } from '../recording/call-recorder';
+import { bridgeSecondLeg } from './bridged-transfer';
+import type { LineBudget } from './line-budget';
 import type { LiveCalls } from './live-calls';
 import { DEFAULT_SILENCE_TIMEOUT_SECONDS, watchForSilence } from './silence-watchdog';
 
@@ -22,6 +24,8 @@ export interface CallSessionDeps {
   matchPhrase: FlowEngineDeps['matchPhrase'];
   /** The LLM endpoint for a call of this mode, with the agent's model if it names one. */
   llmFor: (mode: CallRow['mode'], model: string | undefined) => FlowEngineDeps['llm'];
+  /** The process's lines: a bridged transfer's second leg needs one (docs/voice.md#capacity). */
+  lines: LineBudget;
   logger: Logger;
   clock?: () => number;
 }
@@ -59,16 +63,17 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
   const startFlow = () => {
     if (!agent) return;
     const silenceSeconds = agent.flow.silence_timeout_seconds ?? DEFAULT_SILENCE_TIMEOUT_SECONDS;
-    watchForSilence(leg, silenceSeconds * 1000, clock);
+    const stopSilenceWatch = watchForSilence(leg, silenceSeconds * 1000, clock);
+    const transcript = async (speaker: 'agent' | 'callee', text: string) => {
+      const write = progress.addTurn(call.id, speaker, text, now());
+      writes.push(write);
+      await write;
+    };
     const variables: Record<string, unknown> = { ...(call.metadata ?? {}), to: call.to, from: call.from, call_id: call.id };
     const flow = runAgentFlow(agent.flow, variables, {
       media,
       speak: (text) => deps.speak(text, agent.voice),
-      transcript: async (speaker, text) => {
-        const write = progress.addTurn(call.id, speaker, text, now());
-        writes.push(write);
-        await write;
-      },
+      transcript,
       fetchJson: deps.fetchJson,
       recognize: deps.recognize,
       matchPhrase: deps.matchPhrase,
@@ -78,12 +83,18 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
         logger.info('transfer', { ...fields, refer_to: result.referTo, accepted: result.accepted, refer_status: result.referStatus, notify_status: result.notifyStatus });
         return result;
       },
+      bridge: async (to, ringTimeoutMs) => {
+        const attempt = await bridgeSecondLeg(leg, media, { to, from: call.from, ringTimeoutMs }, { trunk, lines: deps.lines, transcript, logger, fields });
+        // While bridged the agent is out of the conversation: a quiet pause between the two parties is theirs.
+        if (attempt.connected) stopSilenceWatch();
+        return attempt;
+      },
     }).then(
       (end) => {
         // The callee's side took the call over: our leg's job is done (docs/voice.md#transfer).
         if (end.kind === 'transferred') return leg.hangup('completed');
         if (end.kind === 'unsupported') logger.warn('flow reached a node this engine cannot run; hanging up', { ...fields, node: end.node, type: end.type });
-        if (end.kind !== 'call_ended') return leg.hangup('agent_hangup');
+        if (end.kind !== 'call_ended' && end.kind !== 'bridged') return leg.hangup('agent_hangup');
         return undefined;
       },
       (error: Error) => {
@@ -124,14 +135,23 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
   }
   // Transcript turns and the answer are written before the end, so `call.completed` carries them.
   await Promise.allSettled(writes);
-  const ended = await progress.ended(call.id, STATUS_OF_OUTCOME[end.outcome], end.endReason, now());
+  const status = statusOfEnd(end);
+  const ended = await progress.ended(call.id, status, end.endReason, now());
   if (ended) await publishEvents(ended.events, fields);
-  logger.info('call ended', { ...fields, status: STATUS_OF_OUTCOME[end.outcome], end_reason: end.endReason, frames_late: leg.mediaStats.framesLate, frames_sent: leg.mediaStats.framesSent });
+  logger.info('call ended', { ...fields, status, end_reason: end.endReason, frames_late: leg.mediaStats.framesLate, frames_sent: leg.mediaStats.framesSent });
   if (!call.record) return;
   const recording = recorder.finish();
   if (!recording) return;
   const saved = await progress.saveRecording(call.id, recording.wav, recording.durationSeconds, now());
   if (saved) await publishEvents(saved.events, fields);
+}
+
+/**
+ * A call cut because its orchestrator shuts down ends as a lost one does, `failed` / `orchestrator_lost`, answered
+ * or not (docs/voice.md#shutdown); otherwise the leg's outcome decides.
+ */
+function statusOfEnd(end: CallEnd): CallStatus {
+  return end.endReason === 'orchestrator_lost' ? 'failed' : STATUS_OF_OUTCOME[end.outcome];
 }
 
 /** Busy or unanswered, asked for, attempts left; never after 603 (declined) or a number error (docs/voice.md#retries). */
