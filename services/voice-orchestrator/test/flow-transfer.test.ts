@@ -66,3 +66,55 @@ describe('transfer node', () => {
     expect(turns).toEqual([`agent: Transfer to ${referTo} failed (no answer to REFER)`]);
   });
 });
+
+describe('transfer node with mode: bridge', () => {
+  const bridgeFlow = {
+    start: 'xfer',
+    nodes: {
+      xfer: { type: 'transfer', to: '+15550100', mode: 'bridge', timeout_seconds: 12, on_error: 'sorry' },
+      sorry: { type: 'say', text: 'Sales is {{transfer_error}}.', next: 'bye' },
+      bye: { type: 'hangup' },
+    },
+  };
+
+  it('dials the second leg with the node\'s ring timeout and ends the flow when the bridge has finished', async () => {
+    const { d, turns } = deps({ accepted: false, referStatus: 0, referTo: '' });
+    const dialled: Array<[string, number]> = [];
+    let hangUp!: () => void;
+    d.bridge = async (to, ringTimeoutMs) => {
+      dialled.push([to, ringTimeoutMs]);
+      return { connected: true, to, finished: new Promise<void>((resolve) => (hangUp = resolve)) };
+    };
+    const flowEnd = runAgentFlow(bridgeFlow, {}, d);
+    let settled = false;
+    void flowEnd.then(() => (settled = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(settled).toBe(false); // the flow holds the call while the two parties talk
+    hangUp();
+    await expect(flowEnd).resolves.toEqual({ kind: 'bridged', to: '+15550100' });
+    expect(dialled).toEqual([['+15550100', 12_000]]);
+    expect(turns).toEqual(['agent: Bridged to +15550100']);
+  });
+
+  it('a second leg that fails sets transfer_error and follows on_error', async () => {
+    const { d, turns, targets } = deps({ accepted: true, referStatus: 202, referTo: '' });
+    d.bridge = async (to) => ({ connected: false, to, reason: 'busy' });
+    const variables: Record<string, unknown> = {};
+    await expect(runAgentFlow(bridgeFlow, variables, d)).resolves.toEqual({ kind: 'hangup' });
+    expect(variables.transfer_error).toBe('busy');
+    expect(turns).toEqual(['agent: Bridge to +15550100 failed (busy)', 'agent: Sales is busy.']);
+    expect(targets).toEqual([]); // no REFER
+  });
+
+  it('without on_error a failed bridge hangs up; the ring timeout defaults to 30 s', async () => {
+    const { d } = deps({ accepted: true, referStatus: 202, referTo: '' });
+    const timeouts: number[] = [];
+    d.bridge = async (to, ringTimeoutMs) => {
+      timeouts.push(ringTimeoutMs);
+      return { connected: false, to, reason: 'no_answer' };
+    };
+    const flow = { start: 'xfer', nodes: { xfer: { type: 'transfer', to: '+15550100', mode: 'bridge' } } };
+    await expect(runAgentFlow(flow, {}, d)).resolves.toEqual({ kind: 'hangup' });
+    expect(timeouts).toEqual([30_000]);
+  });
+});
