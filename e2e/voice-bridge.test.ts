@@ -127,4 +127,18 @@ describe('bridged transfer between two real SIP phones', () => {
     expect(badMode.status).toBe(400);
     expect(badMode.body.errors).toEqual([expect.objectContaining({ field: '/flow/nodes/x/mode' })]);
   });
+
+  it('a graceful shutdown of the orchestrator ends a bridged call failed / orchestrator_lost before the process exits', async () => {
+    const created = await api('POST', '/v1/voice/calls', { to: callee('05'), from: FROM, agent_id: await bridgeAgent(callee('05')) });
+    const id = created.body.call_id as string;
+    await eventually(
+      async () => (await api('GET', `/v1/voice/calls/${id}`)).body as unknown as CallView,
+      (c) => c.transcript.length > 0 || !['ringing', 'in-progress'].includes(c.status),
+      { what: 'the bridge', timeoutMs: 30_000, intervalMs: 250 },
+    );
+    await stack.services['voice-orchestrator']!.kill('SIGTERM');
+    // Written by the process on its way out, not by another orchestrator's sweep (none runs now).
+    expect((await api('GET', `/v1/voice/calls/${id}`)).body).toMatchObject({ status: 'failed', end_reason: 'orchestrator_lost', transcript: [expect.objectContaining({ text: `Bridged to ${callee('05')}` })] });
+    await stack.startService('voice-orchestrator');
+  });
 });
