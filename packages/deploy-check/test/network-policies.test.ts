@@ -82,7 +82,7 @@ describe('the voice orchestrator NetworkPolicies', () => {
     expect(sipRtp.spec.ingress[0].ports).toEqual([{ protocol: 'UDP', port: 5080 }, { protocol: 'UDP', port: 30000, endPort: 30199 }]);
     expect(voiceEnv(custom)).toMatchObject({ VOICE_SIP_LOCAL_PORT: '5080', VOICE_RTP_PORT_MIN: '30000', VOICE_RTP_PORT_MAX: '30199' });
 
-    const noTrunk = ofKind(renderChart(), 'NetworkPolicy');
+    const noTrunk = ofKind(renderChart({ set: { 'secret.existingSecret': 'sb-env' } }), 'NetworkPolicy');
     expect(noTrunk.some((p) => p.metadata.name === 'sb-switchboard-voice-orchestrator-sip-rtp')).toBe(false);
     const udp = noTrunk.flatMap((p) => [...(p.spec.ingress ?? []), ...(p.spec.egress ?? [])]).flatMap((r: Loose) => r.ports ?? []).filter((port: Loose) => port.protocol === 'UDP');
     expect(udp.map((port: Loose) => port.port)).toEqual([53]); // DNS only
