@@ -22,6 +22,22 @@ const SPEECH_AGENT = {
   },
 };
 
+/**
+ * The agent's channel (right) of a stereo call recording, with each silence cut to 0.5 s: pocketsphinx's continuous
+ * decoder loses words after the seconds of silence in which the callee speaks.
+ */
+function agentSpeech(wav: Buffer): Int16Array {
+  const kept: number[] = [];
+  let silentFrames = 0;
+  for (let frame = 44; frame + 160 * 4 <= wav.length; frame += 160 * 4) {
+    const samples = Array.from({ length: 160 }, (_, i) => wav.readInt16LE(frame + i * 4 + 2));
+    const level = samples.reduce((sum, s) => sum + Math.abs(s), 0) / 160;
+    silentFrames = level > 50 ? 0 : silentFrames + 1;
+    if (silentFrames <= 25) kept.push(...samples);
+  }
+  return Int16Array.from(kept);
+}
+
 describe('voice calls with remote TTS and STT providers', () => {
   let database: TestDatabase;
   let stack: Stack;
@@ -65,10 +81,8 @@ describe('voice calls with remote TTS and STT providers', () => {
 
     const withRecording = await eventually(async () => (await api('GET', `/v1/voice/calls/${call.call_id}`)) as unknown as CallView, (c) => c.recording !== null, { what: 'the recording', timeoutMs: 30_000 });
     const wav = (await api('GET', withRecording.recording!.url)) as Buffer;
-    // The agent's channel (right) of the call recording, recognised by the local pocketsphinx as the other tests do.
-    const agentChannel = new Int16Array((wav.length - 44) / 4);
-    for (let i = 0; i < agentChannel.length; i += 1) agentChannel[i] = wav.readInt16LE(44 + i * 4 + 2);
-    const heard = await createPocketsphinxRecognizer().recognize(encodeMulaw(agentChannel), [PROMPT, 'Connecting you to sales.']);
+    // The agent's channel of the call recording, recognised by the local pocketsphinx as the other tests do.
+    const heard = await createPocketsphinxRecognizer().recognize(encodeMulaw(agentSpeech(wav)), [PROMPT, 'Connecting you to sales.']);
     expect(heard.split(' ')).toEqual(expect.arrayContaining(['department', 'connecting', 'sales']));
   });
 
