@@ -43,11 +43,12 @@ describe('voice calls with remote TTS and STT providers', () => {
   let stack: Stack;
   let key: string;
   let orchestrator: ServiceProcess;
-  const remoteSpeech = (sttModel: string) => ({
+  // The stand-ins fail on purpose for the model `sim-fault-500`, as the LLM stand-in does.
+  const remoteSpeech = ({ ttsModel = 'tts-1', sttModel = 'whisper-1' } = {}) => ({
     VOICE_TTS_PROVIDER: 'openai',
     VOICE_TTS_URL: stack.simUrl,
     VOICE_TTS_API_KEY: 'sk-sim-tts',
-    // alloy is no flite voice: a prompt heard at all was spoken by the remote provider.
+    VOICE_TTS_MODEL: ttsModel,
     VOICE_TTS_VOICE: 'alloy',
     VOICE_TTS_RESPONSE_FORMAT: 'pcm',
     VOICE_STT_PROVIDER: 'openai',
@@ -64,7 +65,7 @@ describe('voice calls with remote TTS and STT providers', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     stack = await startStack({ databaseUrl: database.url, redisUrl: TEST_REDIS_URL, prefix: `sbvr${randomBytes(4).toString('hex')}`, workers: [] });
-    orchestrator = await stack.startService('voice-orchestrator', remoteSpeech('whisper-1'));
+    orchestrator = await stack.startService('voice-orchestrator', remoteSpeech());
     ({ key } = await createAccountKey(database.url, { account: 'voice-remote', scopes: ['*'], numbers: [{ e164: FROM, channels: ['voice'] }] }));
   }, 120_000);
   afterAll(async () => {
@@ -86,13 +87,19 @@ describe('voice calls with remote TTS and STT providers', () => {
     expect(heard.split(' ')).toEqual(expect.arrayContaining(['department', 'connecting', 'sales']));
   });
 
-  it('ends the flow when the transcription provider fails (the simulated 500), after the prompt', async () => {
-    await orchestrator.stop();
-    orchestrator = await stack.startService('voice-orchestrator', remoteSpeech('sim-fault-500'));
-    const agent = await api('POST', '/v1/voice/agents', SPEECH_AGENT);
-    const created = await api('POST', '/v1/voice/calls', { to: callee('04'), from: FROM, agent_id: agent.id });
-    const call = await callEnds(created.call_id as string, 'the call with a failing STT to end');
-    expect(call).toMatchObject({ status: 'completed', end_reason: 'agent_hangup' });
-    expect(call.transcript.map((t) => t.text)).toEqual([PROMPT]);
+  it('ends the flow with a hangup when a provider fails: STT after the prompt, TTS before anything is said', async () => {
+    const callWith = async (env: { ttsModel?: string; sttModel?: string }) => {
+      await orchestrator.stop();
+      orchestrator = await stack.startService('voice-orchestrator', remoteSpeech(env));
+      const agent = await api('POST', '/v1/voice/agents', SPEECH_AGENT);
+      const created = await api('POST', '/v1/voice/calls', { to: callee('04'), from: FROM, agent_id: agent.id });
+      return callEnds(created.call_id as string, `the call with ${JSON.stringify(env)} to end`);
+    };
+    const sttFails = await callWith({ sttModel: 'sim-fault-500' });
+    expect(sttFails).toMatchObject({ status: 'completed', end_reason: 'agent_hangup' });
+    expect(sttFails.transcript.map((t) => t.text)).toEqual([PROMPT]);
+    const ttsFails = await callWith({ ttsModel: 'sim-fault-500' });
+    expect(ttsFails).toMatchObject({ status: 'completed', end_reason: 'agent_hangup' });
+    expect(ttsFails.transcript).toEqual([]);
   });
 });
