@@ -8,6 +8,8 @@ const VOICE_TOOLS: ReadonlyArray<{ command: string; aptPackage: string }> = [
   { command: 'sipp', aptPackage: 'sip-tester' },
   { command: 'sox', aptPackage: 'sox' },
   { command: 'flite', aptPackage: 'flite' },
+  // The second local TTS engine (VOICE_TTS_PROVIDER=espeak).
+  { command: 'espeak-ng', aptPackage: 'espeak-ng' },
   // The orchestrator's speech input; the en-us model is its own package.
   { command: 'pocketsphinx_continuous', aptPackage: 'pocketsphinx' },
 ];
@@ -15,7 +17,7 @@ const VOICE_TOOLS: ReadonlyArray<{ command: string; aptPackage: string }> = [
 /** Files that a command's package does not bring. */
 const VOICE_DATA: ReadonlyArray<{ path: string; aptPackage: string }> = [{ path: '/usr/share/pocketsphinx/model/en-us/en-us', aptPackage: 'pocketsphinx-en-us' }];
 
-/** Installs, with apt, whichever of baresip, SIPp, sox, flite and pocketsphinx (with its model) is missing; a no-op when all are present. */
+/** Installs, with apt, whichever of baresip, SIPp, sox, flite, espeak-ng and pocketsphinx (with its model) is missing; a no-op when all are present. */
 export function ensureVoiceTools(): void {
   const missing = [
     ...VOICE_TOOLS.filter((tool) => !has(tool.command)).map((tool) => tool.aptPackage),

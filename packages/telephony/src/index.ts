@@ -15,4 +15,5 @@ export * from './media/rtp-outbound.stream';
 export * from './media/rtp-paced.sender';
 export * from './media/rtp-inbound.handler';
 export * from './media/rtp-session';
+export { evenPortsOf, type RtpPortRange } from './media/rtp-port.range';
 export { createSipCalleeServer, type SipCalleeServer, type IncomingCall, type CalleeLeg } from './sip/sip-callee.server';

@@ -22,6 +22,7 @@ import { createRbmEventSender } from './webhooks/rbm-event.sender';
 import { createWebhookPoster } from './webhooks/webhook-poster';
 import { startSimCallee } from './voice/sim-callee';
 import { createChatCompletionsRouter } from './llm/chat-completions.router';
+import { createAudioApiRouter } from './speech/audio-api.router';
 
 /** Shutdown must not hang on a stuck socket: past this, the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 5000;
@@ -63,6 +64,7 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
       createHealthRouter(() => ready),
       createFaultsRouter({ faults }),
       createChatCompletionsRouter(),
+      createAudioApiRouter({ logger }),
       createSimApiRouter({ sends, smsReceiptPlans, templates, windows, chatWebhooks, rbmEvents, smsc, defaultAgentId: config.rbm.defaultAgentId, logger, now }),
       createRbmApiRouter({ sends, events: rbmEvents, scheduler, logger, now, accessToken: config.rbm.accessToken, faults, ...delays }),
       createCloudApiRouter({

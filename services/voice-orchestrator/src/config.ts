@@ -1,5 +1,6 @@
 import { describeCommonConfig, EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
 import type { TargetPolicy } from '@switchboard/webhooks';
+import { describeSpeechConfig, readSpeechConfig, type SpeechConfig } from './speech/speech.config';
 
 /** Where calls go: the carrier simulator for test keys, the configured trunk for live keys (docs/voice.md#connecting-a-sip-trunk). */
 export interface TrunkSettings {
@@ -21,9 +22,10 @@ export interface VoiceOrchestratorConfig extends CommonConfig {
   sipBindAddress: string;
   sipLocalPort: number;
   sipPublicAddress?: string;
-  /** Default flite voice; an agent's `voice` overrides it. */
-  ttsVoice: string;
-  ttsCacheEntries: number;
+  /** TTS and STT engines, local or remote; the default voice, which an agent's `voice` overrides (docs/voice.md#speech-providers). */
+  speech: SpeechConfig;
+  /** UDP ports the RTP sockets bind to, one per call; 0..0 lets the OS pick (docs/voice.md#rtp-ports). */
+  rtpPorts: { min: number; max: number };
   heartbeatMs: number;
   /** A live call whose process has not beaten for this long ends `failed` / `orchestrator_lost`. */
   lostAfterMs: number;
@@ -58,8 +60,8 @@ export function loadConfig(env: Env = process.env): Readonly<VoiceOrchestratorCo
     sipBindAddress: r.string('VOICE_SIP_BIND_ADDRESS', '127.0.0.2'),
     sipLocalPort: r.int('VOICE_SIP_LOCAL_PORT', 0, { min: 0, max: 65535 }),
     sipPublicAddress: r.optionalString('VOICE_SIP_PUBLIC_ADDRESS'),
-    ttsVoice: r.string('VOICE_TTS_VOICE', 'slt'),
-    ttsCacheEntries: r.int('VOICE_TTS_CACHE_ENTRIES', 500, { min: 0 }),
+    speech: readSpeechConfig(r),
+    rtpPorts: { min: r.int('VOICE_RTP_PORT_MIN', 0, { min: 0, max: 65535 }), max: r.int('VOICE_RTP_PORT_MAX', 0, { min: 0, max: 65535 }) },
     heartbeatMs: r.int('VOICE_HEARTBEAT_MS', 10_000, { min: 100 }),
     lostAfterMs: r.int('VOICE_LOST_AFTER_MS', 45_000, { min: 300 }),
     httpNodePolicy: {
@@ -74,10 +76,11 @@ export function loadConfig(env: Env = process.env): Readonly<VoiceOrchestratorCo
     stalledIntervalMs: r.int('STALLED_INTERVAL_MS', 30_000, { min: 100 }),
     lockDurationMs: r.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
   };
+  if (config.rtpPorts.max < config.rtpPorts.min || (config.rtpPorts.min === 0) !== (config.rtpPorts.max === 0)) r.problems.push('VOICE_RTP_PORT_MIN and VOICE_RTP_PORT_MAX must both be set, min <= max, or both unset');
   if (config.lostAfterMs <= config.heartbeatMs * 2) r.problems.push('VOICE_LOST_AFTER_MS must be more than twice VOICE_HEARTBEAT_MS');
   return r.finish('voice-orchestrator', config);
 }
 
 export function describeConfig(c: VoiceOrchestratorConfig) {
-  return { ...describeCommonConfig(c), ...c, databaseUrl: undefined, redisUrl: undefined, liveTrunk: c.liveTrunk ? { ...c.liveTrunk, password: c.liveTrunk.password ? '***' : undefined } : null, llm: c.llm ? { baseUrl: c.llm.baseUrl } : null };
+  return { ...describeCommonConfig(c), ...c, databaseUrl: undefined, redisUrl: undefined, liveTrunk: c.liveTrunk ? { ...c.liveTrunk, password: c.liveTrunk.password ? '***' : undefined } : null, llm: c.llm ? { baseUrl: c.llm.baseUrl } : null, speech: describeSpeechConfig(c.speech) };
 }

@@ -10,8 +10,8 @@ import { createLineBudget } from './calls/line-budget';
 import { createLiveCalls } from './calls/live-calls';
 import { describeConfig, loadConfig, type TrunkSettings } from './config';
 import { createPlaceCallProcessor } from './processors/place-call.processor';
-import { createFliteTts } from './speech/flite-tts';
-import { createPocketsphinxRecognizer, matchPhrase } from './speech/pocketsphinx-stt';
+import { matchPhrase } from './speech/pocketsphinx-stt';
+import { createSpeechRecognizer, createTextToSpeech } from './speech/speech-providers';
 
 runWorkerService({
   service: 'voice-orchestrator',
@@ -26,7 +26,7 @@ runWorkerService({
     const callQueue = openQueue(VOICE_CALLS_QUEUE, { connection: redis, prefix: config.queuePrefix });
     const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: fanout, outbox: createEventsRepository(db) }), logger);
     const openTrunk = (t: TrunkSettings) =>
-      createSipTrunk({ ...t, callerId: 'switchboard', bindAddress: config.sipBindAddress, localPort: config.sipLocalPort, publicAddress: config.sipPublicAddress });
+      createSipTrunk({ ...t, callerId: 'switchboard', bindAddress: config.sipBindAddress, localPort: config.sipLocalPort, publicAddress: config.sipPublicAddress, rtpPorts: config.rtpPorts.max > 0 ? config.rtpPorts : undefined });
     const trunks = { test: await openTrunk(config.sandboxTrunk), live: config.liveTrunk ? await openTrunk(config.liveTrunk) : undefined };
     const liveCalls = createLiveCalls({ subscriber, prefix: config.queuePrefix, logger });
     await liveCalls.listen();
@@ -37,7 +37,7 @@ runWorkerService({
       callsHeld: () => liveCalls.ids().length,
       onSecondLegsChanged: (secondLegs) => worker.setConcurrency(config.capacity - secondLegs),
     });
-    const tts = createFliteTts({ defaultVoice: config.ttsVoice, cacheEntries: config.ttsCacheEntries });
+    const tts = createTextToSpeech(config.speech.tts);
     const placeCall = createPlaceCallProcessor({
       progress,
       agents: createAgentsRepository(db),
@@ -48,7 +48,7 @@ runWorkerService({
       publishEvents,
       speak: (text, voice) => tts.synthesize(text, voice ?? undefined),
       fetchJson: createGuardedHttpClient(config.httpNodePolicy),
-      recognize: createPocketsphinxRecognizer().recognize,
+      recognize: createSpeechRecognizer(config.speech.stt).recognize,
       matchPhrase,
       llmFor: (mode, model) => {
         const target = mode === 'test' ? { baseUrl: config.sandboxLlmBaseUrl } : config.llm;

@@ -1,9 +1,10 @@
-import { createSocket, type Socket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
 import { randomInt } from 'node:crypto';
 import type { MediaStats } from '../telephony.types';
 import { createPacedRtpSender, type PacedRtpSender } from './rtp-paced.sender';
 import { createRtpInboundHandler, type RtpInboundHandler, type RtpInboundListener } from './rtp-inbound.handler';
 import { createRtpOutboundStream, type RtpOutboundStream } from './rtp-outbound.stream';
+import { bindInRange, bindUdp, type RtpPortRange } from './rtp-port.range';
 
 export interface RtpSessionListener extends RtpInboundListener {
   onPlaybackDrained(): void;
@@ -23,15 +24,8 @@ export interface RtpSession {
   close(): void;
 }
 
-export async function openRtpSession(bindAddress: string, listener: RtpSessionListener): Promise<RtpSession> {
-  const socket: Socket = createSocket('udp4');
-  await new Promise<void>((resolve, reject) => {
-    socket.once('error', reject);
-    socket.bind(0, bindAddress, () => {
-      socket.off('error', reject);
-      resolve();
-    });
-  });
+export async function openRtpSession(bindAddress: string, listener: RtpSessionListener, ports?: RtpPortRange): Promise<RtpSession> {
+  const socket: Socket = ports ? await bindInRange(bindAddress, ports) : await bindUdp(bindAddress, 0);
   // A send to a closed port on loopback surfaces as an asynchronous ICMP error; the stream must not die of it.
   socket.on('error', () => undefined);
   const outbound = createRtpOutboundStream({

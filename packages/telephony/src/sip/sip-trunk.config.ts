@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import type { RtpPortRange } from '../media/rtp-port.range';
 
 /** How to reach a SIP trunk and present ourselves to it (see docs/voice.md, "Connecting a SIP trunk"). */
 export interface SipTrunkConfig {
@@ -23,11 +24,16 @@ export interface SipTrunkConfig {
   publicAddress?: string;
   /** @defaultValue 30000 */
   ringTimeoutMs?: number;
+  /**
+   * UDP ports for the calls' RTP sockets, one even port per call, so a firewall or NetworkPolicy can open exactly
+   * this range (docs/voice.md#rtp-ports). @defaultValue any free port the OS picks
+   */
+  rtpPorts?: RtpPortRange;
   /** How long `close()` waits for the BYEs and CANCELs of live legs to be answered. @defaultValue 2000 */
   closeTimeoutMs?: number;
 }
 
-export type ResolvedSipTrunkConfig = Required<Omit<SipTrunkConfig, 'username' | 'password'>> & Pick<SipTrunkConfig, 'username' | 'password'>;
+export type ResolvedSipTrunkConfig = Required<Omit<SipTrunkConfig, 'username' | 'password' | 'rtpPorts'>> & Pick<SipTrunkConfig, 'username' | 'password' | 'rtpPorts'>;
 
 const isPort = (value: number, allowZero: boolean) => Number.isInteger(value) && value >= (allowZero ? 0 : 1) && value <= 65535;
 
@@ -50,6 +56,7 @@ export function resolveSipTrunkConfig(config: SipTrunkConfig): ResolvedSipTrunkC
   if (!isPort(localPort, true)) fail('localPort', 'must be 0-65535');
   const ringTimeoutMs = config.ringTimeoutMs ?? 30_000;
   if (!(ringTimeoutMs > 0)) fail('ringTimeoutMs', 'must be positive');
+  if (config.rtpPorts && !(isPort(config.rtpPorts.min, false) && isPort(config.rtpPorts.max, false) && config.rtpPorts.min <= config.rtpPorts.max)) fail('rtpPorts', 'must be 1-65535 with min <= max');
   const closeTimeoutMs = config.closeTimeoutMs ?? 2_000;
   if (!(closeTimeoutMs >= 0)) fail('closeTimeoutMs', 'must not be negative');
   return {
@@ -65,5 +72,6 @@ export function resolveSipTrunkConfig(config: SipTrunkConfig): ResolvedSipTrunkC
     publicAddress,
     ringTimeoutMs,
     closeTimeoutMs,
+    rtpPorts: config.rtpPorts,
   };
 }

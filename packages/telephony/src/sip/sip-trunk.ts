@@ -30,12 +30,16 @@ export async function createSipTrunk(input: SipTrunkConfig): Promise<SipTrunk> {
     const callerId = request.from ?? config.callerId;
     if (!DIALLABLE.test(callerId)) throw new RangeError(`from: not a valid caller id: ${JSON.stringify(callerId)}`);
     let leg: SipCallLeg | undefined;
-    const rtp = await openRtpSession(config.bindAddress, {
-      onFirstPacket: () => leg?.media.onFirstPacket(),
-      onAudioFrame: (frame) => leg?.media.onAudioFrame(frame),
-      onDigit: (digit) => leg?.media.onDigit(digit),
-      onPlaybackDrained: () => leg?.media.onPlaybackDrained(),
-    });
+    const rtp = await openRtpSession(
+      config.bindAddress,
+      {
+        onFirstPacket: () => leg?.media.onFirstPacket(),
+        onAudioFrame: (frame) => leg?.media.onAudioFrame(frame),
+        onDigit: (digit) => leg?.media.onDigit(digit),
+        onPlaybackDrained: () => leg?.media.onPlaybackDrained(),
+      },
+      config.rtpPorts,
+    );
     const requestUri = `sip:${request.to}@${config.host}:${config.port}`;
     const invite = buildInvite({
       requestUri,

@@ -58,9 +58,12 @@ export function createPocketsphinxRecognizer(): SpeechRecognizer {
   };
 }
 
-/** The branch whose phrase has the most of its words in what was heard; all its words must be there. */
+/**
+ * The branch whose phrase has the most of its words in what was heard; all its words must be there. Punctuation and
+ * case are ignored, as a remote recognizer writes "I want to speak to sales." (docs/voice.md#speech-input).
+ */
 export function matchPhrase(heard: string, phrases: string[]): number {
-  const said = new Set(heard.toLowerCase().split(/\s+/));
+  const said = new Set(heard.toLowerCase().split(/[^a-z']+/));
   let best = -1;
   let bestWords = 0;
   phrases.forEach((phrase, i) => {

@@ -1,0 +1,19 @@
+import { createEspeakTts } from './espeak-tts';
+import { createFliteTts } from './flite-tts';
+import { createOpenAiRecognizer } from './openai-stt';
+import { createOpenAiTts } from './openai-tts';
+import { createPocketsphinxRecognizer, type SpeechRecognizer } from './pocketsphinx-stt';
+import type { SpeechConfig } from './speech.config';
+import type { TextToSpeech } from './tts-cache';
+
+/** The TTS engine chosen by VOICE_TTS_PROVIDER (docs/voice.md#speech-providers). */
+export function createTextToSpeech(c: SpeechConfig['tts']): TextToSpeech {
+  const local = { defaultVoice: c.voice, cacheEntries: c.cacheEntries };
+  if (c.provider === 'openai' && c.remote) return createOpenAiTts({ endpoint: c.remote, responseFormat: c.remote.responseFormat, ...local });
+  return c.provider === 'espeak' ? createEspeakTts(local) : createFliteTts(local);
+}
+
+/** The recognizer chosen by VOICE_STT_PROVIDER (docs/voice.md#speech-providers). */
+export function createSpeechRecognizer(c: SpeechConfig['stt']): SpeechRecognizer {
+  return c.provider === 'openai' && c.remote ? createOpenAiRecognizer(c.remote) : createPocketsphinxRecognizer();
+}
