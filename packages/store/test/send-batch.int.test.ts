@@ -142,4 +142,26 @@ describe('startAttempts and attemptsAccepted', () => {
     const again = await writes.startAttempts([{ messageId: m.id, channel: 'chat', sender: SENDER, at: at(3) }]);
     expect(again.map((r) => [r.outcome, r.events])).toEqual([['finished', []]]);
   });
+
+  it('records a batch of failures: one message ends, one falls back, one keeps its status for a retry', async () => {
+    const messages = [accepted(), accepted(), accepted()];
+    await writes.persistAcceptedMany(messages);
+    const started = await writes.startAttempts(messages.map((m) => ({ messageId: m.id, channel: 'chat', sender: SENDER, at: at(1) })));
+    const attemptId = (i: number) => {
+      const s = started[i];
+      if (s.outcome !== 'started') throw new Error('expected a started attempt');
+      return s.attempt.id;
+    };
+    const base = (i: number) => ({ messageId: messages[i].id, attemptId: attemptId(i), errorCode: '131026', errorMessage: 'undeliverable', at: at(2) });
+    const results = await writes.attemptsFailed([{ ...base(0), finalStatus: 'failed' }, { ...base(1), nextChannel: 'sms' }, base(2)]);
+    expect(results.map((r) => [r.row.status, r.events.map((e) => e.type)])).toEqual([
+      ['failed', ['message.failed']],
+      ['sending', ['message.fallback']],
+      ['sending', []],
+    ]);
+    expect((await history(messages[0].id)).transitions.map((t) => t.status)).toEqual(['queued', 'sending', 'failed']);
+    expect((await history(messages[1].id)).transitions.map((t) => t.status)).toEqual(['queued', 'sending', 'fallback']);
+    expect((await history(messages[0].id)).events.at(-1)).toMatchObject({ type: 'message.failed', status: 'failed', attempts: ['failed'] });
+    for (const m of messages) expect((await attemptRows(m.id)).map((a) => a.status)).toEqual(['failed']);
+  });
 });

@@ -5,16 +5,18 @@ import type { AttemptRow, MessageRow } from '../message-resource';
 import { applyReceiptBatch, type ReceiptResult } from './receipt-batch';
 import {
   attemptAcceptedBatch,
+  attemptFailedBatch,
   persistAcceptedBatch,
   startAttemptBatch,
   type AcceptedMessage,
   type AttemptAcceptedInput,
+  type AttemptFailedInput,
   type PersistedMessage,
   type StartAttemptInput,
   type StartAttemptResult,
 } from './send-batch';
 
-export type { AcceptedMessage, AttemptAcceptedInput, PersistedMessage, ReceiptResult, StartAttemptInput, StartAttemptResult };
+export type { AcceptedMessage, AttemptAcceptedInput, AttemptFailedInput, PersistedMessage, ReceiptResult, StartAttemptInput, StartAttemptResult };
 
 
 export function createMessageWritesRepository(db: Db) {
@@ -63,44 +65,13 @@ export function createMessageWritesRepository(db: Db) {
      * The attempt failed. With `finalStatus` the message ends with that error; with `nextChannel` the
      * message moves on (`message.fallback`); with neither, the attempt is closed and the job retries it.
      */
-    async attemptFailed(input: {
-      messageId: string;
-      attemptId: string;
-      errorCode: string;
-      errorMessage: string;
-      at: Date;
-      finalStatus?: 'failed' | 'undelivered';
-      nextChannel?: string;
-      /** The upstream's own code (`131026`, `0x0B`); shown as the message's carrier_status_code. @defaultValue errorCode */
-      carrierStatusCode?: string;
-    }) {
-      return db.transaction(async (tx) => {
-        const row = await lockMessage(tx, input.messageId);
-        if (!row) throw new Error(`message ${input.messageId} is not persisted`);
-        const { rows } = await tx.query<AttemptRow>(
-          `UPDATE message_attempts SET status = 'failed', error_code = $2, error_message = $3, updated_at = $4 WHERE id = $1 RETURNING *`,
-          [input.attemptId, input.errorCode, input.errorMessage, input.at],
-        );
-        const attempt = rows[0];
-        if (input.finalStatus) {
-          return applyMessageChange(tx, row, {
-            status: input.finalStatus,
-            at: input.at,
-            carrierStatusCode: input.carrierStatusCode ?? input.errorCode,
-            channelUsed: attempt.channel,
-            error: { code: input.errorCode, message: input.errorMessage },
-          });
-        }
-        if (input.nextChannel) {
-          return applyMessageChange(tx, row, {
-            at: input.at,
-            eventType: 'message.fallback',
-            eventExtra: { fallback: { from: attempt.channel, to: input.nextChannel, reason: input.errorCode } },
-          });
-        }
-        return { row, changed: false, events: [] as StoredEvent[] };
-      });
+    async attemptFailed(input: AttemptFailedInput) {
+      const [result] = await db.transaction((tx) => attemptFailedBatch(tx, [input]));
+      return result;
     },
+
+    /** `attemptFailed` of many messages in one transaction; all or nothing (docs/performance.md#send-batches). */
+    attemptsFailed: (inputs: readonly AttemptFailedInput[]) => db.transaction((tx) => attemptFailedBatch(tx, inputs)),
 
     /** The upstream answered and did not take the message (throttled, transient): safe to send again later. */
     async attemptRetryable(input: { attemptId: string; errorCode: string; errorMessage: string; at: Date }): Promise<void> {

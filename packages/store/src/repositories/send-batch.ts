@@ -207,12 +207,27 @@ function toStartResult(events: StoredEvent[]) {
       : { outcome: entry.outcome, attempt: entry.attempt as AttemptRow, row: entry.row, events };
 }
 
+export interface AttemptFailedInput {
+  messageId: string;
+  attemptId: string;
+  errorCode: string;
+  errorMessage: string;
+  at: Date;
+  finalStatus?: 'failed' | 'undelivered';
+  nextChannel?: string;
+  /** The upstream's own code (`131026`, `0x0B`); shown as the message's carrier_status_code. @defaultValue errorCode */
+  carrierStatusCode?: string;
+}
+
+/** What an upstream's answer does to one attempt, and to its message (null: nothing). */
+type Settle<I> = (input: I, attempt: AttemptRow, row: MessageRow) => { attempt: AttemptRow; change: MessageChange | null };
+
 /**
- * The upstreams took the messages: each attempt and its message become `sent`, in the caller's transaction, with
- * the locks, the attempts, one write of the attempts and one of the message changes for the whole batch.
- * `partIds` (SMS) are the SMSC ids of every part, kept so that a per-part receipt reaching another process still matches.
+ * Records the upstreams' answers to many attempts in the caller's transaction: the locks, the attempts, one write
+ * of the attempts and one of the message changes for the whole batch (docs/performance.md#send-batches). The
+ * answers are applied in their order on the rows held in memory, so two answers of one message see each other.
  */
-export async function attemptAcceptedBatch(tx: Queryable, inputs: readonly AttemptAcceptedInput[]): Promise<ChangeResult[]> {
+async function settleAttemptBatch<I extends { messageId: string; attemptId: string }>(tx: Queryable, inputs: readonly I[], settle: Settle<I>): Promise<ChangeResult[]> {
   const { rows, attemptsOf, rowOf } = await lockWithAttempts(tx, inputs.map((i) => i.messageId));
   const changedAttempts = new Map<string, AttemptRow>();
   const steps: PlannedStep[] = [];
@@ -222,32 +237,10 @@ export async function attemptAcceptedBatch(tx: Queryable, inputs: readonly Attem
     const siblings = attemptsOf.get(row.id) as AttemptRow[];
     const position = siblings.findIndex((a) => a.id === input.attemptId);
     if (position < 0) throw new Error(`attempt ${input.attemptId} of ${input.messageId} is not stored`);
-    const attempt = siblings[position];
-    // An earlier throttled or transient answer on this attempt is no longer its outcome.
-    const open = attempt.status === 'sending' || attempt.status === 'unknown';
-    const accepted: AttemptRow = {
-      ...attempt,
-      upstream_message_id: attempt.upstream_message_id ?? input.upstreamMessageId,
-      upstream_part_ids: input.partIds && input.partIds.length > 1 ? input.partIds : attempt.upstream_part_ids,
-      error_code: open ? null : attempt.error_code,
-      error_message: open ? null : attempt.error_message,
-      status: open ? 'sent' : attempt.status,
-      updated_at: input.at,
-    };
-    siblings[position] = accepted;
-    changedAttempts.set(accepted.id, accepted);
-    // After a fallback timeout the message is already `sent` on the channel it left; the new channel's
-    // acceptance is still recorded, as another `message.sent` (docs/routing.md#time-based-fallback).
-    const resent = row.status === 'sent' && row.channel_used !== accepted.channel;
-    const change: MessageChange = {
-      status: 'sent',
-      at: input.at,
-      carrierStatusCode: 'accepted',
-      channelUsed: accepted.channel,
-      error: null,
-      ...(resent ? { eventType: 'message.sent' } : {}),
-    };
-    const plan = planMessageChange(row, change);
+    const { attempt, change } = settle(input, siblings[position], row);
+    siblings[position] = attempt;
+    changedAttempts.set(attempt.id, attempt);
+    const plan = change && planMessageChange(row, change);
     if (!plan) {
       results.push({ row, changed: false, events: [] });
       continue;
@@ -268,4 +261,67 @@ export async function attemptAcceptedBatch(tx: Queryable, inputs: readonly Attem
   let next = 0;
   for (const result of results) if (result.changed) result.events = events[next++];
   return results;
+}
+
+/**
+ * The upstreams took the messages: each attempt and its message become `sent`. `partIds` (SMS) are the SMSC ids
+ * of every part, kept so that a per-part receipt reaching another process still matches.
+ */
+export function attemptAcceptedBatch(tx: Queryable, inputs: readonly AttemptAcceptedInput[]): Promise<ChangeResult[]> {
+  return settleAttemptBatch(tx, inputs, (input, attempt, row) => {
+    // An earlier throttled or transient answer on this attempt is no longer its outcome.
+    const open = attempt.status === 'sending' || attempt.status === 'unknown';
+    const accepted: AttemptRow = {
+      ...attempt,
+      upstream_message_id: attempt.upstream_message_id ?? input.upstreamMessageId,
+      upstream_part_ids: input.partIds && input.partIds.length > 1 ? input.partIds : attempt.upstream_part_ids,
+      error_code: open ? null : attempt.error_code,
+      error_message: open ? null : attempt.error_message,
+      status: open ? 'sent' : attempt.status,
+      updated_at: input.at,
+    };
+    // After a fallback timeout the message is already `sent` on the channel it left; the new channel's
+    // acceptance is still recorded, as another `message.sent` (docs/routing.md#time-based-fallback).
+    const resent = row.status === 'sent' && row.channel_used !== accepted.channel;
+    return {
+      attempt: accepted,
+      change: {
+        status: 'sent',
+        at: input.at,
+        carrierStatusCode: 'accepted',
+        channelUsed: accepted.channel,
+        error: null,
+        ...(resent ? { eventType: 'message.sent' } : {}),
+      },
+    };
+  });
+}
+
+/**
+ * The attempts failed. With `finalStatus` the message ends with that error; with `nextChannel` the message moves
+ * on (`message.fallback`); with neither, the attempt is closed and the job retries it.
+ */
+export function attemptFailedBatch(tx: Queryable, inputs: readonly AttemptFailedInput[]): Promise<ChangeResult[]> {
+  return settleAttemptBatch(tx, inputs, (input, attempt) => {
+    const failed: AttemptRow = { ...attempt, status: 'failed', error_code: input.errorCode, error_message: input.errorMessage, updated_at: input.at };
+    if (input.finalStatus) {
+      return {
+        attempt: failed,
+        change: {
+          status: input.finalStatus,
+          at: input.at,
+          carrierStatusCode: input.carrierStatusCode ?? input.errorCode,
+          channelUsed: failed.channel,
+          error: { code: input.errorCode, message: input.errorMessage },
+        },
+      };
+    }
+    if (input.nextChannel) {
+      return {
+        attempt: failed,
+        change: { at: input.at, eventType: 'message.fallback', eventExtra: { fallback: { from: failed.channel, to: input.nextChannel, reason: input.errorCode } } },
+      };
+    }
+    return { attempt: failed, change: null };
+  });
 }

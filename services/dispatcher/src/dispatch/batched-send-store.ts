@@ -10,13 +10,13 @@ export interface SendBatchOptions {
 }
 
 /**
- * The send processor's store, with the three writes every send makes (persist, send guard, acceptance) gathered
+ * The send processor's store, with the writes every send makes (persist, send guard, then acceptance or failure) gathered
  * across the jobs running together (docs/performance.md#send-batches). Each job still awaits its own committed
  * guard before its upstream call, so exactly-once holds as with one transaction per job
- * (docs/architecture.md#exactly-once-dispatch). The rarer writes (failures, retries, reads) stay one per job.
+ * (docs/architecture.md#exactly-once-dispatch). The rarer writes (retryable answers, abandoned attempts, reads) stay one per job.
  */
 export function createBatchedSendStore(
-  store: SendMessageStore & Pick<MessageWritesRepository, 'persistAcceptedMany' | 'startAttempts' | 'attemptsAccepted'>,
+  store: SendMessageStore & Pick<MessageWritesRepository, 'persistAcceptedMany' | 'startAttempts' | 'attemptsAccepted' | 'attemptsFailed'>,
   options: SendBatchOptions = {},
 ): SendMessageStore {
   return {
@@ -24,5 +24,6 @@ export function createBatchedSendStore(
     persistAccepted: createWriteBatcher({ writeMany: store.persistAcceptedMany, writeOne: store.persistAccepted, ...options }),
     startAttempt: createWriteBatcher({ writeMany: store.startAttempts, writeOne: store.startAttempt, ...options }),
     attemptAccepted: createWriteBatcher({ writeMany: store.attemptsAccepted, writeOne: store.attemptAccepted, ...options }),
+    attemptFailed: createWriteBatcher({ writeMany: store.attemptsFailed, writeOne: store.attemptFailed, ...options }),
   };
 }
