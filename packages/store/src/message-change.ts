@@ -34,13 +34,23 @@ export async function lockMessage(tx: Queryable, id: string): Promise<MessageRow
   return rows[0] ?? null;
 }
 
+/** What one change does to a message, computed without a round trip (docs/performance.md#send-batches). */
+export interface PlannedChange {
+  /** The row as it stands once the change is written. */
+  next: MessageRow;
+  /** Columns written beyond status, sequence and updated_at. */
+  sets: Record<string, unknown>;
+  transition: { status: string; channel: string | null; carrier_status_code: string | null; error_code: string | null; at: Date };
+  eventType: string | null;
+  eventExtra?: Record<string, unknown>;
+}
+
 /**
- * Applies one change to a locked message row: status only moves forward, a missing timestamp is filled
- * even by a late receipt, and every effective change gets the next `sequence`, a history row and,
- * where docs/webhooks.md#events lists one, an event in the same transaction.
+ * The rules of a change on a locked message row: status only moves forward, a missing timestamp is filled
+ * even by a late receipt, and every effective change gets the next `sequence`, a history row and, where
+ * docs/webhooks.md#events lists one, an event. Null when the change changes nothing.
  */
-/** `attempts`, when the caller already holds every attempt of the message as it now stands, spares the event one read. */
-export async function applyMessageChange(tx: Queryable, row: MessageRow, change: MessageChange, attempts?: readonly AttemptRow[]): Promise<ChangeResult> {
+export function planMessageChange(row: MessageRow, change: MessageChange): PlannedChange | null {
   const advances = change.status !== undefined && canAdvance(row.status as MessageStatus, change.status);
   const nextStatus = advances ? (change.status as MessageStatus) : (row.status as MessageStatus);
   const column = change.status ? STATUS_TIMESTAMP[change.status] : null;
@@ -48,44 +58,57 @@ export async function applyMessageChange(tx: Queryable, row: MessageRow, change:
   // A late failure never stamps a message that already got further; a late success fills its gap.
   const fillsTimestamp =
     column !== null && column !== 'created_at' && (row as unknown as Record<string, unknown>)[column] === null && (advances || !isFailure);
-  if (!advances && !fillsTimestamp && !change.eventType) return { row, changed: false, events: [] };
+  if (!advances && !fillsTimestamp && !change.eventType) return null;
 
-  const sequence = row.sequence + 1;
-  const sets: string[] = ['status = $2', 'sequence = $3', 'updated_at = $4'];
-  const values: unknown[] = [row.id, nextStatus, sequence, change.at];
-  const set = (columnName: string, value: unknown) => {
-    values.push(value);
-    sets.push(`${columnName} = $${values.length}`);
-  };
-  if (fillsTimestamp && column) set(column, change.at);
+  const sets: Record<string, unknown> = {};
+  if (fillsTimestamp && column) sets[column] = change.at;
   // Only a forward move rewrites the carrier code and the error: a late receipt that merely fills a
   // timestamp must not replace the code of the furthest state, nor clear the error of a failed message.
-  if (change.carrierStatusCode !== undefined && advances) set('carrier_status_code', change.carrierStatusCode);
-  if (change.channelUsed !== undefined) set('channel_used', change.channelUsed);
+  if (change.carrierStatusCode !== undefined && advances) sets.carrier_status_code = change.carrierStatusCode;
+  if (change.channelUsed !== undefined) sets.channel_used = change.channelUsed;
   if (change.error !== undefined && advances) {
-    set('error_code', change.error?.code ?? null);
-    set('error_message', change.error?.message ?? null);
+    sets.error_code = change.error?.code ?? null;
+    sets.error_message = change.error?.message ?? null;
+  }
+  const next = { ...row, ...sets, status: nextStatus, sequence: row.sequence + 1, updated_at: change.at } as MessageRow;
+  return {
+    next,
+    sets,
+    transition: {
+      status: change.eventType && !change.status ? change.eventType.replace('message.', '') : (change.status ?? nextStatus),
+      channel: change.channelUsed ?? next.channel_used,
+      carrier_status_code: change.carrierStatusCode ?? null,
+      error_code: change.error?.code ?? null,
+      at: change.at,
+    },
+    eventType: change.eventType ?? (change.status ? eventTypeForStatus(change.status) : null),
+    eventExtra: change.eventExtra,
+  };
+}
+
+/**
+ * Applies one change to a locked message row (the rules are `planMessageChange`'s): the row, its history row and its event.
+ * `attempts`, when the caller already holds every attempt of the message as it now stands, spares the event one read.
+ */
+export async function applyMessageChange(tx: Queryable, row: MessageRow, change: MessageChange, attempts?: readonly AttemptRow[]): Promise<ChangeResult> {
+  const plan = planMessageChange(row, change);
+  if (!plan) return { row, changed: false, events: [] };
+  const values: unknown[] = [row.id, plan.next.status, plan.next.sequence, change.at];
+  const sets: string[] = ['status = $2', 'sequence = $3', 'updated_at = $4'];
+  for (const [columnName, value] of Object.entries(plan.sets)) {
+    values.push(value);
+    sets.push(`${columnName} = $${values.length}`);
   }
   const { rows } = await tx.query<MessageRow>(`UPDATE messages SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, values);
   const updated = rows[0];
-
+  const t = plan.transition;
   await tx.query(
     `INSERT INTO message_transitions (message_id, sequence, status, channel, carrier_status_code, error_code, at)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [
-      row.id,
-      sequence,
-      change.eventType && !change.status ? change.eventType.replace('message.', '') : (change.status ?? nextStatus),
-      change.channelUsed ?? updated.channel_used,
-      change.carrierStatusCode ?? null,
-      change.error?.code ?? null,
-      change.at,
-    ],
+    [row.id, plan.next.sequence, t.status, t.channel, t.carrier_status_code, t.error_code, t.at],
   );
-
-  const eventType = change.eventType ?? (change.status ? eventTypeForStatus(change.status) : null);
   const events: StoredEvent[] = [];
-  if (eventType) events.push(await insertMessageEvent(tx, updated, eventType, change.at, change.eventExtra, attempts));
+  if (plan.eventType) events.push(await insertMessageEvent(tx, updated, plan.eventType, change.at, plan.eventExtra, attempts));
   return { row: updated, changed: true, events };
 }
 

@@ -34,6 +34,9 @@ export interface DispatcherConfig extends CommonConfig {
   /** Receipts of concurrently running callback jobs applied in one transaction (docs/performance.md#receipt-batches). */
   receiptBatchMax: number;
   receiptBatchWaitMs: number;
+  /** Persist, send-guard and acceptance writes of concurrently running send jobs, one transaction each (docs/performance.md#send-batches). */
+  sendBatchMax: number;
+  sendBatchWaitMs: number;
   /** `auto` moves on when a message is not delivered this long after acceptance, unless the request or account says otherwise (docs/routing.md#time-based-fallback). */
   fallbackTimeoutSeconds: number;
   /** Chat media links must be https (docs/chat.md#image-document-audio); local stacks serve test media over http. */
@@ -234,6 +237,8 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     receiptRetryBackoffMs: read.int('RECEIPT_RETRY_BACKOFF_MS', 500, { min: 1 }),
     receiptBatchMax: read.int('RECEIPT_BATCH_MAX', 100, { min: 1, max: 1_000 }),
     receiptBatchWaitMs: read.int('RECEIPT_BATCH_WAIT_MS', 2, { min: 0, max: 1_000 }),
+    sendBatchMax: read.int('SEND_BATCH_MAX', 64, { min: 1, max: 1_000 }),
+    sendBatchWaitMs: read.int('SEND_BATCH_WAIT_MS', 2, { min: 0, max: 1_000 }),
     fallbackTimeoutSeconds: read.int('FALLBACK_TIMEOUT_SECONDS', 60, { min: 1, max: 86_400 }),
     chatMediaAllowHttp: read.bool('CHAT_MEDIA_ALLOW_HTTP', false),
     mediaAllowPrivateNetworks: read.bool('MEDIA_ALLOW_PRIVATE_NETWORKS', false),
@@ -292,6 +297,7 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     throttle_delay_ms: config.throttleDelayMs,
     receipt_match_attempts: config.receiptMatchAttempts,
     receipt_batch: { max: config.receiptBatchMax, wait_ms: config.receiptBatchWaitMs },
+    send_batch: { max: config.sendBatchMax, wait_ms: config.sendBatchWaitMs },
     fallback_timeout_seconds: config.fallbackTimeoutSeconds,
     chat_media_allow_http: config.chatMediaAllowHttp,
     media_allow_private_networks: config.mediaAllowPrivateNetworks,

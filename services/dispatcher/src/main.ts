@@ -29,6 +29,7 @@ import {
   openMigratedDb,
 } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
+import { createBatchedSendStore } from './dispatch/batched-send-store';
 import { createMessageTimers } from './dispatch/message-timers';
 import { createMediaCheck } from './media/media-check';
 import { createDispatcherMetrics } from './metrics';
@@ -116,7 +117,7 @@ runWorkerService({
       rcsResendDeduped: (mode) => adapters.rcsResendDeduped[mode],
       senderSlot: (mode, channel, sender, messageId) => senderLimits.take(channel, adapters.rateLimitUpstream[mode][channel], sender, messageId),
       timers: messageTimers,
-      store,
+      store: createBatchedSendStore(store, { maxBatch: config.sendBatchMax, waitMs: config.sendBatchWaitMs }),
       suppressedChannels: suppressionCache.suppressedChannels,
       providers: adapters.byMode,
       clock,
