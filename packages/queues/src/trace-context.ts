@@ -1,9 +1,5 @@
 import { context, propagation, ROOT_CONTEXT, trace, SpanKind as OtelSpanKind, type Context, type Span as OtelSpan, type Tracer as OtelTracer } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import type { TracerProvider } from '@opentelemetry/sdk-trace';
 import type { ContextManager, Span, Telemetry, Tracer } from 'bullmq';
 
 /**
@@ -27,6 +23,15 @@ let tracer: OtelTracer | undefined;
 /** Turns tracing on for this process; queues and workers opened afterwards carry the context. */
 export function enableTracing(on: boolean, options: TracingOptions): void {
   if (!on || provider) return;
+  // Loaded only when tracing is on: the SDK and the OTLP exporter are about 300 modules and 20 MB of a
+  // process's memory that a service with tracing off never uses (docs/performance.md#gateway-memory).
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
+  const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
+  const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
+  const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
+  const { BatchSpanProcessor, TracerProvider } = require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const spanProcessors = options.otlpTracesUrl
     ? [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: options.otlpTracesUrl }), scheduledDelayMillis: options.exportDelayMs ?? 1_000 })]
     : [];

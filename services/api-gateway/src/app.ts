@@ -22,6 +22,7 @@ import type { GatewayConfig } from './config';
 import { createAllowedMethods } from './http/allowed-methods';
 import { createDependencyGuard } from './http/dependency-guard';
 import { errorMiddleware, notFoundHandler } from './http/error.middleware';
+import { fastRoute } from './http/fast-route';
 import { httpMetricsMiddleware } from './http/http-metrics.middleware';
 import { queueBoardRouter } from './admin/queue-board.router';
 import { traceContextMiddleware } from './http/trace-context.middleware';
@@ -174,11 +175,12 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', config.trustProxy);
-  app.use(securityHeaders({ servesTls: config.tls !== undefined }));
-  app.use(requestIdMiddleware());
-  app.use(httpMetricsMiddleware(metrics));
-  app.use(traceContextMiddleware());
-  if (config.requireTls) app.use(requireTls());
+  const everyRequest = [securityHeaders({ servesTls: config.tls !== undefined }), requestIdMiddleware(), httpMetricsMiddleware(metrics), traceContextMiddleware()];
+  if (config.requireTls) everyRequest.push(requireTls());
+  const sendBody = jsonBody(config.bodyLimitBytes);
+  // The hot path skips the router walk; the same middlewares as below, in the same order (http/fast-route.ts).
+  app.use(fastRoute('POST', '/v1/messages', [...everyRequest, ...authenticatedSend, ...sendBody, sendMessage]));
+  app.use(...everyRequest);
   // Before the API routers, some of which authenticate every path they see (the board asks for Basic).
   app.use(queueBoardRouter({ queues: [messageQueue, callbackQueue, templateQueue, eventFanoutQueue], connection: redis, prefix: config.queuePrefix, authenticateAdmin: authenticated('admin') }));
   // The hot path is matched first.
@@ -186,7 +188,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     messagesRouter({
       authenticateWrite: authenticatedSend,
       authenticateRead: authenticated('messages:read'),
-      body: jsonBody(config.bodyLimitBytes),
+      body: sendBody,
       sendMessage,
       listMessages: reads.listMessages,
       getMessage: reads.getMessage,

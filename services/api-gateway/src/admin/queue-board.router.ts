@@ -1,6 +1,3 @@
-import { createBullBoard } from '@bull-board/api';
-import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
-import { ExpressAdapter } from '@bull-board/express';
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
 import { ApiError } from '@switchboard/domain';
 import type { ConnectionOptions, Queue } from 'bullmq';
@@ -47,6 +44,24 @@ const askBrowserForLogin: ErrorRequestHandler = (error: unknown, _req, _res, nex
  * Its pages, scripts and styles come from the installed `@bull-board/ui` package, served by the gateway.
  */
 export function queueBoardRouter({ queues, connection, prefix, authenticateAdmin }: { queues: readonly Queue[]; connection: ConnectionOptions; prefix: string; authenticateAdmin: RequestHandler[] }): Router {
+  let board: RequestHandler | undefined;
+  // Built on the first admin request: Bull Board is about 18 MB of the gateway's memory that an
+  // API-only gateway never uses (docs/performance.md#gateway-memory).
+  const lazyBoard: RequestHandler = (req, res, next) => {
+    board ??= buildBoard(queues, connection, prefix);
+    board(req, res, next);
+  };
+  const router = Router();
+  router.use(QUEUE_BOARD_PATH, basicPasswordAsBearer, ...authenticateAdmin, authenticatedAdmin, lazyBoard, askBrowserForLogin);
+  return router;
+}
+
+function buildBoard(queues: readonly Queue[], connection: ConnectionOptions, prefix: string): RequestHandler {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { createBullBoard } = require('@bull-board/api') as typeof import('@bull-board/api');
+  const { BullMQAdapter } = require('@bull-board/api/bullMQAdapter') as typeof import('@bull-board/api/bullMQAdapter');
+  const { ExpressAdapter } = require('@bull-board/express') as typeof import('@bull-board/express');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   // The queues only workers use, opened on the gateway's connection so that the board shows every queue.
   const workerOnly = [MESSAGE_TIMERS_QUEUE, WEBHOOK_DELIVERY_QUEUE].map((contract) => openQueue(contract, { connection, prefix }) as Queue);
   for (const queue of workerOnly) queue.on('error', () => undefined);
@@ -57,7 +72,5 @@ export function queueBoardRouter({ queues, connection, prefix, authenticateAdmin
     serverAdapter,
     options: { uiConfig: { boardTitle: 'Switchboard queues' } },
   });
-  const router = Router();
-  router.use(QUEUE_BOARD_PATH, basicPasswordAsBearer, ...authenticateAdmin, authenticatedAdmin, serverAdapter.getRouter() as RequestHandler, askBrowserForLogin);
-  return router;
+  return serverAdapter.getRouter() as RequestHandler;
 }

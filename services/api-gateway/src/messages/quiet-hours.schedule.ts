@@ -1,5 +1,4 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { timezones } from 'libphonenumber-geo-carrier';
 import { quietDelay, type QuietHours, type TemplateReference } from '@switchboard/domain';
 import type { MessageRequest } from '@switchboard/schemas';
 import { templateReference } from '../chat/chat-send.gate';
@@ -14,13 +13,24 @@ export interface QuietHoursScheduleDeps {
   clock: () => number;
 }
 
+let geoCarrier: typeof import('libphonenumber-geo-carrier') | undefined;
+
+/**
+ * Loaded on the first quiet-hours check: its `bson` dependency allocates a 17 MB buffer when it loads,
+ * which a gateway whose sends never meet quiet hours does not need (docs/performance.md#gateway-memory).
+ */
+function zoneMap(): typeof import('libphonenumber-geo-carrier') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (geoCarrier ??= require('libphonenumber-geo-carrier') as typeof import('libphonenumber-geo-carrier'));
+}
+
 /**
  * The IANA zones of a number from Google libphonenumber's prefix-to-zone map (region and area code),
  * which libphonenumber-geo-carrier ships. A number the map does not know falls back to UTC.
  */
 export async function recipientTimeZones(e164: string): Promise<string[]> {
   const parsed = parsePhoneNumberFromString(e164);
-  const zones = parsed ? await timezones(parsed) : null;
+  const zones = parsed ? await zoneMap().timezones(parsed) : null;
   return zones && zones.length > 0 ? zones : ['UTC'];
 }
 
