@@ -14,7 +14,7 @@ export interface WebhookDelivery {
 
 export interface WebhookPoster {
   post(delivery: WebhookDelivery): void;
-  /** Aborts requests in flight; retries die with the scheduler. */
+  /** Destroys requests in flight; retries die with the scheduler. */
   stop(): void;
 }
 
@@ -29,7 +29,7 @@ export function createWebhookPoster(deps: {
   retryDelaysMs: readonly number[];
   timeoutMs: number;
 }): WebhookPoster {
-  const inFlight = new Set<AbortController>();
+  const inFlight = new Set<http.ClientRequest>();
   let stopped = false;
 
   // Receipts go to one gateway at thousands per second: reusing connections is what lets the simulator
@@ -38,26 +38,37 @@ export function createWebhookPoster(deps: {
     'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
     'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
   };
+  // Webhooks go to one or two URLs: each is parsed once, not once per request.
+  const targets = new Map<string, { send: typeof http.request; options: http.RequestOptions }>();
+  const targetOf = (url: string) => {
+    let target = targets.get(url);
+    if (!target) {
+      const parsed = new URL(url);
+      const secure = parsed.protocol === 'https:';
+      target = {
+        send: secure ? https.request : http.request,
+        options: { protocol: parsed.protocol, hostname: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port: parsed.port, path: `${parsed.pathname}${parsed.search}`, agent: agents[secure ? 'https:' : 'http:'] },
+      };
+      targets.set(url, target);
+    }
+    return target;
+  };
 
-  const postOnce = (delivery: WebhookDelivery, signal: AbortSignal): Promise<number> =>
+  const postOnce = (delivery: WebhookDelivery): Promise<number> =>
     new Promise((resolve, reject) => {
-      const target = new URL(delivery.url);
-      const send = target.protocol === 'https:' ? https.request : http.request;
-      const request = send(
-        target,
-        {
-          method: 'POST',
-          agent: agents[target.protocol as 'http:' | 'https:'],
-          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(delivery.body), ...delivery.headers },
-          timeout: deps.timeoutMs,
-          signal,
-        },
-        (response) => {
-          response.resume();
-          response.on('end', () => resolve(response.statusCode ?? 0));
-          response.on('error', reject);
-        },
-      );
+      const target = targetOf(delivery.url);
+      const request = target.send({
+        ...target.options,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(delivery.body), ...delivery.headers },
+        timeout: deps.timeoutMs,
+      }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+        response.on('error', reject);
+      });
+      inFlight.add(request);
+      request.on('close', () => inFlight.delete(request));
       request.on('timeout', () => request.destroy(new Error(`timeout of ${deps.timeoutMs}ms exceeded`)));
       request.on('error', reject);
       request.end(delivery.body);
@@ -65,11 +76,9 @@ export function createWebhookPoster(deps: {
 
   const attempt = async (delivery: WebhookDelivery, attemptNo: number): Promise<void> => {
     if (stopped) return;
-    const controller = new AbortController();
-    inFlight.add(controller);
     let failure: string;
     try {
-      const status = await postOnce(delivery, controller.signal);
+      const status = await postOnce(delivery);
       if (status >= 200 && status < 300) {
         deps.logger.debug('webhook delivered', { kind: delivery.kind, attempt: attemptNo, status });
         return;
@@ -77,8 +86,6 @@ export function createWebhookPoster(deps: {
       failure = `HTTP ${status}`;
     } catch (err) {
       failure = err instanceof Error ? err.message : String(err);
-    } finally {
-      inFlight.delete(controller);
     }
     if (stopped) return;
     const delay = deps.retryDelaysMs[attemptNo - 1];
@@ -98,7 +105,7 @@ export function createWebhookPoster(deps: {
     },
     stop() {
       stopped = true;
-      for (const controller of inFlight) controller.abort();
+      for (const request of inFlight) request.destroy();
       inFlight.clear();
       agents['http:'].destroy();
       agents['https:'].destroy();
