@@ -18,6 +18,9 @@ export interface WebhookPoster {
   stop(): void;
 }
 
+/** Webhook requests in flight at once, over as many keep-alive connections. */
+const MAX_IN_FLIGHT = 64;
+
 /**
  * Fire-and-forget POST with a short retry schedule. The gateway may start after the simulator or
  * restart mid-test, so a refused connection is retried rather than dropped, and a webhook that
@@ -35,9 +38,15 @@ export function createWebhookPoster(deps: {
   // Receipts go to one gateway at thousands per second: reusing connections is what lets the simulator
   // keep up (docs/performance.md#carrier-sim), and a bounded pool keeps a slow gateway from exhausting ports.
   const agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 64 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 64 }),
+    'http:': new http.Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT }),
   };
+  // Deliveries past the in-flight bound wait here as plain objects: a queued ClientRequest would hold
+  // several kilobytes each, and a burst of receipts would then grow the heap by that much per webhook.
+  // A head index instead of shift(), which would move the whole backlog on every start.
+  let waiting: Array<{ delivery: WebhookDelivery; attemptNo: number }> = [];
+  let head = 0;
+  let active = 0;
   // Webhooks go to one or two URLs: each is parsed once, not once per request.
   const targets = new Map<string, { send: typeof http.request; options: http.RequestOptions }>();
   const targetOf = (url: string) => {
@@ -74,6 +83,31 @@ export function createWebhookPoster(deps: {
       request.end(delivery.body);
     });
 
+  const startNext = () => {
+    while (!stopped && active < MAX_IN_FLIGHT && head < waiting.length) {
+      const { delivery, attemptNo } = waiting[head];
+      head += 1;
+      if (head === waiting.length) {
+        waiting = [];
+        head = 0;
+      } else if (head > 1024 && head * 2 > waiting.length) {
+        waiting = waiting.slice(head);
+        head = 0;
+      }
+      active += 1;
+      attempt(delivery, attemptNo)
+        .catch((err) => deps.logger.error('webhook attempt crashed', { kind: delivery.kind, error: String(err) }))
+        .finally(() => {
+          active -= 1;
+          startNext();
+        });
+    }
+  };
+  const enqueue = (delivery: WebhookDelivery, attemptNo: number) => {
+    waiting.push({ delivery, attemptNo });
+    startNext();
+  };
+
   const attempt = async (delivery: WebhookDelivery, attemptNo: number): Promise<void> => {
     if (stopped) return;
     let failure: string;
@@ -94,17 +128,17 @@ export function createWebhookPoster(deps: {
       return;
     }
     deps.logger.debug('webhook failed, will retry', { kind: delivery.kind, attempt: attemptNo, reason: failure, retry_in_ms: delay });
-    deps.scheduler.after(delay, () => attempt(delivery, attemptNo + 1));
+    deps.scheduler.after(delay, () => enqueue(delivery, attemptNo + 1));
   };
 
   return {
     post(delivery) {
-      attempt(delivery, 1).catch((err) =>
-        deps.logger.error('webhook attempt crashed', { kind: delivery.kind, error: String(err) }),
-      );
+      enqueue(delivery, 1);
     },
     stop() {
       stopped = true;
+      waiting = [];
+      head = 0;
       for (const request of inFlight) request.destroy();
       inFlight.clear();
       agents['http:'].destroy();
