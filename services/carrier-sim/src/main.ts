@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
-import { createCloudApiRouter } from './chat/cloud-api.router';
+import { createChatFastSendRoute, createCloudApiRouter } from './chat/cloud-api.router';
 import { ConfigError, describeConfig, loadConfig, type SimConfig } from './config';
 import { createHttpApp } from './http/app';
+import { createFastSendsListener } from './http/fast-sends.listener';
 import { createHealthRouter } from './http/health.route';
-import { createRbmApiRouter } from './rbm/rbm-api.router';
+import { createRbmApiRouter, createRbmFastSendRoute } from './rbm/rbm-api.router';
 import { createFaultsRouter } from './sim/faults.route';
 import { createSimApiRouter } from './sim/sim-api.router';
 import { createEsmeSessions } from './smpp/esme-sessions';
@@ -58,6 +59,19 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
     logger,
   });
 
+  const rbmDeps = { sends, events: rbmEvents, scheduler, logger, now, accessToken: config.rbm.accessToken, ...delays };
+  const chatDeps = {
+    sends,
+    templates,
+    windows,
+    webhooks: chatWebhooks,
+    scheduler,
+    logger,
+    now,
+    enforceChatWindow: config.enforceChatWindow,
+    accessToken: config.chat.accessToken,
+    ...delays,
+  };
   let ready = false;
   const app = createHttpApp(
     [
@@ -66,26 +80,14 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
       createChatCompletionsRouter(),
       createAudioApiRouter({ logger }),
       createSimApiRouter({ sends, smsReceiptPlans, templates, windows, chatWebhooks, rbmEvents, smsc, defaultAgentId: config.rbm.defaultAgentId, logger, now }),
-      createRbmApiRouter({ sends, events: rbmEvents, scheduler, logger, now, accessToken: config.rbm.accessToken, faults, ...delays }),
-      createCloudApiRouter({
-        sends,
-        templates,
-        windows,
-        webhooks: chatWebhooks,
-        scheduler,
-        logger,
-        now,
-        enforceChatWindow: config.enforceChatWindow,
-        accessToken: config.chat.accessToken,
-        wabaId: config.chat.wabaId,
-        templateReviewMs: config.templateReviewMs,
-        faults,
-        ...delays,
-      }),
+      createRbmApiRouter({ ...rbmDeps, faults }),
+      createCloudApiRouter({ ...chatDeps, wabaId: config.chat.wabaId, templateReviewMs: config.templateReviewMs, faults }),
     ],
     logger,
   );
-  const server: Server = createServer(app);
+  const server: Server = createServer(
+    createFastSendsListener({ routes: [createChatFastSendRoute(chatDeps), createRbmFastSendRoute(rbmDeps)], faults, fallback: app, logger }),
+  );
 
   let stopping = false;
   const shutdown = async (reason: string) => {

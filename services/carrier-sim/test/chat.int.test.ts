@@ -37,7 +37,9 @@ function signatureValid(r: ReceivedRequest): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-const statusOf = (r: ReceivedRequest) => r.json?.entry?.[0]?.changes?.[0]?.value?.statuses?.[0];
+// One notification may carry several statuses (the Cloud API batches them under load, and so does the simulator).
+const statusesOf = (r: ReceivedRequest): any[] => (r.json?.entry ?? []).flatMap((e: any) => (e.changes ?? []).flatMap((c: any) => c.value?.statuses ?? []));
+const statusIn = (r: ReceivedRequest, wamid: string, status: string) => statusesOf(r).find((s) => s.id === wamid && s.status === status);
 const messageOf = (r: ReceivedRequest) => r.json?.entry?.[0]?.changes?.[0]?.value?.messages?.[0];
 const templateUpdateOf = (r: ReceivedRequest) => {
   const change = r.json?.entry?.[0]?.changes?.[0];
@@ -89,9 +91,9 @@ describe('chat (WhatsApp Cloud API)', () => {
     expect(sent.body.contacts[0].wa_id).toBe('15550000100');
 
     for (const status of ['sent', 'delivered', 'read']) {
-      const hook = await receiver.waitFor((r) => statusOf(r)?.id === wamid && statusOf(r)?.status === status);
+      const hook = await receiver.waitFor((r) => statusIn(r, wamid, status) !== undefined);
       expect(signatureValid(hook)).toBe(true);
-      expect(statusOf(hook)).toMatchObject({ recipient_id: '15550000100', biz_opaque_callback_data: 'msg_chat_1', timestamp: expect.stringMatching(/^\d+$/) });
+      expect(statusIn(hook, wamid, status)).toMatchObject({ recipient_id: '15550000100', biz_opaque_callback_data: 'msg_chat_1', timestamp: expect.stringMatching(/^\d+$/) });
     }
 
     const record = await listJson('/sim/sends?channel=chat&client_ref=msg_chat_1');
@@ -113,6 +115,29 @@ describe('chat (WhatsApp Cloud API)', () => {
     expect((await cloudApi(`${BUSINESS}/messages`, {}, 'wrong')).status).toBe(401);
   });
 
+  it('answers a body that is not JSON with a Graph error, on the fast path as on the express route', async () => {
+    const res = await fetch(`${sim.httpUrl}/v21.0/${BUSINESS}/messages`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}` },
+      body: '{"messaging_product":',
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as any).error).toMatchObject({ code: 100, type: 'OAuthException' });
+  });
+
+  it('delivers every status of sends made together, each notification signed', async () => {
+    const recipients = Array.from({ length: 12 }, (_, i) => `155500002${String(10 + i)}`);
+    await Promise.all(recipients.map((to) => openWindow(to)));
+    const sent = await Promise.all(recipients.map((to, i) => sendText(to, 'together', `msg_together_${i}`)));
+    const wamids = sent.map((s) => s.body.messages[0].id as string);
+    for (const wamid of wamids) await receiver.waitFor((r) => statusIn(r, wamid, 'read') !== undefined);
+    const carrying = receiver.received().filter((r) => statusesOf(r).some((s) => wamids.includes(s.id)));
+    expect(carrying.every(signatureValid)).toBe(true);
+    const seen = carrying.flatMap((r) => statusesOf(r).filter((s) => wamids.includes(s.id)));
+    expect(seen).toHaveLength(wamids.length * 3);
+    for (const wamid of wamids) expect(seen.filter((s) => s.id === wamid).map((s) => s.status)).toEqual(['sent', 'delivered', 'read']);
+  });
+
   it('throttles an 05 number three times with 130429, then accepts it', async () => {
     await openWindow('15550000105');
     const statuses: number[] = [];
@@ -128,9 +153,9 @@ describe('chat (WhatsApp Cloud API)', () => {
     await openWindow('15550000106');
     const four = (await sendText('15550000104', 'x', 'msg_04')).body.messages[0].id;
     const six = (await sendText('15550000106', 'x', 'msg_06')).body.messages[0].id;
-    await receiver.waitFor((r) => statusOf(r)?.id === six && statusOf(r)?.status === 'delivered');
+    await receiver.waitFor((r) => statusIn(r, six, 'delivered') !== undefined);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const seen = (id: string) => receiver.received().filter((r) => statusOf(r)?.id === id).map((r) => statusOf(r).status);
+    const seen = (id: string) => receiver.received().flatMap((r) => statusesOf(r).filter((s) => s.id === id).map((s) => s.status));
     expect(seen(four)).toEqual(['sent']);
     expect(seen(six)).toEqual(['sent', 'delivered']);
   });

@@ -81,6 +81,14 @@ describe('rcs (RBM API v1)', () => {
     ]);
   });
 
+  it('answers a body that is not JSON with INVALID_ARGUMENT, and a wrong token with 401, on the send endpoint', async () => {
+    const path = `${sim.httpUrl}/v1/phones/${encodeURIComponent('+15550000100')}/agentMessages?messageId=msg_rcs_bad_json&agentId=${AGENT}`;
+    const badJson = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}` }, body: '{"contentMessage":' });
+    expect(badJson.status).toBe(400);
+    expect(((await badJson.json()) as any).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
+    expect((await rbm('POST', `phones/${encodeURIComponent('+15550000100')}/agentMessages?messageId=msg_rcs_bad_token&agentId=${AGENT}`, { contentMessage: { text: 'x' } }, 'bad')).status).toBe(401);
+  });
+
   it('maps 02, 03 and 05 to NOT_FOUND, INVALID_ARGUMENT and RESOURCE_EXHAUSTED', async () => {
     expect((await send('+15550000102', 'msg_rcs_02')).body.error.status).toBe('NOT_FOUND');
     expect((await send('+15550000103', 'msg_rcs_03')).status).toBe(400);

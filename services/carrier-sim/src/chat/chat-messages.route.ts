@@ -1,4 +1,4 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { JsonAnswer, SendRequest } from '../http/json-answer';
 import { reportPlan, sendVerdict } from '../behaviour/number-behaviour';
 import type { Logger } from '../support/json-logger';
 import type { Scheduler } from '../support/scheduler';
@@ -27,7 +27,7 @@ export interface ChatMessagesDeps {
 type Refusal = { kind: GraphErrorKind; details: string; outcome: SendOutcome };
 
 /** `POST /{version}/{phone-number-id}/messages`: the Cloud API send endpoint. */
-export function createSendChatMessageHandler(deps: ChatMessagesDeps): RequestHandler {
+export function createSendChatMessageHandler(deps: ChatMessagesDeps): (req: SendRequest, res: JsonAnswer) => void {
   const record = (phoneNumberId: string, m: Partial<ParsedChatMessage> & { to: string }, fields: {
     outcome: SendOutcome;
     error_code: string | null;
@@ -51,7 +51,7 @@ export function createSendChatMessageHandler(deps: ChatMessagesDeps): RequestHan
       { interactiveType: m.interactiveType, listRows: m.listRows },
     );
 
-  const refuse = (res: Response, phoneNumberId: string, m: ParsedChatMessage, refusal: Refusal) => {
+  const refuse = (res: JsonAnswer, phoneNumberId: string, m: ParsedChatMessage, refusal: Refusal) => {
     record(phoneNumberId, m, { outcome: refusal.outcome, error_code: String(GRAPH_ERRORS[refusal.kind].code), upstream_message_id: null });
     sendGraphError(res, refusal.kind, refusal.details);
   };
@@ -102,7 +102,7 @@ export function createSendChatMessageHandler(deps: ChatMessagesDeps): RequestHan
     });
   };
 
-  return (req: Request, res: Response) => {
+  return (req: SendRequest, res: JsonAnswer) => {
     const phoneNumberId = String(req.params.phoneNumberId);
     const body: unknown = req.body;
     // Marking an inbound message as read uses the same endpoint; the simulator just acknowledges it.

@@ -6,6 +6,7 @@ import { sendGraphError } from './graph-errors';
 import { createFaultGate } from '../sim/fault-gate.middleware';
 import type { FaultSwitchStore } from '../state/fault-switch.store';
 import { createMessageTemplateHandlers, type MessageTemplatesDeps } from './message-templates.route';
+import type { FastSendRoute } from '../http/fast-sends.listener';
 
 /**
  * The WhatsApp Cloud API surface: `/{version}/{phone-number-id}/messages` and
@@ -46,4 +47,21 @@ export function createCloudApiRouter(
   };
   router.use(onError);
   return router;
+}
+
+const GRAPH_SEND_PATH = /^\/v\d+\.\d+\/(\d+)\/messages$/;
+
+/** The send endpoint for the fast path (http/fast-sends.listener.ts): the same handler, the same error shapes. */
+export function createChatFastSendRoute(deps: ChatMessagesDeps & { accessToken: string }): FastSendRoute {
+  return {
+    channel: 'chat',
+    accessToken: deps.accessToken,
+    match(path) {
+      const found = GRAPH_SEND_PATH.exec(path);
+      return found ? { phoneNumberId: found[1] } : null;
+    },
+    handle: createSendChatMessageHandler(deps),
+    badJson: (res, message) => sendGraphError(res, 'invalidParameterGeneric', message),
+    internalError: (res) => sendGraphError(res, 'somethingWentWrong', 'An unknown error occurred'),
+  };
 }

@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { JsonAnswer } from '../http/json-answer';
 import { newTraceId } from '../support/upstream-ids';
 
 /** The Cloud API error codes the simulator produces, with the HTTP status and title Meta uses. */
@@ -30,6 +30,6 @@ export function graphErrorBody(kind: GraphErrorKind, details: string) {
   };
 }
 
-export function sendGraphError(res: Response, kind: GraphErrorKind, details: string): void {
+export function sendGraphError(res: JsonAnswer, kind: GraphErrorKind, details: string): void {
   res.status(GRAPH_ERRORS[kind].status).json(graphErrorBody(kind, details));
 }

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
-function bearerMatches(header: string | undefined, expected: string): boolean {
+export function bearerMatches(header: string | undefined, expected: string): boolean {
   const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
   if (!match) return false;
   const given = Buffer.from(match[1].trim());

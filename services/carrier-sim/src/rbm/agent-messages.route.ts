@@ -1,4 +1,5 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { RequestHandler } from 'express';
+import type { JsonAnswer, SendRequest } from '../http/json-answer';
 import { isRcsCapable, reportPlan, sendVerdict } from '../behaviour/number-behaviour';
 import type { Logger } from '../support/json-logger';
 import type { Scheduler } from '../support/scheduler';
@@ -30,13 +31,13 @@ const FEATURES = [
 
 const E164 = /^\+\d{6,15}$/;
 
-function queryText(req: Request, name: string): string | undefined {
+function queryText(req: SendRequest, name: string): string | undefined {
   const value = req.query[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
 /** Checks shared by both endpoints; answers and returns false when the request is unusable. */
-function checkAddressing(req: Request, res: Response, required: string[]): boolean {
+function checkAddressing(req: SendRequest, res: JsonAnswer, required: string[]): boolean {
   const phone = String(req.params.phone);
   if (!E164.test(phone)) {
     sendGoogleError(res, 'INVALID_ARGUMENT', `Invalid phone number "${phone}": expected E.164 with a leading +.`);
@@ -51,7 +52,7 @@ function checkAddressing(req: Request, res: Response, required: string[]): boole
   return true;
 }
 
-export function createAgentMessageHandlers(deps: AgentMessagesDeps): { capabilities: RequestHandler; send: RequestHandler } {
+export function createAgentMessageHandlers(deps: AgentMessagesDeps): { capabilities: RequestHandler; send: (req: SendRequest, res: JsonAnswer) => void } {
   const capabilities: RequestHandler = (req, res) => {
     if (!checkAddressing(req, res, ['requestId', 'agentId'])) return;
     const phone = String(req.params.phone);
@@ -71,7 +72,7 @@ export function createAgentMessageHandlers(deps: AgentMessagesDeps): { capabilit
     });
   };
 
-  const send: RequestHandler = (req, res) => {
+  const send = (req: SendRequest, res: JsonAnswer): void => {
     if (!checkAddressing(req, res, ['messageId', 'agentId'])) return;
     const phone = String(req.params.phone);
     const messageId = queryText(req, 'messageId') as string;

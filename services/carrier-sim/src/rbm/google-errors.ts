@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { JsonAnswer } from '../http/json-answer';
 
 export type GoogleStatus =
   | 'INVALID_ARGUMENT'
@@ -20,7 +20,7 @@ const HTTP_CODE: Record<GoogleStatus, number> = {
 };
 
 /** Google's JSON error shape (https://cloud.google.com/apis/design/errors#http_mapping). */
-export function sendGoogleError(res: Response, status: GoogleStatus, message: string): void {
+export function sendGoogleError(res: JsonAnswer, status: GoogleStatus, message: string): void {
   const code = HTTP_CODE[status];
   res.status(code).json({ error: { code, message, status } });
 }

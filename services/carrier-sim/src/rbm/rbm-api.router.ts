@@ -4,6 +4,7 @@ import { createFaultGate } from '../sim/fault-gate.middleware';
 import type { FaultSwitchStore } from '../state/fault-switch.store';
 import { createAgentMessageHandlers, type AgentMessagesDeps } from './agent-messages.route';
 import { sendGoogleError } from './google-errors';
+import type { FastSendRoute } from '../http/fast-sends.listener';
 
 /** The RBM API v1 surface: capability check and agentMessages, Bearer-authenticated, with Google-style errors. */
 export function createRbmApiRouter(deps: AgentMessagesDeps & { accessToken: string; faults?: FaultSwitchStore }): Router {
@@ -30,4 +31,26 @@ export function createRbmApiRouter(deps: AgentMessagesDeps & { accessToken: stri
   };
   router.use(onError);
   return router;
+}
+
+const AGENT_MESSAGES_PATH = /^\/v1\/phones\/([^/]+)\/agentMessages$/;
+
+/** The send endpoint for the fast path (http/fast-sends.listener.ts): the same handler, the same error shapes. */
+export function createRbmFastSendRoute(deps: AgentMessagesDeps & { accessToken: string }): FastSendRoute {
+  return {
+    channel: 'rcs',
+    accessToken: deps.accessToken,
+    match(path) {
+      const found = AGENT_MESSAGES_PATH.exec(path);
+      if (!found) return null;
+      try {
+        return { phone: decodeURIComponent(found[1]) };
+      } catch {
+        return null; // express answers a malformed escape
+      }
+    },
+    handle: createAgentMessageHandlers(deps).send,
+    badJson: (res, message) => sendGoogleError(res, 'INVALID_ARGUMENT', `Invalid JSON payload received. ${message}`),
+    internalError: (res) => sendGoogleError(res, 'INTERNAL', 'Internal error encountered.'),
+  };
 }

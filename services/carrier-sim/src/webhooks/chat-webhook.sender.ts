@@ -52,7 +52,7 @@ function messagesChange(wabaId: string, phoneNumberId: string, value: Record<str
   };
 }
 
-export function buildStatusNotification(wabaId: string, report: ChatStatusReport, nowMs: number) {
+function statusEntry(report: ChatStatusReport, nowMs: number): Record<string, unknown> {
   const status: Record<string, unknown> = {
     id: report.wamid,
     status: report.status,
@@ -61,7 +61,16 @@ export function buildStatusNotification(wabaId: string, report: ChatStatusReport
   };
   if (report.bizOpaqueCallbackData) status.biz_opaque_callback_data = report.bizOpaqueCallbackData;
   if (report.errors?.length) status.errors = report.errors;
-  return messagesChange(wabaId, report.phoneNumberId, { statuses: [status] });
+  return status;
+}
+
+export function buildStatusNotification(wabaId: string, report: ChatStatusReport, nowMs: number) {
+  return messagesChange(wabaId, report.phoneNumberId, { statuses: [statusEntry(report, nowMs)] });
+}
+
+/** Several statuses of one business number in one notification, as the Cloud API batches them under load. */
+export function buildStatusesNotification(wabaId: string, phoneNumberId: string, stamped: ReadonlyArray<{ report: ChatStatusReport; atMs: number }>) {
+  return messagesChange(wabaId, phoneNumberId, { statuses: stamped.map(({ report, atMs }) => statusEntry(report, atMs)) });
 }
 
 function buildInboundNotification(
@@ -102,14 +111,24 @@ export function buildTemplateStatusNotification(wabaId: string, template: Templa
   };
 }
 
+/**
+ * The Cloud API puts several statuses in one notification (`entry[].changes[].value.statuses[]`), and the
+ * simulator does the same: statuses reported in the same event-loop turn leave together, one notification
+ * per business number, at most `maxStatusesPerWebhook` each. A lone status still leaves at once (the flush
+ * is a setImmediate, not a timer), and a number's statuses keep the order they were reported in. Under
+ * load this turns thousands of webhook requests a second into tens (docs/performance.md#carrier-sim).
+ */
 export function createChatWebhookSender(deps: {
   poster: WebhookPoster;
   webhookUrl: string;
   appSecret: string;
   wabaId: string;
   now?: () => number;
+  /** @defaultValue 100 */
+  maxStatusesPerWebhook?: number;
 }): ChatWebhookSender {
   const now = deps.now ?? Date.now;
+  const maxStatuses = deps.maxStatusesPerWebhook ?? 100;
   const post = (kind: string, payload: unknown) => {
     const body = JSON.stringify(payload);
     deps.poster.post({
@@ -119,9 +138,30 @@ export function createChatWebhookSender(deps: {
       headers: { 'X-Hub-Signature-256': hubSignature256(deps.appSecret, body) },
     });
   };
+
+  let pending = new Map<string, Array<{ report: ChatStatusReport; atMs: number }>>();
+  let flushQueued = false;
+  const flushStatuses = () => {
+    flushQueued = false;
+    const batches = pending;
+    pending = new Map();
+    for (const [phoneNumberId, stamped] of batches) {
+      for (let i = 0; i < stamped.length; i += maxStatuses) {
+        const slice = stamped.slice(i, i + maxStatuses);
+        post(slice.length === 1 ? `chat.status.${slice[0].report.status}` : `chat.statuses.${slice.length}`, buildStatusesNotification(deps.wabaId, phoneNumberId, slice));
+      }
+    }
+  };
+
   return {
     sendStatus(report) {
-      post(`chat.status.${report.status}`, buildStatusNotification(deps.wabaId, report, now()));
+      const queue = pending.get(report.phoneNumberId);
+      if (queue) queue.push({ report, atMs: now() });
+      else pending.set(report.phoneNumberId, [{ report, atMs: now() }]);
+      if (!flushQueued) {
+        flushQueued = true;
+        setImmediate(flushStatuses);
+      }
     },
     sendInbound(phoneNumberId, message, profileName) {
       post('chat.inbound', buildInboundNotification(deps.wabaId, phoneNumberId, message, profileName));
