@@ -100,3 +100,49 @@ it('fails a job of an unknown name for good at its first attempt', async () => {
     await connection.quit();
   }
 });
+
+it('setConcurrency changes how many jobs run at once (the voice orchestrator lends a slot to a second call leg)', async () => {
+  const queueContract = contract();
+  const { logger } = recordingLogger();
+  let running = 0;
+  let mostAtOnce = 0;
+  let barrier: { waiting: number; release?: () => void } = { waiting: 0 };
+  const waitAtBarrier = (size: number) =>
+    new Promise<void>((resolve) => {
+      barrier.waiting += 1;
+      const previous = barrier.release;
+      barrier.release = () => (previous?.(), resolve());
+      if (barrier.waiting === size) barrier.release();
+    });
+  const worker = createJobWorker(
+    queueContract,
+    {
+      ping: async (job: Job<PingJob>) => {
+        running += 1;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        if (job.data.n >= 10) await waitAtBarrier(3); // only passes once three jobs run at the same time
+        else await new Promise((r) => setTimeout(r, 30));
+        running -= 1;
+      },
+    },
+    { redisUrl, prefix, concurrency: 2, stalledIntervalMs: 30_000, lockDurationMs: 30_000, logger },
+  );
+  worker.setConcurrency(1);
+  const connection = createWorkerConnection(redisUrl);
+  const queue = new Queue<PingJob>(queueContract.name, { connection, prefix });
+  try {
+    await queue.addBulk([1, 2, 3, 4].map((n) => ({ name: 'ping', data: { n }, opts: queueContract.jobOptions })));
+    await until(async () => (await queue.getCompletedCount()) === 4, 'four jobs, one at a time');
+    expect(mostAtOnce).toBe(1);
+    worker.setConcurrency(3);
+    barrier = { waiting: 0 };
+    await queue.addBulk([10, 11, 12].map((n) => ({ name: 'ping', data: { n }, opts: queueContract.jobOptions })));
+    await until(async () => (await queue.getCompletedCount()) === 7, 'three jobs meeting at the barrier');
+    expect(mostAtOnce).toBe(3);
+  } finally {
+    await worker.close();
+    await queue.obliterate({ force: true });
+    await queue.close();
+    await connection.quit();
+  }
+});
