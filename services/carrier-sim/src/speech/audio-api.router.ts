@@ -48,8 +48,9 @@ export function createAudioApiRouter(deps: { logger: Logger }): Router {
     try {
       text = await transcribe(parsed.value.file, parsed.value.prompt);
     } catch (error) {
-      // sox refuses a file that is no audio: the caller's fault, as OpenAI answers it.
-      return sendOpenAiError(res, 400, `the uploaded file could not be decoded as audio: ${String(error).slice(0, 120)}`, 'file');
+      // sox refuses a file that is no WAV: the caller's fault, as OpenAI answers it; sox's own words stay in the log.
+      deps.logger.warn('transcription upload not decodable', { error: String(error).slice(0, 300) });
+      return sendOpenAiError(res, 400, 'the uploaded file could not be decoded as WAV audio', 'file');
     }
     if (parsed.value.responseFormat === 'text') return void res.status(200).type('text/plain').send(text);
     res.status(200).json(parsed.value.responseFormat === 'verbose_json' ? { task: 'transcribe', language: 'english', text } : { text });

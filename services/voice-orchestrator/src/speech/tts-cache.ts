@@ -20,7 +20,7 @@ export function createCachedTts(opts: {
   const cache = new Map<string, Promise<Buffer>>();
   return {
     synthesize(text, voice = opts.defaultVoice) {
-      if (!opts.voicePattern.test(voice)) return Promise.reject(new RangeError(`not a ${opts.provider} voice name: ${voice}`));
+      if (!opts.voicePattern.test(voice)) return Promise.reject(new RangeError(`not a voice name for ${opts.provider}: ${voice}`));
       const key = `${opts.provider}\n${voice}\n${text}`;
       const cached = cache.get(key);
       if (cached) {
