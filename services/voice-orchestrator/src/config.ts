@@ -16,7 +16,7 @@ export interface VoiceOrchestratorConfig extends CommonConfig {
   /** Calls this process holds at once; more wait in the queue (docs/voice.md#capacity). */
   capacity: number;
   sandboxTrunk: TrunkSettings;
-  /** Unset: live keys' calls fail with `end_reason: no_trunk`. */
+  /** Unset: live keys' calls fail with `end_reason: sip_503` (docs/voice.md#call-lifecycle). */
   liveTrunk?: TrunkSettings;
   /** Local address of the SIP and RTP sockets; it must differ from the trunk's host. */
   sipBindAddress: string;

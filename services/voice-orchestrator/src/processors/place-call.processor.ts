@@ -31,7 +31,7 @@ export function createPlaceCallProcessor(deps: PlaceCallProcessorDeps) {
     const trunk = call.mode === 'test' ? deps.trunks.test : deps.trunks.live;
     const fields = { call_id: call.id };
     if (!trunk) {
-      const ended = await deps.progress.ended(call.id, 'failed', 'no_trunk', new Date(clock()));
+      const ended = await deps.progress.ended(call.id, 'failed', 'sip_503', new Date(clock()));
       if (ended) await deps.publishEvents(ended.events, fields);
       return;
     }
@@ -40,7 +40,7 @@ export function createPlaceCallProcessor(deps: PlaceCallProcessorDeps) {
       await runCallSession(trunk, call, agent, deps);
     } catch (error) {
       deps.logger.error('call failed in the orchestrator', { ...fields, error: (error as Error).message });
-      const ended = await deps.progress.ended(call.id, 'failed', 'orchestrator_error', new Date(clock()));
+      const ended = await deps.progress.ended(call.id, 'failed', 'orchestrator_lost', new Date(clock()));
       if (ended) await deps.publishEvents(ended.events, fields);
     }
   };
