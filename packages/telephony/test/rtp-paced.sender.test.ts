@@ -37,7 +37,7 @@ describe('paced RTP sender', () => {
     expect(time.pendingAt).toBe(1040);
     time.fire();
     expect(sent).toEqual([0, 1, 2]);
-    expect(sender.stats).toEqual({ framesSent: 3, framesLate: 0 });
+    expect(sender.stats).toEqual({ framesSent: 3, framesLate: 0, latenessMs: { 0: 2, 5: 1 } });
   });
 
   it('catches up after a stall and counts ticks sent more than 20 ms late', () => {
@@ -45,7 +45,7 @@ describe('paced RTP sender', () => {
     const sender = createPacedRtpSender({ produce: () => [Buffer.alloc(1)], transmit: () => undefined, clock: time.clock });
     sender.start();
     time.fire(75); // woke at 1095: ticks due at 1020, 1040, 1060, 1080 are 75, 55, 35 and 15 ms late
-    expect(sender.stats).toEqual({ framesSent: 5, framesLate: 3 });
+    expect(sender.stats).toEqual({ framesSent: 5, framesLate: 3, latenessMs: { 0: 1, 75: 1, 55: 1, 35: 1, 15: 1 } });
     expect(time.pendingAt).toBe(1100);
   });
 

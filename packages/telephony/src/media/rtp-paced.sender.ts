@@ -21,6 +21,8 @@ export interface PacedSenderStats {
   framesSent: number;
   /** Ticks sent more than one frame period after their due time: the share a bench reports. */
   framesLate: number;
+  /** How late each tick went out: whole milliseconds after its due time → ticks (a sparse histogram, for p50/p95/max). */
+  latenessMs: Record<number, number>;
 }
 
 export interface PacedRtpSender {
@@ -43,7 +45,7 @@ const systemClock: PacedSenderClock = {
 export function createPacedRtpSender(opts: PacedRtpSenderOptions): PacedRtpSender {
   const clock = opts.clock ?? systemClock;
   const frameMs = opts.frameMs ?? 20;
-  const stats: PacedSenderStats = { framesSent: 0, framesLate: 0 };
+  const stats: PacedSenderStats = { framesSent: 0, framesLate: 0, latenessMs: {} };
   let startedAt = 0;
   let timer: unknown;
   let running = false;
@@ -53,6 +55,8 @@ export function createPacedRtpSender(opts: PacedRtpSenderOptions): PacedRtpSende
     const now = clock.now();
     let due = startedAt + stats.framesSent * frameMs;
     while (running && due <= now) {
+      const lateness = Math.floor(now - due);
+      stats.latenessMs[lateness] = (stats.latenessMs[lateness] ?? 0) + 1;
       if (now - due > frameMs) stats.framesLate++;
       const packets = opts.produce();
       // produce() can end the call (a playback-drained listener hanging up): then nothing more goes out.

@@ -66,6 +66,7 @@ export async function openRtpSession(bindAddress: string, listener: RtpSessionLi
       return {
         framesSent: sender?.stats.framesSent ?? 0,
         framesLate: sender?.stats.framesLate ?? 0,
+        latenessMs: sender?.stats.latenessMs ?? {},
         packetsReceived: inbound?.stats.packetsReceived ?? 0,
         packetsDropped: inbound?.stats.packetsDropped ?? 0,
       };

@@ -5,6 +5,7 @@ import { gatherDigits } from './dtmf-gather';
 import { conditionHolds, renderTemplate } from './flow-variables';
 import type { LlmEndpoint } from './llm-chat.client';
 import { runLlmConversation } from './llm-node';
+import { END_OF_SPEECH_MS } from './speech-capture';
 import { gatherSpeech } from './speech-gather';
 
 export type FlowEnd = { kind: 'hangup' } | { kind: 'transferred'; referTo: string } | { kind: 'call_ended' } | { kind: 'unsupported'; node: string; type: string } | { kind: 'too_many_steps' };
@@ -24,6 +25,16 @@ export interface FlowEngineDeps {
   llm?: LlmEndpoint;
   /** A blind transfer of the call to `to` (docs/voice.md#transfer). */
   transfer: (to: string) => Promise<TransferResult>;
+  /** Where the parts of a speech turn go (docs/performance.md#speech-turn): recognition, synthesis, queueing. */
+  onSpeechTurn?: (timing: SpeechTurnTiming) => void;
+}
+
+/** Milliseconds of one speech turn, from the moment the end-of-speech rule closed the callee's utterance. */
+export interface SpeechTurnTiming {
+  end_of_speech_wait_ms: number;
+  stt_after_end_ms: number;
+  tts_ms: number;
+  end_to_queued_ms: number;
 }
 
 /** The longest utterance a speech gather takes before it stops listening. */
@@ -40,12 +51,25 @@ type Node = Record<string, unknown> & { type: string };
  */
 export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<string, unknown>, deps: FlowEngineDeps): Promise<FlowEnd> {
   const { media } = deps;
+  // The utterance that ended last and when it was recognised, until the reply to it is queued.
+  let turn: { endedAt: number; recognizedAt: number } | undefined;
   const say = async (text: string): Promise<void> => {
     const rendered = renderTemplate(text, variables);
+    const synthesisStarted = Date.now();
     const audio = await deps.speak(rendered);
     if (media.isEnded) return;
     await deps.transcript('agent', rendered);
     media.play(audio);
+    if (turn) {
+      const queuedAt = Date.now();
+      deps.onSpeechTurn?.({
+        end_of_speech_wait_ms: END_OF_SPEECH_MS,
+        stt_after_end_ms: turn.recognizedAt - turn.endedAt,
+        tts_ms: queuedAt - synthesisStarted,
+        end_to_queued_ms: queuedAt - turn.endedAt,
+      });
+      turn = undefined;
+    }
   };
 
   let nodeId = flow.start;
@@ -84,11 +108,13 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
             else digits = firstDigit + (await gatherDigits(media, false, { ...dtmf, maxDigits: dtmf.maxDigits - 1, firstDigitTimeoutMs: dtmf.interDigitTimeoutMs }));
           } else utterance = await speech.utterance;
         }
+        const utteranceEndedAt = Date.now();
         if (media.isEnded) return { kind: 'call_ended' };
         let next: string | undefined;
         if (utterance) {
           const phrases = branches.map((b) => b.match);
           const heard = await deps.recognize(utterance, phrases);
+          turn = { endedAt: utteranceEndedAt, recognizedAt: Date.now() };
           await deps.transcript('callee', heard === '' ? '(not understood)' : heard);
           variables[(node.save_as as string | undefined) ?? 'input'] = heard;
           variables.last_input = heard;

@@ -5,6 +5,8 @@ const SPEECH_LEVEL = 300;
 /** Frames of speech that start an utterance (100 ms), and of silence that end it (700 ms). */
 const START_FRAMES = 5;
 const END_FRAMES = 35;
+/** The end-of-speech rule in milliseconds: how long after the callee's last loud frame an utterance is closed. */
+export const END_OF_SPEECH_MS = END_FRAMES * 20;
 
 export function isLoud(frame: Buffer): boolean {
   const pcm = decodeMulaw(frame);

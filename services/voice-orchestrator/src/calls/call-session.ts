@@ -78,6 +78,7 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
         logger.info('transfer', { ...fields, refer_to: result.referTo, accepted: result.accepted, refer_status: result.referStatus, notify_status: result.notifyStatus });
         return result;
       },
+      onSpeechTurn: (timing) => logger.info('speech turn', { ...fields, ...timing }),
     }).then(
       (end) => {
         // The callee's side took the call over: our leg's job is done (docs/voice.md#transfer).
@@ -126,7 +127,7 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
   await Promise.allSettled(writes);
   const ended = await progress.ended(call.id, STATUS_OF_OUTCOME[end.outcome], end.endReason, now());
   if (ended) await publishEvents(ended.events, fields);
-  logger.info('call ended', { ...fields, status: STATUS_OF_OUTCOME[end.outcome], end_reason: end.endReason, frames_late: leg.mediaStats.framesLate, frames_sent: leg.mediaStats.framesSent });
+  logger.info('call ended', { ...fields, status: STATUS_OF_OUTCOME[end.outcome], end_reason: end.endReason, frames_late: leg.mediaStats.framesLate, frames_sent: leg.mediaStats.framesSent, frame_lateness_ms: leg.mediaStats.latenessMs });
   if (!call.record) return;
   const recording = recorder.finish();
   if (!recording) return;
