@@ -141,6 +141,7 @@ try {
     return {
       name,
       calls: n,
+      ended: Object.entries(done.reduce((n, c) => ({ ...n, [`${c.status}/${c.end_reason}`]: (n[`${c.status}/${c.end_reason}`] ?? 0) + 1 }), {})).map(([k, v]) => `${v} ${k}`).join(', '),
       routed_to_sales: done.filter((c) => c.transcript.some((t) => t.text === 'Connecting you to sales.')).length,
       turns_measured: turns.length,
       speech_turn_p50_ms: pct(turns, 50),

@@ -55,6 +55,8 @@ export async function openRtpSession(bindAddress: string, listener: RtpSessionLi
       inbound = handler;
       socket.on('message', (datagram) => handler.handle(datagram));
       sender = createPacedRtpSender({
+        // One frame of send-ahead absorbs a wake-up up to 20 ms late (docs/performance.md#voice).
+        sendAheadMs: 20,
         produce: () => outbound.nextTick(),
         transmit: (packet) => {
           if (!closed) socket.send(packet, remote.port, remote.address);

@@ -58,7 +58,8 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
     const synthesisStarted = Date.now();
     const audio = await deps.speak(rendered);
     if (media.isEnded) return;
-    await deps.transcript('agent', rendered);
+    // The transcript write is not on the turn's path: the audio is queued first (its `at` is taken at once).
+    const written = deps.transcript('agent', rendered);
     media.play(audio);
     if (turn) {
       const queuedAt = Date.now();
@@ -70,6 +71,7 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
       });
       turn = undefined;
     }
+    await written;
   };
 
   let nodeId = flow.start;
@@ -87,6 +89,7 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         const input = node.input as string;
         const timeoutMs = (node.timeout_seconds as number) * 1000;
         const branches = node.branches as Array<{ match: string; next: string }>;
+        const phrases = branches.map((b) => b.match);
         const dtmf = {
           maxDigits: (node.max_digits as number | undefined) ?? 1,
           finishKey: node.finish_key as string | undefined,
@@ -95,9 +98,11 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         };
         let digits = '';
         let utterance: Buffer | null = null;
+        let heardEarly: Promise<string> | undefined;
         if (input === 'dtmf') digits = await gatherDigits(media, Boolean(node.prompt), dtmf);
         else {
-          const speech = gatherSpeech(media, { timeoutMs, maxSpeechMs: MAX_SPEECH_MS });
+          const speech = gatherSpeech(media, { timeoutMs, maxSpeechMs: MAX_SPEECH_MS, recognize: (audio) => deps.recognize(audio, phrases) });
+          warmUpReplies(flow, [...branches.map((b) => b.next), node.no_match as string], variables, deps.speak);
           // `both`: whichever comes first, a digit or an utterance; a digit also stops the prompt.
           const firstDigit = input === 'both' ? await media.nextDigit(24 * 3_600_000, speech.utterance) : null;
           if (firstDigit !== null) {
@@ -106,14 +111,16 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
             if (firstDigit === dtmf.finishKey) digits = '';
             else if (dtmf.maxDigits <= 1) digits = firstDigit;
             else digits = firstDigit + (await gatherDigits(media, false, { ...dtmf, maxDigits: dtmf.maxDigits - 1, firstDigitTimeoutMs: dtmf.interDigitTimeoutMs }));
-          } else utterance = await speech.utterance;
+          } else {
+            utterance = await speech.utterance;
+            heardEarly = speech.recognizedEarly();
+          }
         }
         const utteranceEndedAt = Date.now();
         if (media.isEnded) return { kind: 'call_ended' };
         let next: string | undefined;
         if (utterance) {
-          const phrases = branches.map((b) => b.match);
-          const heard = await deps.recognize(utterance, phrases);
+          const heard = await (heardEarly ?? deps.recognize(utterance, phrases));
           turn = { endedAt: utteranceEndedAt, recognizedAt: Date.now() };
           await deps.transcript('callee', heard === '' ? '(not understood)' : heard);
           variables[(node.save_as as string | undefined) ?? 'input'] = heard;
@@ -194,4 +201,18 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
     }
   }
   return { kind: 'too_many_steps' };
+}
+
+/**
+ * Synthesises, into the TTS cache, what the nodes a gather may lead to will say first, while the callee is still
+ * talking: the reply is then ready when the turn ends (docs/voice.md#speech-input). Texts that use variables are
+ * skipped, as the gather's answer may change them. A failure here is the reply's to report, not this.
+ */
+function warmUpReplies(flow: AgentFlowDocument, nextIds: Array<string | undefined>, variables: Record<string, unknown>, speak: FlowEngineDeps['speak']): void {
+  for (const id of new Set(nextIds)) {
+    const next = id === undefined ? undefined : (flow.nodes[id] as Node | undefined);
+    const text = next?.type === 'say' ? next.text : next?.type === 'gather' ? next.prompt : undefined;
+    if (typeof text !== 'string' || text.includes('{{')) continue;
+    speak(renderTemplate(text, variables)).catch(() => undefined);
+  }
 }

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { trimLeadingSilence } from './leading-silence';
 
 const run = promisify(execFile);
 
@@ -26,7 +27,7 @@ export function createFliteTts(opts: { defaultVoice: string; cacheEntries: numbe
       const ulaw = join(dir, 'speech.ul');
       await run('flite', ['-voice', voice, '-t', text, '-o', wav]);
       await run('sox', [wav, '-r', '8000', '-c', '1', '-e', 'mu-law', '-t', 'raw', ulaw]);
-      return await readFile(ulaw);
+      return trimLeadingSilence(await readFile(ulaw));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

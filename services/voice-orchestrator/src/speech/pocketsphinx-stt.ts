@@ -15,9 +15,14 @@ export interface SpeechRecognizer {
 }
 
 /** The words of the phrases that the pronunciation dictionary knows: a JSGF grammar may only use those. */
-function vocabulary(phrases: string[], dictionary: Set<string>): string[] {
+function vocabulary(phrases: string[], dictionary: Map<string, string[]>): string[] {
   const words = new Set(phrases.flatMap((p) => p.toLowerCase().split(/[^a-z']+/)).filter((w) => w && dictionary.has(w)));
   return [...words].sort();
+}
+
+/** The dictionary's lines for `words` (each word with its alternative pronunciations, `word(2)`…). */
+function dictionaryLines(words: string[], dictionary: Map<string, string[]>): string {
+  return `${words.flatMap((w) => dictionary.get(w) ?? []).join('\n')}\n`;
 }
 
 /**
@@ -26,28 +31,37 @@ function vocabulary(phrases: string[], dictionary: Set<string>): string[] {
  * callee says it inside a longer sentence.
  */
 export function createPocketsphinxRecognizer(): SpeechRecognizer {
-  let dictionary: Set<string> | undefined;
-  const loadDictionary = () =>
-    (dictionary ??= new Set(
-      readFileSync(join(MODEL, 'cmudict-en-us.dict'), 'utf8')
-        .split('\n')
-        .map((line) => line.split(' ')[0])
-        .filter((w) => w && !w.includes('(')),
-    ));
+  // Word → its lines in the full dictionary. pocketsphinx gets only the grammar's words: loading all 130,000
+  // entries took it about a second per utterance, most of its time (docs/performance.md#speech-turn).
+  let dictionary: Map<string, string[]> | undefined;
+  const loadDictionary = () => {
+    if (dictionary) return dictionary;
+    dictionary = new Map();
+    for (const line of readFileSync(join(MODEL, 'cmudict-en-us.dict'), 'utf8').split('\n')) {
+      const word = line.split(' ')[0].replace(/\(\d+\)$/, '');
+      if (!word) continue;
+      const lines = dictionary.get(word);
+      if (lines) lines.push(line);
+      else dictionary.set(word, [line]);
+    }
+    return dictionary;
+  };
   return {
     async recognize(mulaw, phrases) {
-      const words = vocabulary(phrases, loadDictionary());
+      const known = loadDictionary();
+      const words = vocabulary(phrases, known);
       if (words.length === 0 || mulaw.length === 0) return '';
       const dir = await mkdtemp(join(tmpdir(), 'sb-stt-'));
       try {
         await writeFile(join(dir, 'speech.ul'), mulaw);
+        await writeFile(join(dir, 'words.dict'), dictionaryLines(words, known));
         await writeFile(join(dir, 'choices.gram'), `#JSGF V1.0;\ngrammar choices;\npublic <utterance> = <word>+;\n<word> = ${words.join(' | ')};\n`);
         await run('sox', ['-t', 'raw', '-r', '8000', '-e', 'mu-law', '-c', '1', join(dir, 'speech.ul'), '-r', '16000', '-b', '16', '-e', 'signed-integer', join(dir, 'speech.wav')]);
         const { stdout } = await run('pocketsphinx_continuous', [
           '-infile', join(dir, 'speech.wav'),
           '-jsgf', join(dir, 'choices.gram'),
           '-hmm', join(MODEL, 'en-us'),
-          '-dict', join(MODEL, 'cmudict-en-us.dict'),
+          '-dict', join(dir, 'words.dict'),
           '-logfn', '/dev/null',
         ]);
         return stdout.trim().split(/\s+/).filter(Boolean).join(' ');
