@@ -9,6 +9,7 @@
 //    "speech turn" log lines give its parts. Baseline: one such call alone.
 // Usage: npm run build && node bench/voice.mjs [calls=50] [speech_calls=10]
 import { execSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { devstack } from './lib.mjs';
 import { histogramPercentile, processUsage, startSippEcho } from './voice-sipp.lib.mjs';
 import { speechTurnMs } from './voice-turn.lib.mjs';
@@ -47,7 +48,9 @@ try {
 
   // Part 1: SIPp -rtp_echo as every callee; a fresh orchestrator so its CPU and RSS are this part's alone.
   sipp = await startSippEcho();
-  const echoOrchestrator = await stack.startService('voice-orchestrator', { SANDBOX_SIP_HOST: '127.0.0.1', SANDBOX_SIP_PORT: String(sipp.port) });
+  // BENCH_PROFILE_DIR=<dir>: a CPU profile of this orchestrator (bench/cpu-profile.cjs), written when it stops.
+  const profiling = process.env.BENCH_PROFILE_DIR ? { NODE_OPTIONS: `--require ${new URL('./cpu-profile.cjs', import.meta.url).pathname}` } : {};
+  const echoOrchestrator = await stack.startService('voice-orchestrator', { SANDBOX_SIP_HOST: '127.0.0.1', SANDBOX_SIP_PORT: String(sipp.port), ...profiling });
   const agent = await api('POST', '/v1/voice/agents', {
     name: 'bench',
     flow: {
@@ -102,60 +105,64 @@ try {
   await sipp.stop();
   sipp = undefined;
 
-  // Part 2: the speech turn against carrier-sim's 04 phones.
-  const speechOrchestrator = await stack.startService('voice-orchestrator');
-  const speechAgent = await api('POST', '/v1/voice/agents', {
-    name: 'bench speech',
-    flow: {
-      start: 'ask',
-      nodes: {
-        ask: { type: 'gather', input: 'speech', prompt: 'Which department would you like?', timeout_seconds: 10, branches: [{ match: 'sales', next: 'sales' }, { match: 'support', next: 'bye' }], no_input: 'bye', no_match: 'bye' },
-        sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
-        bye: { type: 'hangup' },
+  // Part 2: the speech turn against carrier-sim's 04 phones (skipped with speech_calls=0).
+  if (speechCalls > 0) {
+    const speechOrchestrator = await stack.startService('voice-orchestrator');
+    const speechAgent = await api('POST', '/v1/voice/agents', {
+      name: 'bench speech',
+      flow: {
+        start: 'ask',
+        nodes: {
+          ask: { type: 'gather', input: 'speech', prompt: 'Which department would you like?', timeout_seconds: 10, branches: [{ match: 'sales', next: 'sales' }, { match: 'support', next: 'bye' }], no_input: 'bye', no_match: 'bye' },
+          sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
+          bye: { type: 'hangup' },
+        },
       },
-    },
-  });
-  const speechRun = async (name, n, offset) => {
-    const ids = await Promise.all(
-      Array.from({ length: n }, async (_, i) => (await api('POST', '/v1/voice/calls', { to: `+4479111${String(offset + i).padStart(3, '0')}04`, from: FROM, agent_id: speechAgent.id, record: true })).call_id),
-    );
-    const done = await devstack.eventually(
-      () => Promise.all(ids.map((id) => api('GET', `/v1/voice/calls/${id}`))),
-      (list) => list.every((c) => !['ringing', 'in-progress'].includes(c.status) && c.recording),
-      { what: 'every speech call to end with its recording', timeoutMs: 240_000, intervalMs: 1000 },
-    );
-    const turns = [];
-    for (const id of ids) {
-      const res = await fetch(`${stack.baseUrl}/v1/voice/calls/${id}/recording`, { headers: { authorization: `Bearer ${key}` } });
-      const turn = res.ok ? speechTurnMs(Buffer.from(await res.arrayBuffer())) : null;
-      if (turn !== null) turns.push(turn);
-    }
-    turns.sort((a, b) => a - b);
-    const parts = speechOrchestrator
-      .logs()
-      .split('\n')
-      .filter((l) => l.includes('"speech turn"'))
-      .map((l) => JSON.parse(l))
-      .filter((e) => ids.includes(e.call_id));
-    const median = (key) => pct(parts.map((e) => e[key]).filter((v) => typeof v === 'number').sort((a, b) => a - b), 50);
-    return {
-      name,
-      calls: n,
-      ended: Object.entries(done.reduce((n, c) => ({ ...n, [`${c.status}/${c.end_reason}`]: (n[`${c.status}/${c.end_reason}`] ?? 0) + 1 }), {})).map(([k, v]) => `${v} ${k}`).join(', '),
-      routed_to_sales: done.filter((c) => c.transcript.some((t) => t.text === 'Connecting you to sales.')).length,
-      turns_measured: turns.length,
-      speech_turn_p50_ms: pct(turns, 50),
-      speech_turn_p95_ms: pct(turns, 95),
-      end_of_speech_wait_ms: median('end_of_speech_wait_ms'),
-      stt_after_end_ms_p50: median('stt_after_end_ms'),
-      tts_ms_p50: median('tts_ms'),
-      end_to_queued_ms_p50: median('end_to_queued_ms'),
+    });
+    const speechRun = async (name, n, offset) => {
+      const ids = await Promise.all(
+        Array.from({ length: n }, async (_, i) => (await api('POST', '/v1/voice/calls', { to: `+4479111${String(offset + i).padStart(3, '0')}04`, from: FROM, agent_id: speechAgent.id, record: true })).call_id),
+      );
+      const done = await devstack.eventually(
+        () => Promise.all(ids.map((id) => api('GET', `/v1/voice/calls/${id}`))),
+        (list) => list.every((c) => !['ringing', 'in-progress'].includes(c.status) && c.recording),
+        { what: 'every speech call to end with its recording', timeoutMs: 240_000, intervalMs: 1000 },
+      );
+      const turns = [];
+      for (const id of ids) {
+        const res = await fetch(`${stack.baseUrl}/v1/voice/calls/${id}/recording`, { headers: { authorization: `Bearer ${key}` } });
+        const wav = res.ok ? Buffer.from(await res.arrayBuffer()) : null;
+        if (wav && process.env.BENCH_RECORDINGS_DIR) writeFileSync(`${process.env.BENCH_RECORDINGS_DIR}/${id}.wav`, wav);
+        const turn = wav ? speechTurnMs(wav) : null;
+        if (turn !== null) turns.push(turn);
+      }
+      turns.sort((a, b) => a - b);
+      const parts = speechOrchestrator
+        .logs()
+        .split('\n')
+        .filter((l) => l.includes('"speech turn"'))
+        .map((l) => JSON.parse(l))
+        .filter((e) => ids.includes(e.call_id));
+      const median = (key) => pct(parts.map((e) => e[key]).filter((v) => typeof v === 'number').sort((a, b) => a - b), 50);
+      return {
+        name,
+        calls: n,
+        ended: Object.entries(done.reduce((n, c) => ({ ...n, [`${c.status}/${c.end_reason}`]: (n[`${c.status}/${c.end_reason}`] ?? 0) + 1 }), {})).map(([k, v]) => `${v} ${k}`).join(', '),
+        routed_to_sales: done.filter((c) => c.transcript.some((t) => t.text === 'Connecting you to sales.')).length,
+        turns_measured: turns.length,
+        speech_turn_p50_ms: pct(turns, 50),
+        speech_turn_p95_ms: pct(turns, 95),
+        end_of_speech_wait_ms: median('end_of_speech_wait_ms'),
+        stt_after_end_ms_p50: median('stt_after_end_ms'),
+        tts_ms_p50: median('tts_ms'),
+        end_to_queued_ms_p50: median('end_to_queued_ms'),
+      };
     };
-  };
-  const speechBaseline = await speechRun('baseline: 1 speech call', 1, 300);
-  const speechLoaded = await speechRun(`${speechCalls} concurrent speech calls`, speechCalls, 400);
-  console.table([speechBaseline, speechLoaded]);
-  console.log(`load average after part 2: ${loadAverage()}`);
+    const speechBaseline = await speechRun('baseline: 1 speech call', 1, 300);
+    const speechLoaded = await speechRun(`${speechCalls} concurrent speech calls`, speechCalls, 400);
+    console.table([speechBaseline, speechLoaded]);
+    console.log(`load average after part 2: ${loadAverage()}`);
+  }
 } finally {
   await sipp?.stop();
   await stack?.stop();

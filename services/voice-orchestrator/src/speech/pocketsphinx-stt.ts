@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { encodeWav } from '../recording/stereo-wav';
+import { upsampleMulawTo16k } from './upsample';
 
 const run = promisify(execFile);
 const MODEL = '/usr/share/pocketsphinx/model/en-us';
@@ -32,31 +33,30 @@ function dictionaryLines(words: string[], dictionary: Map<string, string[]>): st
  */
 export function createPocketsphinxRecognizer(): SpeechRecognizer {
   // Word → its lines in the full dictionary. pocketsphinx gets only the grammar's words: loading all 130,000
-  // entries took it about a second per utterance, most of its time (docs/performance.md#speech-turn).
-  let dictionary: Map<string, string[]> | undefined;
-  const loadDictionary = () => {
-    if (dictionary) return dictionary;
-    dictionary = new Map();
-    for (const line of readFileSync(join(MODEL, 'cmudict-en-us.dict'), 'utf8').split('\n')) {
+  // entries took it about a second per utterance, most of its time (docs/performance.md#speech-turn). Read and
+  // parsed once when the recogniser is made, at start-up: parsing it during a call stalled every leg's media.
+  const dictionary = readFile(join(MODEL, 'cmudict-en-us.dict'), 'utf8').then((text) => {
+    const byWord = new Map<string, string[]>();
+    for (const line of text.split('\n')) {
       const word = line.split(' ')[0].replace(/\(\d+\)$/, '');
       if (!word) continue;
-      const lines = dictionary.get(word);
+      const lines = byWord.get(word);
       if (lines) lines.push(line);
-      else dictionary.set(word, [line]);
+      else byWord.set(word, [line]);
     }
-    return dictionary;
-  };
+    return byWord;
+  });
+  dictionary.catch(() => undefined); // a missing model surfaces on the first recognition
   return {
     async recognize(mulaw, phrases) {
-      const known = loadDictionary();
+      const known = await dictionary;
       const words = vocabulary(phrases, known);
       if (words.length === 0 || mulaw.length === 0) return '';
       const dir = await mkdtemp(join(tmpdir(), 'sb-stt-'));
       try {
-        await writeFile(join(dir, 'speech.ul'), mulaw);
+        await writeFile(join(dir, 'speech.wav'), encodeWav(upsampleMulawTo16k(mulaw), 1, 16_000));
         await writeFile(join(dir, 'words.dict'), dictionaryLines(words, known));
         await writeFile(join(dir, 'choices.gram'), `#JSGF V1.0;\ngrammar choices;\npublic <utterance> = <word>+;\n<word> = ${words.join(' | ')};\n`);
-        await run('sox', ['-t', 'raw', '-r', '8000', '-e', 'mu-law', '-c', '1', join(dir, 'speech.ul'), '-r', '16000', '-b', '16', '-e', 'signed-integer', join(dir, 'speech.wav')]);
         const { stdout } = await run('pocketsphinx_continuous', [
           '-infile', join(dir, 'speech.wav'),
           '-jsgf', join(dir, 'choices.gram'),
