@@ -51,7 +51,8 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
   let maxDuration: NodeJS.Timeout | undefined;
 
   leg.once('answered', () => {
-    recorder.start();
+    // Unstarted, the recorder ignores every frame: a call without `record` keeps no audio in memory.
+    if (call.record) recorder.start();
     maxDuration = setTimeout(() => void leg.hangup('max_duration'), call.max_duration_seconds * 1000);
     writes.push(progress.answered(call.id, now()).then((change) => change && publishEvents(change.events, fields)));
   });
