@@ -15,15 +15,26 @@ export interface SpeechRecognizer {
   recognize(mulaw: Buffer, phrases: string[]): Promise<string>;
 }
 
-/** The words of the phrases that the pronunciation dictionary knows: a JSGF grammar may only use those. */
-function vocabulary(phrases: string[], dictionary: Map<string, string[]>): string[] {
-  const words = new Set(phrases.flatMap((p) => p.toLowerCase().split(/[^a-z']+/)).filter((w) => w && dictionary.has(w)));
-  return [...words].sort();
+/**
+ * The dictionary's lines for one word (its pronunciations: `word …`, `word(2) …`), found in the dictionary's text,
+ * which starts with a newline. Searching the text per word costs a few milliseconds; parsing all 130,000 entries
+ * into a map cost two seconds of CPU on a loaded machine.
+ */
+function pronunciations(dictionary: string, word: string): string[] {
+  const lines: string[] = [];
+  for (const prefix of [`\n${word} `, `\n${word}(`]) {
+    for (let at = dictionary.indexOf(prefix); at >= 0; at = dictionary.indexOf(prefix, at + 1)) {
+      const end = dictionary.indexOf('\n', at + 1);
+      lines.push(dictionary.slice(at + 1, end < 0 ? undefined : end));
+    }
+  }
+  return lines;
 }
 
-/** The dictionary's lines for `words` (each word with its alternative pronunciations, `word(2)`…). */
-function dictionaryLines(words: string[], dictionary: Map<string, string[]>): string {
-  return `${words.flatMap((w) => dictionary.get(w) ?? []).join('\n')}\n`;
+/** Each word of the phrases that the pronunciation dictionary knows, with its lines: a JSGF grammar may only use those. */
+function vocabulary(phrases: string[], dictionary: string): Map<string, string[]> {
+  const words = [...new Set(phrases.flatMap((p) => p.toLowerCase().split(/[^a-z']+/)).filter(Boolean))].sort();
+  return new Map(words.map((w) => [w, pronunciations(dictionary, w)] as const).filter(([, lines]) => lines.length > 0));
 }
 
 /**
@@ -32,30 +43,19 @@ function dictionaryLines(words: string[], dictionary: Map<string, string[]>): st
  * callee says it inside a longer sentence.
  */
 export function createPocketsphinxRecognizer(): SpeechRecognizer {
-  // Word → its lines in the full dictionary. pocketsphinx gets only the grammar's words: loading all 130,000
-  // entries took it about a second per utterance, most of its time (docs/performance.md#speech-turn). Read and
-  // parsed once when the recogniser is made, at start-up: parsing it during a call stalled every leg's media.
-  const dictionary = readFile(join(MODEL, 'cmudict-en-us.dict'), 'utf8').then((text) => {
-    const byWord = new Map<string, string[]>();
-    for (const line of text.split('\n')) {
-      const word = line.split(' ')[0].replace(/\(\d+\)$/, '');
-      if (!word) continue;
-      const lines = byWord.get(word);
-      if (lines) lines.push(line);
-      else byWord.set(word, [line]);
-    }
-    return byWord;
-  });
+  // pocketsphinx gets a dictionary of the grammar's words only: loading all 130,000 entries took it about a second
+  // per utterance, most of its time (docs/performance.md#speech-turn). The full text is read once, at start-up.
+  const dictionary = readFile(join(MODEL, 'cmudict-en-us.dict'), 'utf8').then((text) => `\n${text}`);
   dictionary.catch(() => undefined); // a missing model surfaces on the first recognition
   return {
     async recognize(mulaw, phrases) {
-      const known = await dictionary;
-      const words = vocabulary(phrases, known);
+      const known = vocabulary(phrases, await dictionary);
+      const words = [...known.keys()];
       if (words.length === 0 || mulaw.length === 0) return '';
       const dir = await mkdtemp(join(tmpdir(), 'sb-stt-'));
       try {
         await writeFile(join(dir, 'speech.wav'), encodeWav(upsampleMulawTo16k(mulaw), 1, 16_000));
-        await writeFile(join(dir, 'words.dict'), dictionaryLines(words, known));
+        await writeFile(join(dir, 'words.dict'), `${[...known.values()].flat().join('\n')}\n`);
         await writeFile(join(dir, 'choices.gram'), `#JSGF V1.0;\ngrammar choices;\npublic <utterance> = <word>+;\n<word> = ${words.join(' | ')};\n`);
         const { stdout } = await run('pocketsphinx_continuous', [
           '-infile', join(dir, 'speech.wav'),
