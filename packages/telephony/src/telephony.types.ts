@@ -42,6 +42,8 @@ export interface MediaStats {
   framesSent: number;
   /** Ticks sent more than 20 ms after their due time. */
   framesLate: number;
+  /** Whole milliseconds after its due time → ticks sent that late. */
+  latenessMs: Record<number, number>;
   packetsReceived: number;
   packetsDropped: number;
 }

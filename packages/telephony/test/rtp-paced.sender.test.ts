@@ -1,4 +1,5 @@
 import { createPacedRtpSender, type PacedSenderClock } from '../src/media/rtp-paced.sender';
+import { createPacingClock } from '../src/media/rtp-pacing.clock';
 
 /** A manual clock: the test moves time and fires the one pending timer. */
 function manualClock() {
@@ -37,7 +38,7 @@ describe('paced RTP sender', () => {
     expect(time.pendingAt).toBe(1040);
     time.fire();
     expect(sent).toEqual([0, 1, 2]);
-    expect(sender.stats).toEqual({ framesSent: 3, framesLate: 0 });
+    expect(sender.stats).toEqual({ framesSent: 3, framesLate: 0, latenessMs: { 0: 2, 5: 1 } });
   });
 
   it('catches up after a stall and counts ticks sent more than 20 ms late', () => {
@@ -45,7 +46,7 @@ describe('paced RTP sender', () => {
     const sender = createPacedRtpSender({ produce: () => [Buffer.alloc(1)], transmit: () => undefined, clock: time.clock });
     sender.start();
     time.fire(75); // woke at 1095: ticks due at 1020, 1040, 1060, 1080 are 75, 55, 35 and 15 ms late
-    expect(sender.stats).toEqual({ framesSent: 5, framesLate: 3 });
+    expect(sender.stats).toEqual({ framesSent: 5, framesLate: 3, latenessMs: { 0: 1, 75: 1, 55: 1, 35: 1, 15: 1 } });
     expect(time.pendingAt).toBe(1100);
   });
 
@@ -75,5 +76,38 @@ describe('paced RTP sender', () => {
     time.fire(100);
     expect(sent).toHaveLength(1);
     expect(time.pendingAt).toBeUndefined();
+  });
+
+  it('legs on one pacing clock share its single timer, a late joiner ticking on the same 20 ms grid', () => {
+    const time = manualClock();
+    const pacer = createPacingClock(time.clock);
+    const sent: string[] = [];
+    const leg = (name: string) => createPacedRtpSender({ produce: () => [Buffer.from(name)], transmit: (p) => sent.push(p.toString()), clock: time.clock, pacer });
+    const a = leg('a');
+    const b = leg('b');
+    a.start(); // 1000: a's tick 0
+    time.fire(7); // 1027: a's tick 1, 7 ms late
+    b.start(); // joins on the grid point 1020: its tick 0 goes out now
+    expect(time.pendingAt).toBe(1040);
+    time.fire();
+    expect(sent).toEqual(['a', 'a', 'b', 'a', 'b']);
+    expect(b.stats).toEqual({ framesSent: 2, framesLate: 0, latenessMs: { 7: 1, 0: 1 } });
+    a.stop();
+    expect(time.pendingAt).toBe(1060); // b still ticks
+    b.stop();
+    expect(time.pendingAt).toBeUndefined();
+  });
+
+  it('with one frame of send-ahead, sends the next tick early and a wake-up 20 ms late is not late', () => {
+    const time = manualClock();
+    const dueOf: number[] = [];
+    const sender = createPacedRtpSender({ produce: () => [Buffer.alloc(1)], transmit: () => dueOf.push(time.clock.now()), clock: time.clock, sendAheadMs: 20 });
+    sender.start(); // 1000: ticks due at 1000 and 1020
+    expect(sender.stats.framesSent).toBe(2);
+    time.fire(19); // 1039: the tick due at 1040 goes out a millisecond early
+    expect(sender.stats).toEqual({ framesSent: 3, framesLate: 0, latenessMs: { 0: 3 } });
+    time.fire(65); // 1105: ticks due at 1060, 1080, 1100 (late 45, 25, 5) and the one due at 1120 (early)
+    expect(sender.stats).toEqual({ framesSent: 7, framesLate: 2, latenessMs: { 0: 4, 45: 1, 25: 1, 5: 1 } });
+    sender.stop();
   });
 });

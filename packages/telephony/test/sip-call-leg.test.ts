@@ -31,7 +31,7 @@ function harness(opts: { credentials?: { user: string; password: string } } = {}
     localPort: 40000,
     start: (remote) => void rtpStarts.push(remote),
     outbound: createRtpOutboundStream({ ssrc: 1, initialSequence: 0, initialTimestamp: 0 }),
-    stats: { framesSent: 0, framesLate: 0, packetsReceived: 0, packetsDropped: 0 },
+    stats: { framesSent: 0, framesLate: 0, latenessMs: {}, packetsReceived: 0, packetsDropped: 0 },
     close: () => void (rtpClosed = true),
   };
   const invite = buildInvite({

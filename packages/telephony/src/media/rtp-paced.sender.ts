@@ -1,11 +1,6 @@
-import { performance } from 'node:perf_hooks';
+import { createPacingClock, processPacingClock, systemClock, type PacedSenderClock, type PacingClock, type PacingMembership } from './rtp-pacing.clock';
 
-export interface PacedSenderClock {
-  /** Monotonic milliseconds. */
-  now(): number;
-  setTimer(fn: () => void, ms: number): unknown;
-  clearTimer(handle: unknown): void;
-}
+export type { PacedSenderClock } from './rtp-pacing.clock';
 
 export interface PacedRtpSenderOptions {
   /** The packets of one tick (see RtpOutboundStream.nextTick). */
@@ -13,7 +8,15 @@ export interface PacedRtpSenderOptions {
   transmit(packet: Buffer): void;
   /** @defaultValue 20 */
   frameMs?: number;
+  /**
+   * How long before its due time a tick may go out. With one frame period, each wake-up sends the tick due at the
+   * next grid point too, so a wake-up up to that much late still has its frame out on time; the peer's jitter
+   * buffer orders frames by timestamp, and what it holds grows by at most this. @defaultValue 0
+   */
+  sendAheadMs?: number;
+  /** A clock of the sender's own (tests); without one the sender joins the process's shared pacing clock. */
   clock?: PacedSenderClock;
+  pacer?: PacingClock;
 }
 
 export interface PacedSenderStats {
@@ -21,6 +24,8 @@ export interface PacedSenderStats {
   framesSent: number;
   /** Ticks sent more than one frame period after their due time: the share a bench reports. */
   framesLate: number;
+  /** How late each tick went out: whole milliseconds after its due time (0 for early) → ticks, a sparse histogram. */
+  latenessMs: Record<number, number>;
 }
 
 export interface PacedRtpSender {
@@ -29,31 +34,28 @@ export interface PacedRtpSender {
   readonly stats: PacedSenderStats;
 }
 
-const systemClock: PacedSenderClock = {
-  now: () => performance.now(),
-  setTimer: (fn, ms) => setTimeout(fn, ms),
-  clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
-
 /**
- * Sends tick n at start + n × 20 ms. Each wake-up sends every tick that has come due and sleeps until the next
- * one, so a late timer never shifts the timeline the way a setInterval would; a tick sent more than one frame
- * period late still goes out (the peer's jitter buffer sorts it by timestamp) and is counted.
+ * Sends tick n at start + n × 20 ms. Each wake-up of the pacing clock sends every tick that has come due, so a late
+ * wake-up never shifts the timeline the way a setInterval would; a tick sent more than one frame period late still
+ * goes out (the peer's jitter buffer sorts it by timestamp) and is counted.
  */
 export function createPacedRtpSender(opts: PacedRtpSenderOptions): PacedRtpSender {
-  const clock = opts.clock ?? systemClock;
   const frameMs = opts.frameMs ?? 20;
-  const stats: PacedSenderStats = { framesSent: 0, framesLate: 0 };
-  let startedAt = 0;
-  let timer: unknown;
+  const pacer = opts.pacer ?? (opts.clock ? createPacingClock(opts.clock, frameMs) : processPacingClock);
+  const clock = opts.clock ?? systemClock;
+  const aheadMs = opts.sendAheadMs ?? 0;
+  const stats: PacedSenderStats = { framesSent: 0, framesLate: 0, latenessMs: {} };
+  let membership: PacingMembership | undefined;
   let running = false;
 
-  const wake = (): void => {
+  const wake = (at: number): void => {
     if (!running) return;
-    const now = clock.now();
+    const startedAt = (membership as PacingMembership).startedAt;
     let due = startedAt + stats.framesSent * frameMs;
-    while (running && due <= now) {
-      if (now - due > frameMs) stats.framesLate++;
+    while (running && due <= at + aheadMs) {
+      const lateness = Math.max(0, Math.floor(at - due));
+      stats.latenessMs[lateness] = (stats.latenessMs[lateness] ?? 0) + 1;
+      if (at - due > frameMs) stats.framesLate++;
       const packets = opts.produce();
       // produce() can end the call (a playback-drained listener hanging up): then nothing more goes out.
       if (!running) break;
@@ -61,20 +63,18 @@ export function createPacedRtpSender(opts: PacedRtpSenderOptions): PacedRtpSende
       stats.framesSent++;
       due = startedAt + stats.framesSent * frameMs;
     }
-    if (running) timer = clock.setTimer(wake, Math.max(0, due - clock.now()));
   };
 
   return {
     start() {
       if (running) return;
       running = true;
-      startedAt = clock.now();
-      wake();
+      membership = pacer.join(wake);
+      wake(clock.now());
     },
     stop() {
       running = false;
-      if (timer !== undefined) clock.clearTimer(timer);
-      timer = undefined;
+      membership?.leave();
     },
     stats,
   };

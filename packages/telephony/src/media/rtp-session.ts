@@ -49,6 +49,8 @@ export async function openRtpSession(bindAddress: string, listener: RtpSessionLi
       inbound = handler;
       socket.on('message', (datagram) => handler.handle(datagram));
       sender = createPacedRtpSender({
+        // One frame of send-ahead absorbs a wake-up up to 20 ms late (docs/performance.md#voice).
+        sendAheadMs: 20,
         produce: () => outbound.nextTick(),
         transmit: (packet) => {
           if (!closed) socket.send(packet, remote.port, remote.address);
@@ -60,6 +62,7 @@ export async function openRtpSession(bindAddress: string, listener: RtpSessionLi
       return {
         framesSent: sender?.stats.framesSent ?? 0,
         framesLate: sender?.stats.framesLate ?? 0,
+        latenessMs: sender?.stats.latenessMs ?? {},
         packetsReceived: inbound?.stats.packetsReceived ?? 0,
         packetsDropped: inbound?.stats.packetsDropped ?? 0,
       };

@@ -6,6 +6,7 @@ import { gatherDigits } from './dtmf-gather';
 import { conditionHolds, renderTemplate } from './flow-variables';
 import type { LlmEndpoint } from './llm-chat.client';
 import { runLlmConversation } from './llm-node';
+import { END_OF_SPEECH_MS } from './speech-capture';
 import { gatherSpeech } from './speech-gather';
 
 export type FlowEnd = { kind: 'hangup' } | { kind: 'transferred'; referTo: string } | { kind: 'bridged'; to: string } | { kind: 'call_ended' } | { kind: 'unsupported'; node: string; type: string } | { kind: 'too_many_steps' };
@@ -27,6 +28,16 @@ export interface FlowEngineDeps {
   transfer: (to: string) => Promise<TransferResult>;
   /** Dials `to` as a second leg and bridges it to the call (docs/voice.md#bridged-transfer). */
   bridge?: (to: string, ringTimeoutMs: number) => Promise<BridgeAttempt>;
+  /** Where the parts of a speech turn go (docs/performance.md#speech-turn): recognition, synthesis, queueing. */
+  onSpeechTurn?: (timing: SpeechTurnTiming) => void;
+}
+
+/** Milliseconds of one speech turn, from the moment the end-of-speech rule closed the callee's utterance. */
+export interface SpeechTurnTiming {
+  end_of_speech_wait_ms: number;
+  stt_after_end_ms: number;
+  tts_ms: number;
+  end_to_queued_ms: number;
 }
 
 /** How long a bridged transfer's second leg rings, unless the node says (docs/voice.md#bridged-transfer). */
@@ -46,12 +57,27 @@ type Node = Record<string, unknown> & { type: string };
  */
 export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<string, unknown>, deps: FlowEngineDeps): Promise<FlowEnd> {
   const { media } = deps;
+  // The utterance that ended last and when it was recognised, until the reply to it is queued.
+  let turn: { endedAt: number; recognizedAt: number } | undefined;
   const say = async (text: string): Promise<void> => {
     const rendered = renderTemplate(text, variables);
+    const synthesisStarted = Date.now();
     const audio = await deps.speak(rendered);
     if (media.isEnded) return;
-    await deps.transcript('agent', rendered);
+    // The transcript write is not on the turn's path: the audio is queued first (its `at` is taken at once).
+    const written = deps.transcript('agent', rendered);
     media.play(audio);
+    if (turn) {
+      const queuedAt = Date.now();
+      deps.onSpeechTurn?.({
+        end_of_speech_wait_ms: END_OF_SPEECH_MS,
+        stt_after_end_ms: turn.recognizedAt - turn.endedAt,
+        tts_ms: queuedAt - synthesisStarted,
+        end_to_queued_ms: queuedAt - turn.endedAt,
+      });
+      turn = undefined;
+    }
+    await written;
   };
 
   let nodeId = flow.start;
@@ -69,6 +95,7 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         const input = node.input as string;
         const timeoutMs = (node.timeout_seconds as number) * 1000;
         const branches = node.branches as Array<{ match: string; next: string }>;
+        const phrases = branches.map((b) => b.match);
         const dtmf = {
           maxDigits: (node.max_digits as number | undefined) ?? 1,
           finishKey: node.finish_key as string | undefined,
@@ -77,9 +104,11 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         };
         let digits = '';
         let utterance: Buffer | null = null;
+        let heardEarly: Promise<string> | undefined;
         if (input === 'dtmf') digits = await gatherDigits(media, Boolean(node.prompt), dtmf);
         else {
-          const speech = gatherSpeech(media, { timeoutMs, maxSpeechMs: MAX_SPEECH_MS });
+          const speech = gatherSpeech(media, { timeoutMs, maxSpeechMs: MAX_SPEECH_MS, recognize: (audio) => deps.recognize(audio, phrases) });
+          warmUpReplies(flow, [...branches.map((b) => b.next), node.no_match as string], variables, deps.speak);
           // `both`: whichever comes first, a digit or an utterance; a digit also stops the prompt.
           const firstDigit = input === 'both' ? await media.nextDigit(24 * 3_600_000, speech.utterance) : null;
           if (firstDigit !== null) {
@@ -88,13 +117,17 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
             if (firstDigit === dtmf.finishKey) digits = '';
             else if (dtmf.maxDigits <= 1) digits = firstDigit;
             else digits = firstDigit + (await gatherDigits(media, false, { ...dtmf, maxDigits: dtmf.maxDigits - 1, firstDigitTimeoutMs: dtmf.interDigitTimeoutMs }));
-          } else utterance = await speech.utterance;
+          } else {
+            utterance = await speech.utterance;
+            heardEarly = speech.recognizedEarly();
+          }
         }
+        const utteranceEndedAt = Date.now();
         if (media.isEnded) return { kind: 'call_ended' };
         let next: string | undefined;
         if (utterance) {
-          const phrases = branches.map((b) => b.match);
-          const heard = await deps.recognize(utterance, phrases);
+          const heard = await (heardEarly ?? deps.recognize(utterance, phrases));
+          turn = { endedAt: utteranceEndedAt, recognizedAt: Date.now() };
           await deps.transcript('callee', heard === '' ? '(not understood)' : heard);
           variables[(node.save_as as string | undefined) ?? 'input'] = heard;
           variables.last_input = heard;
@@ -189,4 +222,18 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
     }
   }
   return { kind: 'too_many_steps' };
+}
+
+/**
+ * Synthesises, into the TTS cache, what the nodes a gather may lead to will say first, while the callee is still
+ * talking: the reply is then ready when the turn ends (docs/voice.md#speech-input). Texts that use variables are
+ * skipped, as the gather's answer may change them. A failure here is the reply's to report, not this.
+ */
+function warmUpReplies(flow: AgentFlowDocument, nextIds: Array<string | undefined>, variables: Record<string, unknown>, speak: FlowEngineDeps['speak']): void {
+  for (const id of new Set(nextIds)) {
+    const next = id === undefined ? undefined : (flow.nodes[id] as Node | undefined);
+    const text = next?.type === 'say' ? next.text : next?.type === 'gather' ? next.prompt : undefined;
+    if (typeof text !== 'string' || text.includes('{{')) continue;
+    speak(renderTemplate(text, variables)).catch(() => undefined);
+  }
 }

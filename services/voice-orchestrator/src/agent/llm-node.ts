@@ -57,10 +57,13 @@ export async function runLlmConversation(node: { system_prompt: string; goal: st
       return { kind: 'goal_reached', result };
     }
     if (deps.media.isEnded) return { kind: 'call_ended' };
-    const utterance = await gatherSpeech(deps.media, { timeoutMs: deps.listenTimeoutMs, maxSpeechMs: 15_000 }).utterance;
+    const phrases = node.expected_phrases ?? [node.goal, reply.content];
+    // Recognition starts at the callee's pause, so the words are usually ready when the turn ends.
+    const speech = gatherSpeech(deps.media, { timeoutMs: deps.listenTimeoutMs, maxSpeechMs: 15_000, recognize: (audio) => deps.recognize(audio, phrases) });
+    const utterance = await speech.utterance;
     if (deps.media.isEnded) return { kind: 'call_ended' };
     if (!utterance) return { kind: 'no_input' };
-    const heard = await deps.recognize(utterance, node.expected_phrases ?? [node.goal, reply.content]);
+    const heard = await (speech.recognizedEarly() ?? deps.recognize(utterance, phrases));
     await deps.transcript('callee', heard === '' ? '(not understood)' : heard);
     messages.push({ role: 'user', content: heard });
   }

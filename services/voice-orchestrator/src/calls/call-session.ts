@@ -55,7 +55,8 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
   let maxDuration: NodeJS.Timeout | undefined;
 
   leg.once('answered', () => {
-    recorder.start();
+    // Unstarted, the recorder ignores every frame: a call without `record` keeps no audio in memory.
+    if (call.record) recorder.start();
     maxDuration = setTimeout(() => void leg.hangup('max_duration'), call.max_duration_seconds * 1000);
     writes.push(progress.answered(call.id, now()).then((change) => change && publishEvents(change.events, fields)));
   });
@@ -89,6 +90,7 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
         if (attempt.connected) stopSilenceWatch();
         return attempt;
       },
+      onSpeechTurn: (timing) => logger.info('speech turn', { ...fields, ...timing }),
     }).then(
       (end) => {
         // The callee's side took the call over: our leg's job is done (docs/voice.md#transfer).
@@ -138,7 +140,7 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
   const status = statusOfEnd(end);
   const ended = await progress.ended(call.id, status, end.endReason, now());
   if (ended) await publishEvents(ended.events, fields);
-  logger.info('call ended', { ...fields, status, end_reason: end.endReason, frames_late: leg.mediaStats.framesLate, frames_sent: leg.mediaStats.framesSent });
+  logger.info('call ended', { ...fields, status, end_reason: end.endReason, frames_late: leg.mediaStats.framesLate, frames_sent: leg.mediaStats.framesSent, frame_lateness_ms: leg.mediaStats.latenessMs });
   if (!call.record) return;
   const recording = recorder.finish();
   if (!recording) return;

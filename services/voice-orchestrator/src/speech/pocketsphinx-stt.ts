@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { encodeWav } from '../recording/stereo-wav';
+import { upsampleMulawTo16k } from './upsample';
 
 const run = promisify(execFile);
 const MODEL = '/usr/share/pocketsphinx/model/en-us';
@@ -14,10 +15,26 @@ export interface SpeechRecognizer {
   recognize(mulaw: Buffer, phrases: string[]): Promise<string>;
 }
 
-/** The words of the phrases that the pronunciation dictionary knows: a JSGF grammar may only use those. */
-function vocabulary(phrases: string[], dictionary: Set<string>): string[] {
-  const words = new Set(phrases.flatMap((p) => p.toLowerCase().split(/[^a-z']+/)).filter((w) => w && dictionary.has(w)));
-  return [...words].sort();
+/**
+ * The dictionary's lines for one word (its pronunciations: `word …`, `word(2) …`), found in the dictionary's text,
+ * which starts with a newline. Searching the text per word costs a few milliseconds; parsing all 130,000 entries
+ * into a map cost two seconds of CPU on a loaded machine.
+ */
+function pronunciations(dictionary: string, word: string): string[] {
+  const lines: string[] = [];
+  for (const prefix of [`\n${word} `, `\n${word}(`]) {
+    for (let at = dictionary.indexOf(prefix); at >= 0; at = dictionary.indexOf(prefix, at + 1)) {
+      const end = dictionary.indexOf('\n', at + 1);
+      lines.push(dictionary.slice(at + 1, end < 0 ? undefined : end));
+    }
+  }
+  return lines;
+}
+
+/** Each word of the phrases that the pronunciation dictionary knows, with its lines: a JSGF grammar may only use those. */
+function vocabulary(phrases: string[], dictionary: string): Map<string, string[]> {
+  const words = [...new Set(phrases.flatMap((p) => p.toLowerCase().split(/[^a-z']+/)).filter(Boolean))].sort();
+  return new Map(words.map((w) => [w, pronunciations(dictionary, w)] as const).filter(([, lines]) => lines.length > 0));
 }
 
 /**
@@ -26,28 +43,25 @@ function vocabulary(phrases: string[], dictionary: Set<string>): string[] {
  * callee says it inside a longer sentence.
  */
 export function createPocketsphinxRecognizer(): SpeechRecognizer {
-  let dictionary: Set<string> | undefined;
-  const loadDictionary = () =>
-    (dictionary ??= new Set(
-      readFileSync(join(MODEL, 'cmudict-en-us.dict'), 'utf8')
-        .split('\n')
-        .map((line) => line.split(' ')[0])
-        .filter((w) => w && !w.includes('(')),
-    ));
+  // pocketsphinx gets a dictionary of the grammar's words only: loading all 130,000 entries took it about a second
+  // per utterance, most of its time (docs/performance.md#speech-turn). The full text is read once, at start-up.
+  const dictionary = readFile(join(MODEL, 'cmudict-en-us.dict'), 'utf8').then((text) => `\n${text}`);
+  dictionary.catch(() => undefined); // a missing model surfaces on the first recognition
   return {
     async recognize(mulaw, phrases) {
-      const words = vocabulary(phrases, loadDictionary());
+      const known = vocabulary(phrases, await dictionary);
+      const words = [...known.keys()];
       if (words.length === 0 || mulaw.length === 0) return '';
       const dir = await mkdtemp(join(tmpdir(), 'sb-stt-'));
       try {
-        await writeFile(join(dir, 'speech.ul'), mulaw);
+        await writeFile(join(dir, 'speech.wav'), encodeWav(upsampleMulawTo16k(mulaw), 1, 16_000));
+        await writeFile(join(dir, 'words.dict'), `${[...known.values()].flat().join('\n')}\n`);
         await writeFile(join(dir, 'choices.gram'), `#JSGF V1.0;\ngrammar choices;\npublic <utterance> = <word>+;\n<word> = ${words.join(' | ')};\n`);
-        await run('sox', ['-t', 'raw', '-r', '8000', '-e', 'mu-law', '-c', '1', join(dir, 'speech.ul'), '-r', '16000', '-b', '16', '-e', 'signed-integer', join(dir, 'speech.wav')]);
         const { stdout } = await run('pocketsphinx_continuous', [
           '-infile', join(dir, 'speech.wav'),
           '-jsgf', join(dir, 'choices.gram'),
           '-hmm', join(MODEL, 'en-us'),
-          '-dict', join(MODEL, 'cmudict-en-us.dict'),
+          '-dict', join(dir, 'words.dict'),
           '-logfn', '/dev/null',
         ]);
         return stdout.trim().split(/\s+/).filter(Boolean).join(' ');

@@ -1,3 +1,5 @@
+import { trimLeadingSilence } from './leading-silence';
+
 /** Text to 8 kHz G.711 μ-law, ready for `CallLeg.play` (docs/voice.md#speech-providers). */
 export interface TextToSpeech {
   /** Rejects when the voice name is malformed or the engine fails: the flow's say fails (docs/voice.md#speech-providers). */
@@ -28,7 +30,8 @@ export function createCachedTts(opts: {
         cache.set(key, cached);
         return cached;
       }
-      const made = opts.synthesize(text, voice);
+      // Every engine's lead-in silence is dead air in the turn (docs/performance.md#speech-turn).
+      const made = opts.synthesize(text, voice).then(trimLeadingSilence);
       if (opts.cacheEntries > 0) {
         cache.set(key, made);
         made.catch(() => cache.delete(key));
