@@ -39,13 +39,15 @@ class NodeJsonAnswer implements JsonAnswer {
 /**
  * The send endpoints carry nearly all of a load's requests, so a well-formed, authorised send with no
  * run-time fault on its channel is answered here on bare node:http: no router walk, no middleware chain,
- * one JSON.parse. Everything else (other routes, a wrong token, a fault, a non-JSON content type, odd
- * paths) goes to the express app unchanged, which keeps every refusal byte-for-byte what it was
+ * one JSON.parse. Everything else (other routes, a wrong token, a fault, a non-JSON content type or a
+ * compressed body, odd paths) goes to the express app unchanged, which keeps every refusal byte-for-byte what it was
  * (docs/performance.md#carrier-sim).
  */
 export function createFastSendsListener(deps: { routes: FastSendRoute[]; faults: FaultSwitchStore; fallback: RequestListener; logger: Logger }): RequestListener {
   const pick = (req: IncomingMessage, path: string): { route: FastSendRoute; params: Record<string, string> } | null => {
     if (req.method !== 'POST' || !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return null;
+    // A compressed body is express.json's to inflate.
+    if (req.headers['content-encoding'] !== undefined && req.headers['content-encoding'] !== 'identity') return null;
     for (const route of deps.routes) {
       const params = route.match(path);
       if (!params) continue;
