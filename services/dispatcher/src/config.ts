@@ -34,7 +34,7 @@ export interface DispatcherConfig extends CommonConfig {
   /** Receipts of concurrently running callback jobs applied in one transaction (docs/performance.md#receipt-batches). */
   receiptBatchMax: number;
   receiptBatchWaitMs: number;
-  /** Persist, send-guard and acceptance writes of concurrently running send jobs, one transaction each (docs/performance.md#send-batches). */
+  /** Persist, send-guard, acceptance and failure writes of concurrently running send jobs, gathered per kind (docs/performance.md#send-batches). */
   sendBatchMax: number;
   sendBatchWaitMs: number;
   /** `auto` moves on when a message is not delivered this long after acceptance, unless the request or account says otherwise (docs/routing.md#time-based-fallback). */
