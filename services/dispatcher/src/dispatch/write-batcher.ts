@@ -16,6 +16,8 @@ export interface WriteBatcherOptions<I, R> {
   maxBatch?: number;
   /** How long the first write of a batch waits for others. @defaultValue 2 */
   waitMs?: number;
+  /** How much of `maxBatch` one input takes (a callback job carries several receipts). @defaultValue 1 */
+  sizeOf?: (input: I) => number;
 }
 
 /**
@@ -24,9 +26,10 @@ export interface WriteBatcherOptions<I, R> {
  * was written, and each input is written again alone, so that one bad input (or a deadlock) fails only its own job.
  * A caller's promise settles only once its write is committed.
  */
-export function createWriteBatcher<I, R>({ writeMany, writeOne, maxBatch = 64, waitMs = 2 }: WriteBatcherOptions<I, R>): BatchedWrite<I, R> {
+export function createWriteBatcher<I, R>({ writeMany, writeOne, maxBatch = 64, waitMs = 2, sizeOf = () => 1 }: WriteBatcherOptions<I, R>): BatchedWrite<I, R> {
   if (maxBatch <= 1) return writeOne;
   let waiting: Waiting<I, R>[] = [];
+  let size = 0;
   let timer: NodeJS.Timeout | undefined;
 
   const settleAlone = async (entry: Waiting<I, R>) => {
@@ -42,6 +45,7 @@ export function createWriteBatcher<I, R>({ writeMany, writeOne, maxBatch = 64, w
     timer = undefined;
     const batch = waiting;
     waiting = [];
+    size = 0;
     if (batch.length === 0) return;
     if (batch.length === 1) return settleAlone(batch[0]);
     let results: R[];
@@ -57,7 +61,8 @@ export function createWriteBatcher<I, R>({ writeMany, writeOne, maxBatch = 64, w
   return (input) =>
     new Promise<R>((resolve, reject) => {
       waiting.push({ input, resolve, reject });
-      if (waiting.length >= maxBatch) void flush();
+      size += sizeOf(input);
+      if (size >= maxBatch) void flush();
       else timer ??= setTimeout(() => void flush(), waitMs);
     });
 }
