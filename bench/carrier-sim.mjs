@@ -10,10 +10,9 @@
 // Usage: npm run build && node bench/carrier-sim.mjs [sends=10000] [channels=chat,rcs,sms]
 //   SIM_MAIN=<path to another build's services/carrier-sim/dist/main.js> measures that build instead.
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { devstack, runAutocannon } from './lib.mjs';
+import { devstack, runAutocannon, simSendRequest } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const smpp = require('smpp');
@@ -84,33 +83,9 @@ async function settled(read) {
   return { value: last, at: changedAt };
 }
 
-function httpRequest(channel) {
-  let n = 0;
-  if (channel === 'rcs') {
-    return {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox-rbm-token' },
-      setupRequest: (req) => ({
-        ...req,
-        path: `/v1/phones/${encodeURIComponent(recipient(n++))}/agentMessages?messageId=bench-${randomUUID()}&agentId=switchboard-sandbox`,
-        body: JSON.stringify({ contentMessage: { text: 'bench' } }),
-      }),
-    };
-  }
-  return {
-    method: 'POST',
-    path: '/v21.0/100000000000002/messages',
-    headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox-chat-token' },
-    setupRequest: (req) => ({
-      ...req,
-      body: JSON.stringify({ messaging_product: 'whatsapp', to: recipient(n++).slice(1), type: 'text', text: { body: 'bench' }, biz_opaque_callback_data: `bench-${n}` }),
-    }),
-  };
-}
-
 async function httpRate(url, channel) {
   const start = Date.now();
-  const result = await runAutocannon({ url, connections, amount: total, requests: [httpRequest(channel)] });
+  const result = await runAutocannon({ url, connections, amount: total, requests: [simSendRequest(channel, recipient)] });
   const seconds = (Date.now() - start) / 1000;
   if (result.non2xx > 0 || result.errors > 0) console.error(`${channel} at ${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { start, rate: total / seconds };

@@ -8,7 +8,7 @@
 import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { devstack, runAutocannon } from './lib.mjs';
+import { devstack, runAutocannon, simSendRequest } from './lib.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
@@ -150,29 +150,8 @@ async function rawBullmqRate() {
 /** The simulator alone: bare sends on one channel, after ours so that its receipts cannot slow our run. */
 async function bareSimRate(channel) {
   if (channel === 'sms') return bareSmppRate();
-  let n = 0;
-  const request =
-    channel === 'rcs'
-      ? {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox-rbm-token' },
-          setupRequest: (req) => ({
-            ...req,
-            path: `/v1/phones/${encodeURIComponent(recipient(n++))}/agentMessages?messageId=bench-${randomUUID()}&agentId=switchboard-sandbox`,
-            body: JSON.stringify({ contentMessage: { text: 'bench' } }),
-          }),
-        }
-      : {
-          method: 'POST',
-          path: '/v21.0/100000000000002/messages',
-          headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox-chat-token' },
-          setupRequest: (req) => ({
-            ...req,
-            body: JSON.stringify({ messaging_product: 'whatsapp', to: recipient(n++).slice(1), type: 'text', text: { body: 'bench' }, biz_opaque_callback_data: `bench-${n}` }),
-          }),
-        };
   const start = Date.now();
-  const result = await runAutocannon({ url: stack.simUrl, connections: 50, amount: total, requests: [request] });
+  const result = await runAutocannon({ url: stack.simUrl, connections: 50, amount: total, requests: [simSendRequest(channel, recipient)] });
   if (result.non2xx > 0) console.error(`bare ${channel} sends: ${result.non2xx} answers were not 2xx`);
   return total / ((Date.now() - start) / 1000);
 }

@@ -1,4 +1,5 @@
 // Shared bench plumbing: the local stack from @switchboard/devstack (built by `npm run build`).
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
 
@@ -25,5 +26,33 @@ export function summarise(name, result) {
     p99_ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+  };
+}
+
+/**
+ * One bare send straight at the simulator for autocannon: an RBM agentMessage (rcs) or a Cloud API message (chat),
+ * each to the next of `recipient(n)`, as our adapters send them.
+ */
+export function simSendRequest(channel, recipient) {
+  let n = 0;
+  if (channel === 'rcs') {
+    return {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox-rbm-token' },
+      setupRequest: (req) => ({
+        ...req,
+        path: `/v1/phones/${encodeURIComponent(recipient(n++))}/agentMessages?messageId=bench-${randomUUID()}&agentId=switchboard-sandbox`,
+        body: JSON.stringify({ contentMessage: { text: 'bench' } }),
+      }),
+    };
+  }
+  return {
+    method: 'POST',
+    path: '/v21.0/100000000000002/messages',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox-chat-token' },
+    setupRequest: (req) => ({
+      ...req,
+      body: JSON.stringify({ messaging_product: 'whatsapp', to: recipient(n++).slice(1), type: 'text', text: { body: 'bench' }, biz_opaque_callback_data: `bench-${n}` }),
+    }),
   };
 }
