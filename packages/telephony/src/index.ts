@@ -17,3 +17,6 @@ export * from './media/rtp-inbound.handler';
 export * from './media/rtp-session';
 export { evenPortsOf, type RtpPortRange } from './media/rtp-port.range';
 export { createSipCalleeServer, type SipCalleeServer, type IncomingCall, type CalleeLeg } from './sip/sip-callee.server';
+export { openThreadedRtpSession } from './media/threaded-rtp-session';
+export { onMediaThreadLost, type MediaThreadLoss } from './media/media-thread.client';
+export type { PlaybackQueue } from './media/playback.queue';

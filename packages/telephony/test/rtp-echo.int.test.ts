@@ -8,7 +8,8 @@ jest.setTimeout(30_000);
 /** 50 frames (1 s) that differ from each other and from silence (0xff). */
 const pattern = Array.from({ length: 50 }, (_, i) => Buffer.from(Array.from({ length: FRAME_BYTES }, (_, j) => (i * 31 + j * 7) % 0x7f)));
 
-describe('RTP against SIPp -rtp_echo', () => {
+// Both media paths: the media thread (the default) and the main thread (VOICE_MEDIA_THREAD=false).
+describe.each([true, false])('RTP against SIPp -rtp_echo (media thread: %s)', (mediaThread) => {
   let sipp: SippProcess | undefined;
   let trunk: SipTrunk | undefined;
 
@@ -22,7 +23,7 @@ describe('RTP against SIPp -rtp_echo', () => {
   it('reports media ready on the first echoed packet, and the frames we play come back intact and in order', async () => {
     const mediaPort = await freeUdpPort();
     sipp = await startSipp('answer-echo.xml', await freeUdpPort(), ['-mi', '127.0.0.1', '-mp', String(mediaPort), '-rtp_echo']);
-    trunk = await createSipTrunk({ host: '127.0.0.1', port: sipp.port, callerId: '+15550001', bindAddress: '127.0.0.2', localPort: 0 });
+    trunk = await createSipTrunk({ host: '127.0.0.1', port: sipp.port, callerId: '+15550001', bindAddress: '127.0.0.2', localPort: 0, mediaThread });
     const leg = await trunk.originate({ to: '+15550200' });
     const order: string[] = [];
     const received: Buffer[] = [];
@@ -51,7 +52,7 @@ describe('RTP against SIPp -rtp_echo', () => {
 
   it('clearPlayback drops what is still queued (barge-in)', async () => {
     sipp = await startSipp('answer-echo.xml', await freeUdpPort(), ['-mi', '127.0.0.1', '-mp', String(await freeUdpPort()), '-rtp_echo']);
-    trunk = await createSipTrunk({ host: '127.0.0.1', port: sipp.port, callerId: '+15550001', bindAddress: '127.0.0.2', localPort: 0 });
+    trunk = await createSipTrunk({ host: '127.0.0.1', port: sipp.port, callerId: '+15550001', bindAddress: '127.0.0.2', localPort: 0, mediaThread });
     const leg = await trunk.originate({ to: '+15550201' });
     await once(leg as never, 'media-ready');
     const received: Buffer[] = [];

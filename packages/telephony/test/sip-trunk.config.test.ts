@@ -17,6 +17,7 @@ describe('SIP trunk config', () => {
       publicAddress: '10.0.0.5',
       ringTimeoutMs: 30_000,
       closeTimeoutMs: 2_000,
+      mediaThread: true,
     });
   });
 

@@ -26,6 +26,10 @@ export interface VoiceOrchestratorConfig extends CommonConfig {
   speech: SpeechConfig;
   /** UDP ports the RTP sockets bind to, one per call; 0..0 lets the OS pick (docs/voice.md#rtp-ports). */
   rtpPorts: { min: number; max: number };
+  /** RTP sockets and pacing in a worker thread of their own, away from this thread's stalls (docs/voice.md#media-thread). */
+  mediaThread: boolean;
+  /** On SIGTERM, how long calls in progress may go on ending by themselves before they are cut (docs/voice.md#shutdown). */
+  shutdownGraceMs: number;
   heartbeatMs: number;
   /** A live call whose process has not beaten for this long ends `failed` / `orchestrator_lost`. */
   lostAfterMs: number;
@@ -62,6 +66,9 @@ export function loadConfig(env: Env = process.env): Readonly<VoiceOrchestratorCo
     sipPublicAddress: r.optionalString('VOICE_SIP_PUBLIC_ADDRESS'),
     speech: readSpeechConfig(r),
     rtpPorts: { min: r.int('VOICE_RTP_PORT_MIN', 0, { min: 0, max: 65535 }), max: r.int('VOICE_RTP_PORT_MAX', 0, { min: 0, max: 65535 }) },
+    mediaThread: r.bool('VOICE_MEDIA_THREAD', true),
+    // At most 15 s: the whole shutdown must end within the runtime's 20 s limit (docs/architecture.md).
+    shutdownGraceMs: r.int('VOICE_SHUTDOWN_GRACE_SECONDS', 0, { min: 0, max: 15 }) * 1000,
     heartbeatMs: r.int('VOICE_HEARTBEAT_MS', 10_000, { min: 100 }),
     lostAfterMs: r.int('VOICE_LOST_AFTER_MS', 45_000, { min: 300 }),
     httpNodePolicy: {

@@ -3,11 +3,12 @@ import { hostname } from 'node:os';
 import { createEventPublisher, createJobWorker, createWorkerConnection, EVENT_FANOUT_QUEUE, enqueueRedial, openQueue, publishEventsOrLeaveInOutbox, VOICE_CALLS_QUEUE } from '@switchboard/queues';
 import { runWorkerService } from '@switchboard/runtime';
 import { createAgentsRepository, createCallProgressRepository, createEventsRepository, openMigratedDb } from '@switchboard/store';
-import { createSipTrunk } from '@switchboard/telephony';
+import { createSipTrunk, onMediaThreadLost } from '@switchboard/telephony';
 import { createGuardedHttpClient } from './agent/guarded-http.client';
 import { startCallHeartbeat } from './calls/call-heartbeat';
 import { createLineBudget } from './calls/line-budget';
 import { createLiveCalls } from './calls/live-calls';
+import { drainLiveCalls } from './calls/shutdown-drain';
 import { describeConfig, loadConfig, type TrunkSettings } from './config';
 import { createPlaceCallProcessor } from './processors/place-call.processor';
 import { matchPhrase } from './speech/pocketsphinx-stt';
@@ -25,8 +26,10 @@ runWorkerService({
     const fanout = openQueue(EVENT_FANOUT_QUEUE, { connection: redis, prefix: config.queuePrefix });
     const callQueue = openQueue(VOICE_CALLS_QUEUE, { connection: redis, prefix: config.queuePrefix });
     const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: fanout, outbox: createEventsRepository(db) }), logger);
+    // Its legs end themselves (failed / orchestrator_lost) and the next call starts a new thread (docs/voice.md#media-thread).
+    onMediaThreadLost(({ reason, legs }) => logger.error('media thread died; ending the calls whose media it held', { reason, calls: legs }));
     const openTrunk = (t: TrunkSettings) =>
-      createSipTrunk({ ...t, callerId: 'switchboard', bindAddress: config.sipBindAddress, localPort: config.sipLocalPort, publicAddress: config.sipPublicAddress, rtpPorts: config.rtpPorts.max > 0 ? config.rtpPorts : undefined });
+      createSipTrunk({ ...t, callerId: 'switchboard', bindAddress: config.sipBindAddress, localPort: config.sipLocalPort, publicAddress: config.sipPublicAddress, rtpPorts: config.rtpPorts.max > 0 ? config.rtpPorts : undefined, mediaThread: config.mediaThread });
     const trunks = { test: await openTrunk(config.sandboxTrunk), live: config.liveTrunk ? await openTrunk(config.liveTrunk) : undefined };
     const liveCalls = createLiveCalls({ subscriber, prefix: config.queuePrefix, logger });
     await liveCalls.listen();
@@ -72,7 +75,10 @@ runWorkerService({
     return {
       health: { port: config.healthPort, host: config.healthHost, ready: async () => (await Promise.all([db.ping(), redis.ping()]))[1] === 'PONG' },
       shutdown: [
-        // The calls are cut because their orchestrator goes away: they end failed / orchestrator_lost (docs/voice.md#shutdown).
+        // New calls wait in the queue for another orchestrator; the ones in progress get the grace to end by themselves.
+        { name: 'stop taking calls', run: () => worker.pause() },
+        { name: 'let live calls end', run: () => drainLiveCalls(liveCalls, config.shutdownGraceMs, logger) },
+        // The calls still up are cut because their orchestrator goes away: they end failed / orchestrator_lost (docs/voice.md#shutdown).
         { name: 'hang up live calls', run: () => liveCalls.hangupAll('orchestrator_lost') },
         { name: 'close workers (active calls finish)', run: () => worker.close() },
         { name: 'stop heartbeat', run: async () => heartbeat.stop() },

@@ -68,6 +68,21 @@ describe('silence watchdog', () => {
     expect(hangups).toEqual(['silence_timeout']);
   });
 
+  it('does not count while paused (a bridged second leg ringing), and counts again from the end of the pause', () => {
+    const { leg, hangups } = fakeLeg();
+    let ringing = false;
+    watchForSilence(leg, 3_000, clock, () => ringing);
+    advance(2_000);
+    ringing = true;
+    advance(20_000);
+    expect(hangups).toEqual([]);
+    ringing = false;
+    advance(2_500);
+    expect(hangups).toEqual([]);
+    advance(1_000);
+    expect(hangups).toEqual(['silence_timeout']);
+  });
+
   it('stops when stopped', () => {
     const { leg, hangups } = fakeLeg();
     const stop = watchForSilence(leg, 3_000, clock);

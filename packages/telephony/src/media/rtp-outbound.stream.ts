@@ -1,6 +1,7 @@
 import { FRAME_BYTES, splitIntoFrames } from './audio-frame.reframer';
 import { planDtmfEvent, type DtmfEventOptions, type DtmfPacketPlan } from './dtmf-event.plan';
 import { MULAW_SILENCE } from './g711-mulaw.codec';
+import { createArrayPlaybackQueue, type PlaybackQueue } from './playback.queue';
 import { buildRtpPacket } from './rtp-packet.codec';
 
 export interface RtpOutboundStreamOptions {
@@ -16,6 +17,8 @@ export interface RtpOutboundStreamOptions {
   interDigitGapTicks?: number;
   /** Called on the tick that sends the last queued audio frame. */
   onDrained?: () => void;
+  /** Where queued audio waits. @defaultValue a plain array of this stream's own */
+  playback?: PlaybackQueue;
 }
 
 /**
@@ -47,7 +50,7 @@ export function createRtpOutboundStream(opts: RtpOutboundStreamOptions): RtpOutb
   let eventPt = opts.telephoneEventPayloadType ?? 101;
   const gapTicks = opts.interDigitGapTicks ?? 5;
   const silence = Buffer.alloc(FRAME_BYTES, MULAW_SILENCE);
-  const audio: Buffer[] = [];
+  const audio = opts.playback ?? createArrayPlaybackQueue();
   const digits: string[] = [];
   let sequence = opts.initialSequence & 0xffff;
   let timestamp = opts.initialTimestamp >>> 0;
@@ -81,19 +84,19 @@ export function createRtpOutboundStream(opts: RtpOutboundStreamOptions): RtpOutb
       let out = eventTick();
       if (!out) {
         ticksSinceEvent++;
-        const playing = playbackOpen && audio.length > 0;
-        out = packet(audioPt, first, timestamp, playing ? (audio.shift() as Buffer) : silence);
+        const frame = playbackOpen ? audio.take() : undefined;
+        out = packet(audioPt, first, timestamp, frame ?? silence);
         first = false;
-        if (playing && audio.length === 0) opts.onDrained?.();
+        if (frame && audio.length === 0) opts.onDrained?.();
       }
       timestamp = (timestamp + SAMPLES_PER_FRAME) >>> 0;
       return [out];
     },
     enqueue(mulaw) {
-      audio.push(...splitIntoFrames(mulaw, MULAW_SILENCE));
+      audio.push(splitIntoFrames(mulaw, MULAW_SILENCE));
     },
     clear() {
-      return audio.splice(0, audio.length).length;
+      return audio.clear();
     },
     queueDigits(text) {
       for (const digit of text) planDtmfEvent(digit, opts.dtmf);

@@ -17,6 +17,8 @@ export interface PacedRtpSenderOptions {
   /** A clock of the sender's own (tests); without one the sender joins the process's shared pacing clock. */
   clock?: PacedSenderClock;
   pacer?: PacingClock;
+  /** Told of every tick sent, as `stats` counts it: the media thread mirrors it into shared memory. */
+  onSent?: (latenessMs: number, late: boolean) => void;
 }
 
 export interface PacedSenderStats {
@@ -54,13 +56,15 @@ export function createPacedRtpSender(opts: PacedRtpSenderOptions): PacedRtpSende
     let due = startedAt + stats.framesSent * frameMs;
     while (running && due <= at + aheadMs) {
       const lateness = Math.max(0, Math.floor(at - due));
+      const late = at - due > frameMs;
       stats.latenessMs[lateness] = (stats.latenessMs[lateness] ?? 0) + 1;
-      if (at - due > frameMs) stats.framesLate++;
+      if (late) stats.framesLate++;
       const packets = opts.produce();
       // produce() can end the call (a playback-drained listener hanging up): then nothing more goes out.
       if (!running) break;
       for (const packet of packets) opts.transmit(packet);
       stats.framesSent++;
+      opts.onSent?.(lateness, late);
       due = startedAt + stats.framesSent * frameMs;
     }
   };

@@ -8,7 +8,15 @@ import { bindInRange, bindUdp, type RtpPortRange } from './rtp-port.range';
 
 export interface RtpSessionListener extends RtpInboundListener {
   onPlaybackDrained(): void;
+  /**
+   * The session's media is gone for good (its media thread died, docs/voice.md#media-thread): nothing is sent or
+   * received any more, and the owner should end the call. A session on the calling thread never reports this.
+   */
+  onMediaLost?(reason: string): void;
 }
+
+/** The outbound stream as the leg's owner uses it: what is queued and played, never the packets themselves. */
+export type RtpPlayback = Pick<RtpOutboundStream, 'enqueue' | 'clear' | 'queueDigits' | 'openPlayback' | 'queuedFrames'>;
 
 /**
  * One leg's media: a UDP socket bound before the offer (so the SDP can name its port), the outbound stream
@@ -19,11 +27,16 @@ export interface RtpSession {
   readonly localPort: number;
   /** Starts sending to the peer's address from its answer and accepting its packets. */
   start(remote: { address: string; port: number; telephoneEventPayloadType?: number }): void;
-  readonly outbound: RtpOutboundStream;
+  readonly outbound: RtpPlayback;
   readonly stats: MediaStats;
   close(): void;
 }
 
+/**
+ * A session whose socket and pacing run on the calling thread. The orchestrator's legs use the media thread instead
+ * (threaded-rtp-session.ts); this one serves a process with little else to do, such as the carrier simulator, and
+ * `VOICE_MEDIA_THREAD=false` (docs/voice.md#media-thread).
+ */
 export async function openRtpSession(bindAddress: string, listener: RtpSessionListener, ports?: RtpPortRange): Promise<RtpSession> {
   const socket: Socket = ports ? await bindInRange(bindAddress, ports) : await bindUdp(bindAddress, 0);
   // A send to a closed port on loopback surfaces as an asynchronous ICMP error; the stream must not die of it.

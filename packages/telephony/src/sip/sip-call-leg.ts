@@ -19,6 +19,9 @@ export interface SipCallLegDeps {
   referHost: string;
 }
 
+/** A leg whose media thread died ends as one cut by its orchestrator going away (docs/voice.md#sip-outcomes). */
+export const MEDIA_LOST_END_REASON = 'orchestrator_lost';
+
 /** How long a transfer waits for the REFER's answer and the NOTIFY reporting the new call, before deciding. */
 const TRANSFER_WAIT_MS = 4_000;
 
@@ -27,7 +30,7 @@ export interface SipCallLeg extends CallLeg {
   start(): void;
   /** Ends the leg without waiting for the peer any longer (trunk shutdown). */
   abandon(endReason: string): void;
-  readonly media: { onFirstPacket(): void; onAudioFrame(frame: Buffer): void; onDigit(digit: string): void; onPlaybackDrained(): void };
+  readonly media: { onFirstPacket(): void; onAudioFrame(frame: Buffer): void; onDigit(digit: string): void; onPlaybackDrained(): void; onMediaLost(reason: string): void };
 }
 
 /**
@@ -243,6 +246,9 @@ export function createSipCallLeg(deps: SipCallLegDeps): SipCallLeg {
       onAudioFrame: (frame) => state === 'answered' && emitter.emit('audio', frame),
       onDigit: (digit) => state === 'answered' && emitter.emit('dtmf', digit),
       onPlaybackDrained: () => emitter.emit('playback-drained'),
+      // Without media the call cannot go on (docs/voice.md#media-thread): hang up (BYE, or CANCEL while ringing) as a
+      // call cut by its orchestrator is, rather than leave the callee in silence until the silence timeout.
+      onMediaLost: () => void hangup(MEDIA_LOST_END_REASON),
     },
   };
   return leg;

@@ -29,6 +29,11 @@ export interface SipTrunkConfig {
    * this range (docs/voice.md#rtp-ports). @defaultValue any free port the OS picks
    */
   rtpPorts?: RtpPortRange;
+  /**
+   * Whether the legs' RTP sockets and pacing run in the process's media thread, away from the main thread's stalls
+   * (docs/voice.md#media-thread), or on the main thread. @defaultValue true
+   */
+  mediaThread?: boolean;
   /** How long `close()` waits for the BYEs and CANCELs of live legs to be answered. @defaultValue 2000 */
   closeTimeoutMs?: number;
 }
@@ -72,6 +77,7 @@ export function resolveSipTrunkConfig(config: SipTrunkConfig): ResolvedSipTrunkC
     publicAddress,
     ringTimeoutMs,
     closeTimeoutMs,
+    mediaThread: config.mediaThread ?? true,
     rtpPorts: config.rtpPorts,
   };
 }

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { openRtpSession } from '../media/rtp-session';
+import { openThreadedRtpSession } from '../media/threaded-rtp-session';
 import { buildSdpOffer } from '../media/sdp.codec';
 import type { CallLeg, OriginateRequest, TelephonyTrunk } from '../telephony.types';
 import { createSipCallLeg, type SipCallLeg } from './sip-call-leg';
@@ -30,13 +31,17 @@ export async function createSipTrunk(input: SipTrunkConfig): Promise<SipTrunk> {
     const callerId = request.from ?? config.callerId;
     if (!DIALLABLE.test(callerId)) throw new RangeError(`from: not a valid caller id: ${JSON.stringify(callerId)}`);
     let leg: SipCallLeg | undefined;
-    const rtp = await openRtpSession(
+    // The media may be lost between the session opening and the leg existing: the leg hears of it once created.
+    let mediaLost: string | undefined;
+    const openSession = config.mediaThread ? openThreadedRtpSession : openRtpSession;
+    const rtp = await openSession(
       config.bindAddress,
       {
         onFirstPacket: () => leg?.media.onFirstPacket(),
         onAudioFrame: (frame) => leg?.media.onAudioFrame(frame),
         onDigit: (digit) => leg?.media.onDigit(digit),
         onPlaybackDrained: () => leg?.media.onPlaybackDrained(),
+        onMediaLost: (reason) => (leg ? leg.media.onMediaLost(reason) : (mediaLost = reason)),
       },
       config.rtpPorts,
     );
@@ -55,6 +60,7 @@ export async function createSipTrunk(input: SipTrunkConfig): Promise<SipTrunk> {
     legs.add(created);
     void created.ended.then(() => legs.delete(created));
     created.start();
+    if (mediaLost !== undefined) created.media.onMediaLost(mediaLost);
     return created;
   };
 

@@ -64,7 +64,9 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
   const startFlow = () => {
     if (!agent) return;
     const silenceSeconds = agent.flow.silence_timeout_seconds ?? DEFAULT_SILENCE_TIMEOUT_SECONDS;
-    const stopSilenceWatch = watchForSilence(leg, silenceSeconds * 1000, clock);
+    // A bridged transfer's second leg ringing is the callee waiting on hold, not a silent callee.
+    let secondLegRinging = false;
+    const stopSilenceWatch = watchForSilence(leg, silenceSeconds * 1000, clock, () => secondLegRinging);
     const transcript = async (speaker: 'agent' | 'callee', text: string) => {
       const write = progress.addTurn(call.id, speaker, text, now());
       writes.push(write);
@@ -85,7 +87,8 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
         return result;
       },
       bridge: async (to, ringTimeoutMs) => {
-        const attempt = await bridgeSecondLeg(leg, media, { to, from: call.from, ringTimeoutMs }, { trunk, lines: deps.lines, transcript, logger, fields });
+        secondLegRinging = true;
+        const attempt = await bridgeSecondLeg(leg, media, { to, from: call.from, ringTimeoutMs }, { trunk, lines: deps.lines, transcript, logger, fields }).finally(() => (secondLegRinging = false));
         // While bridged the agent is out of the conversation: a quiet pause between the two parties is theirs.
         if (attempt.connected) stopSilenceWatch();
         return attempt;

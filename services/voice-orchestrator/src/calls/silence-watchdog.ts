@@ -10,10 +10,11 @@ const CHECK_INTERVAL_MS = 250;
 /**
  * Hangs the leg up with `silence_timeout` once the callee has given no sign of life (no speech energy, no digit)
  * for `timeoutMs` while the agent was not speaking (docs/voice.md#silence-timeout). Wall-clock based rather than
- * counting received frames, because a callee that sends no RTP while silent (DTX) is silent too. Returns a stop
- * function; it stops by itself when the leg ends.
+ * counting received frames, because a callee that sends no RTP while silent (DTX) is silent too. While `paused()`
+ * is true (a bridged transfer's second leg ringing: the callee is waiting, not silent) the count does not run, and
+ * it starts again from when the pause ends. Returns a stop function; it stops by itself when the leg ends.
  */
-export function watchForSilence(leg: CallLeg, timeoutMs: number, clock: () => number = Date.now): () => void {
+export function watchForSilence(leg: CallLeg, timeoutMs: number, clock: () => number = Date.now, paused: () => boolean = () => false): () => void {
   let lastSignOfLife = clock();
   const heard = (frame: Buffer) => {
     if (isLoud(frame)) lastSignOfLife = clock();
@@ -23,7 +24,7 @@ export function watchForSilence(leg: CallLeg, timeoutMs: number, clock: () => nu
   };
   const timer = setInterval(() => {
     // The agent speaking is not the callee being silent: the silence counts from the end of the prompt.
-    if (leg.queuedFrames > 0) lastSignOfLife = clock();
+    if (leg.queuedFrames > 0 || paused()) lastSignOfLife = clock();
     else if (clock() - lastSignOfLife >= timeoutMs) {
       stop();
       void leg.hangup('silence_timeout');
