@@ -38,8 +38,8 @@ import { MESSAGE_TIMERS_QUEUE, openQueue } from '@switchboard/queues';
 import { createSuppressionGate } from './messages/suppression.gate';
 import { createQuietHoursSchedule } from './messages/quiet-hours.schedule';
 import { createSuppressionsRouter } from './routes/suppressions.route';
-import { rateLimit, rateLimitAlongsideBody } from './rate-limit/rate-limit.middleware';
-import { createRateLimiter } from './rate-limit/rate-limiter';
+import { rateLimit, rateLimitInSendScript } from './rate-limit/rate-limit.middleware';
+import { createRateLimiter, createSlidingWindowCalls } from './rate-limit/rate-limiter';
 import { apiDocsRouter } from './routes/api-docs.route';
 import { createMessageReadHandlers } from './routes/message-reads.route';
 import { chatMessageRequestReader, chatMessagesRouter, CHAT_IDEMPOTENCY_ROUTE } from './routes/chat-messages.route';
@@ -67,13 +67,17 @@ export interface GatewayDeps {
   templateQueue: Queue;
   eventFanoutQueue: Queue;
   metrics: MetricsRegistry;
+  /** What `/metrics` serves; with cluster workers, every worker's series merged (cluster/worker-metrics.ts). @defaultValue metrics.collect */
+  scrapeMetrics?: () => Promise<string>;
   /** True once shutdown began; `/readyz` then answers 503. */
   isDraining?: () => boolean;
+  /** True while the cluster's other workers are still starting; `/readyz` then answers 503 (cluster/cluster-readiness.ts). */
+  isStarting?: () => boolean;
   clock?: () => number;
 }
 
 /** Builds the express application from its dependencies; `main.ts` owns their lifecycle. */
-export function createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, isDraining, clock = Date.now }: GatewayDeps): Express {
+export function createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, scrapeMetrics, isDraining, isStarting, clock = Date.now }: GatewayDeps): Express {
   const guard = createDependencyGuard(logger);
   const newMessageId = createPooledIdGenerator();
   const authenticator = createApiKeyAuthenticator({
@@ -89,10 +93,11 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     clock,
   });
   const rateLimiter = createRateLimiter(redis, config.queuePrefix);
+  const slidingWindow = createSlidingWindowCalls(config.queuePrefix);
   const limiter = rateLimit(rateLimiter, config.rateLimitPerSecond, guard);
   const authenticated = (scope: Scope) => [authenticate(authenticator), limiter, requireScope(scope)];
   // Message creation settles its rate-limit decision in the handler (createSendMessageHandler).
-  const authenticatedSend = [authenticate(authenticator), rateLimitAlongsideBody(rateLimiter, config.rateLimitPerSecond, guard), requireScope('messages:write')];
+  const authenticatedSend = [authenticate(authenticator), rateLimitInSendScript(rateLimiter, config.rateLimitPerSecond, guard), requireScope('messages:write')];
 
   const messageReads = createMessageReadsRepository(db);
   const reads = createMessageReadHandlers({ reads: messageReads, queue: messageQueue, guard });
@@ -155,6 +160,8 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     idempotency,
     guard,
     newMessageId: () => newMessageId('msg'),
+    suppressionKeys: suppressionCache.keysFor,
+    slidingWindow,
   });
 
   const sendChatMessage = createSendMessageHandler({
@@ -166,6 +173,8 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     idempotency,
     guard,
     newMessageId: () => newMessageId('msg'),
+    suppressionKeys: suppressionCache.keysFor,
+    slidingWindow,
   });
   const batchSending = createBatchSending({ config, db, redis, logger, guard, messageQueue, eventFanoutQueue, acceptanceDeps, idempotency, newMessageId: () => newMessageId('msg'), authenticated, clock });
   const templateHandlers = createTemplateHandlers({ templates, submitQueue: templateQueue, validate: createTemplateCreateValidator(), guard, logger, clock });
@@ -213,9 +222,10 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(
     operationsRouter({
       checks: { redis: () => redis.ping(), store: () => db.ping() },
-      metrics,
+      metrics: scrapeMetrics ? { collect: scrapeMetrics } : metrics,
       checkTimeoutMs: config.redisCommandTimeoutMs,
       isDraining,
+      isStarting,
     }),
   );
   app.use(apiDocsRouter({ publicBaseUrl: config.publicBaseUrl }));

@@ -4,6 +4,7 @@ import type { UnitPrices } from '@switchboard/domain';
 import { describeCommonConfig, EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
 import type { WebhookTargetPolicy } from '@switchboard/schemas';
 import { SecretKeyring, SECRETS_KEYS_FORMAT } from '@switchboard/store';
+import { readGatewayWorkers } from './cluster/worker-count';
 
 /** The gateway's one validated, frozen configuration (docs/configuration.md names every variable). */
 export interface GatewayConfig extends CommonConfig {
@@ -48,6 +49,8 @@ export interface GatewayConfig extends CommonConfig {
   publicBaseUrl: string | undefined;
   /** Live calls (ringing or in progress) an account may have at once; more get 429 (docs/voice.md#concurrent-call-limit). */
   voiceConcurrentCallsPerAccount: number;
+  /** GATEWAY_WORKERS: processes serving the port; main.ts forks them (docs/running.md#gateway-workers). */
+  gatewayWorkers: number;
 }
 
 /** false (default), true, a hop count, or a list of addresses, CIDRs and express' names such as `loopback`. */
@@ -144,6 +147,7 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     requireTls: r.bool('REQUIRE_TLS', false),
     publicBaseUrl: env.PUBLIC_BASE_URL ? r.parsed('PUBLIC_BASE_URL', parsePublicBaseUrl, 'an absolute http(s) URL such as https://api.example.com') : undefined,
     voiceConcurrentCallsPerAccount: r.int('VOICE_CONCURRENT_CALLS_PER_ACCOUNT', 10, { min: 1, max: 100_000 }),
+    gatewayWorkers: readGatewayWorkers(r),
   };
   if (!/^\+[1-9]\d{6,14}$/.test(config.sandboxSender)) {
     r.problems.push(`SANDBOX_SENDER must be an E.164 number, got "${config.sandboxSender}"`);

@@ -1,88 +1,18 @@
-import type { AddressInfo } from 'node:net';
-import type { Redis } from 'ioredis';
-import { getLogger, type Logger } from '@switchboard/logger';
-import { createProducerConnection, enableTracing, flushTraces, EVENT_FANOUT_QUEUE, MESSAGE_SEND_QUEUE, openQueue, PROVIDER_CALLBACKS_QUEUE, reportQueueDepths, TEMPLATE_SUBMIT_QUEUE } from '@switchboard/queues';
-import { createHttpDrain, installShutdown, MetricsRegistry } from '@switchboard/runtime';
-import { createDb, createSecretCipher, migrate, resealSecrets } from '@switchboard/store';
-import { createApp } from './app';
-import { describeConfig, loadConfig } from './config';
-import { answerClientError } from './http/client-error.handler';
-import { createGatewayServer, reloadCertificateOnSighup } from './http/gateway-server';
+import cluster from 'node:cluster';
+import { getLogger } from '@switchboard/logger';
+import { runGatewayPrimary } from './cluster/gateway-primary';
+import { loadPrimaryConfig } from './cluster/primary.config';
 
-function untilReady(redis: Redis, timeoutMs: number): Promise<void> {
-  if (redis.status === 'ready') return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Redis not ready after ${timeoutMs} ms`)), timeoutMs);
-    redis.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
+// One process, or a thin primary and GATEWAY_WORKERS workers on one port (docs/running.md#gateway-workers).
+// The primary never loads the application: serve-gateway is required in the workers only.
+const primaryConfig = loadPrimaryConfig();
+if (cluster.isPrimary && primaryConfig.workers > 1) {
+  runGatewayPrimary(primaryConfig, getLogger({ service: 'api-gateway', level: primaryConfig.logLevel, format: primaryConfig.logFormat }));
+} else {
+  import('./serve-gateway')
+    .then(({ serveGateway }) => serveGateway())
+    .catch((error: Error) => {
+      process.stderr.write(`api-gateway failed to start: ${error.stack ?? error.message}\n`);
+      process.exit(1);
     });
-  });
 }
-
-/** Logs a Redis outage once when it starts and once when it ends, not on every reconnect attempt. */
-function watchRedis(redis: Redis, logger: Logger): void {
-  let down = false;
-  redis.on('error', (error: Error) => {
-    if (!down) logger.warn('redis unavailable', { error: error.message });
-    down = true;
-  });
-  redis.on('ready', () => {
-    if (down) logger.info('redis available again');
-    down = false;
-  });
-}
-
-async function main(): Promise<void> {
-  const config = loadConfig();
-  const logger = getLogger({ service: 'api-gateway', level: config.logLevel, format: config.logFormat });
-  logger.info('configuration', { config: describeConfig(config) });
-
-  const db = createDb({ url: config.databaseUrl, poolSize: config.dbPoolSize });
-  const applied = await migrate(db);
-  logger.info('store ready', { migrations_applied: applied });
-  // Plaintext from before encryption, or values under a retired key (docs/webhooks.md, "Secrets at rest").
-  const sealing = await resealSecrets(db, createSecretCipher(config.secretsKeys));
-  logger.info('secrets sealed under the active key', { resealed: sealing.resealed });
-  if (sealing.unreadable.length > 0) logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
-
-  enableTracing(config.tracingEnabled, { service: 'api-gateway', otlpTracesUrl: config.otlpTracesUrl });
-  const redis = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
-  watchRedis(redis, logger);
-  await untilReady(redis, config.startupTimeoutMs);
-  const queueOptions = { connection: redis, prefix: config.queuePrefix };
-  const messageQueue = openQueue(MESSAGE_SEND_QUEUE, queueOptions);
-  const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, queueOptions);
-  const templateQueue = openQueue(TEMPLATE_SUBMIT_QUEUE, queueOptions);
-  const eventFanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOptions);
-  for (const queue of [messageQueue, callbackQueue, templateQueue, eventFanoutQueue]) {
-    // Outages are already logged by watchRedis; an unhandled 'error' event would crash the process.
-    queue.on('error', () => undefined);
-    await queue.waitUntilReady();
-  }
-
-  const metrics = new MetricsRegistry();
-  reportQueueDepths(metrics, [messageQueue, callbackQueue, templateQueue, eventFanoutQueue]);
-  const app = createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, isDraining: () => http.isDraining() });
-  const gatewayServer = createGatewayServer(app, config.tls, logger);
-  const { server } = gatewayServer;
-  const http = createHttpDrain(server, { idleGraceMs: config.drainIdleGraceMs, deadlineMs: config.drainDeadlineMs });
-  server.on('clientError', answerClientError);
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
-  const { port } = server.address() as AddressInfo;
-
-  reloadCertificateOnSighup(gatewayServer);
-  installShutdown(logger, [
-    { name: 'http', run: () => http.drain() },
-    { name: 'queues', run: () => Promise.all([messageQueue.close(), callbackQueue.close(), templateQueue.close(), eventFanoutQueue.close()]) },
-    { name: 'redis', run: () => redis.quit().catch(() => redis.disconnect()) },
-    { name: 'store', run: () => db.close() },
-    { name: 'traces', run: flushTraces },
-  ]);
-  logger.info('ready', { event: 'ready', url: `${gatewayServer.scheme}://${config.host}:${port}` });
-}
-
-main().catch((error: Error) => {
-  process.stderr.write(`api-gateway failed to start: ${error.stack ?? error.message}\n`);
-  process.exit(1);
-});

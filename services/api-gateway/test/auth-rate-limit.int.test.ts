@@ -114,6 +114,19 @@ describe('rate limits (docs/conventions.md#rate-limits)', () => {
     for (const res of answers) expect(res.headers.get('ratelimit-policy')).toBe('"default";q=1;w=1');
   });
 
+  it('answers 429 before judging the body or the key of a request with an Idempotency-Key over the limit', async () => {
+    const { key } = await h.key({ mode: 'test', rateLimitPerSecond: 1 });
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => h.request('/v1/messages', { key, headers: { 'idempotency-key': i % 2 ? randomUUID() : 'not-a-uuid' }, json: { channel: 'pigeon' } })),
+    );
+    const invalid = answers.filter((r) => r.status === 400).length;
+    expect(invalid).toBeGreaterThanOrEqual(1);
+    expect(invalid).toBeLessThanOrEqual(2);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(answers.length - invalid);
+    for (const res of answers) expect(res.headers.get('ratelimit-policy')).toBe('"default";q=1;w=1');
+    for (const res of answers.filter((r) => r.status === 429)) expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
   it('uses RATE_LIMIT_PER_SECOND for keys without their own limit', async () => {
     const { key } = await h.key({ mode: 'test' });
     expect((await h.request('/v1/messages', { key })).headers.get('ratelimit-policy')).toBe('"default";q=1000;w=1');

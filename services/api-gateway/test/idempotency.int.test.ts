@@ -61,6 +61,23 @@ describe('Idempotency-Key (docs/api.md#idempotency-key)', () => {
     expect(fixed.headers.get('idempotent-replayed')).toBeNull();
   });
 
+  it('refuses an opted-out recipient with 422 and keeps nothing under the key (the opt-out read shares the reservation script)', async () => {
+    const recipient = '+14155550123';
+    const suppression = `${h.prefix}:sup:${accountId}:sms:${recipient}`;
+    await h.redis.set(suppression, '1');
+    const idem = randomUUID();
+    const queued = await h.messageQueue.count();
+    const refused = await problemOf(await send(idem, textMessage({ recipient })));
+    expect(refused).toMatchObject({ status: 422, body: { code: 'recipient_opted_out', errors: [{ field: '/recipient' }] } });
+    expect(await h.redis.keys(`${h.prefix}:gateway:idempotency:${accountId}:*`)).not.toContainEqual(expect.stringContaining(idem));
+    expect(await h.messageQueue.count()).toBe(queued);
+    await h.redis.del(suppression);
+    const accepted = await send(idem, textMessage({ recipient }));
+    expect(accepted.status).toBe(202);
+    expect(accepted.headers.get('idempotent-replayed')).toBeNull();
+    expect(await h.messageQueue.count()).toBe(queued + 1);
+  });
+
   it('answers 400 invalid_idempotency_key for anything but a UUID v4', async () => {
     for (const value of ['123', 'not-a-uuid', '6f1c8a3e-2b7d-1c1e-9a5f-0d3b2c1e4f5a']) {
       const problem = await problemOf(await send(value, textMessage()));

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { startService, testSecretsKeys, type ServiceProcess } from '@switchboard/devstack';
 import { startGatewayHarness, textMessage, TEST_REDIS_URL, type GatewayHarness } from './support/gateway-harness';
 
@@ -58,7 +59,7 @@ function recordAdmissions(keyId: string): { stop: () => Promise<Map<string, numb
 }
 
 /** Sends RATE requests per second for SECONDS, round-robin over `urls`; returns the limiter's admission times. */
-async function drive(urls: string[], key: string, keyId: string): Promise<{ admitted: number[]; statuses: Set<number> }> {
+async function drive(urls: string[], key: string, keyId: string, withIdempotencyKeys = false): Promise<{ admitted: number[]; statuses: Set<number> }> {
   await sleep(1000 - (Date.now() % 1000) + Math.random() * 1000);
   const recorder = recordAdmissions(keyId);
   const start = Date.now();
@@ -73,7 +74,7 @@ async function drive(urls: string[], key: string, keyId: string): Promise<{ admi
     pending.push(
       fetch(url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(withIdempotencyKeys ? { 'idempotency-key': randomUUID() } : {}) },
         body: JSON.stringify(textMessage()),
         signal: AbortSignal.timeout(15_000),
       }).then(async (res) => {
@@ -118,5 +119,10 @@ describe('per-key rate limit over any window', () => {
   it('holds the same key driven through two gateways at once', async () => {
     const { key, keyId } = await h.key({ mode: 'test', rateLimitPerSecond: QUOTA });
     expectWithinQuota(await drive([h.url, second.url], key, keyId));
+  });
+
+  it('holds a key whose requests carry Idempotency-Keys (counted inside the send script), through two gateways', async () => {
+    const { key, keyId } = await h.key({ mode: 'test', rateLimitPerSecond: QUOTA });
+    expectWithinQuota(await drive([h.url, second.url], key, keyId, true));
   });
 });

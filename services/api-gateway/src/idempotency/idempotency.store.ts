@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { SLIDING_WINDOW_LUA_FUNCTION, type SlidingWindowCall, type SlidingWindowReply } from '../rate-limit/rate-limiter';
 
 /** The first answer to a key, replayed byte for byte (docs/api.md#idempotency-key). */
 export interface StoredResponse {
@@ -47,6 +48,25 @@ if current then return current end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 return false
 `;
+// The send path's one script call (docs/performance.md#cost-per-request-of-one-gateway-process).
+// KEYS[1] the idempotency key, KEYS[2] the rate-limit set (or '' when the request was counted already),
+// KEYS[3..] the recipient's suppression keys on the plan's channels. ARGV: record, TTL, window µs, quota,
+// member. Replies { allowed, count, oldest age, outcome, current }: outcome 0 reserved, 1 suppressed
+// (nothing reserved: the caller takes the long way), 2 the key holds `current`, 3 refused by the limit.
+const SEND_SCRIPT_LUA = SLIDING_WINDOW_LUA_FUNCTION + `
+local limit = { 1, 0, 0 }
+if KEYS[2] ~= '' then
+  limit = sliding_window(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5])
+  if limit[1] == 0 then return { limit[1], limit[2], limit[3], 3, '' } end
+end
+for i = 3, #KEYS do
+  if redis.call('EXISTS', KEYS[i]) == 1 then return { limit[1], limit[2], limit[3], 1, '' } end
+end
+local current = redis.call('GET', KEYS[1])
+if current then return { limit[1], limit[2], limit[3], 2, current } end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return { limit[1], limit[2], limit[3], 0, '' }
+`;
 // Compare-and-set: only the holder of the exact current value may replace it.
 const SWAP_LUA = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -59,6 +79,7 @@ return 0
 type IdempotencyRedis = Redis & {
   switchboardIdemReserve(key: string, value: string, ttlSeconds: number): Promise<string | null>;
   switchboardIdemSwap(key: string, expected: string, next: string, ttlSeconds: number): Promise<number>;
+  switchboardIdemSendScript(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<[number, number, number, number, string]>;
 };
 
 export interface IdempotencyStoreOptions {
@@ -73,6 +94,20 @@ export interface IdempotencyStoreOptions {
 export interface IdempotencyStore {
   /** Reserves the key for this message and its answer, or reports what the key already holds. */
   reserve(scope: IdempotencyScope, fingerprint: string, messageId: string, response: StoredResponse): Promise<Reservation>;
+  /**
+   * `reserve`, folded with the rate-limit count (`rateLimit`, when the request was not counted yet) and the
+   * opt-out read in one script call: `limited` when the limit refused it (nothing else done), `suppressed`
+   * (counted, nothing reserved) when any of `suppressionKeys` exists. All keys share the `QUEUE_PREFIX` hash
+   * tag, so one Redis Cluster slot.
+   */
+  reserveInSendScript(
+    scope: IdempotencyScope,
+    fingerprint: string,
+    messageId: string,
+    response: StoredResponse,
+    suppressionKeys: readonly string[],
+    rateLimit: SlidingWindowCall | null,
+  ): Promise<{ limit: SlidingWindowReply | null; reservation: Reservation | { outcome: 'suppressed' } | { outcome: 'limited' } }>;
   /** What the key holds, without reserving it: for requests refused before they could reserve. */
   peek(scope: IdempotencyScope, fingerprint: string): Promise<Exclude<Reservation, { outcome: 'reserved' }> | null>;
 }
@@ -96,6 +131,10 @@ export function createIdempotencyStore({ redis, keyPrefix, ttlSeconds, leaseMs, 
     redis.defineCommand('switchboardIdemReserve', { numberOfKeys: 1, lua: RESERVE_LUA });
     redis.defineCommand('switchboardIdemSwap', { numberOfKeys: 1, lua: SWAP_LUA });
   }
+  if (!('switchboardIdemSendScript' in redis)) {
+    // The number of keys varies with the plan's channels, so it is given per call.
+    redis.defineCommand('switchboardIdemSendScript', { lua: SEND_SCRIPT_LUA });
+  }
   const client = redis as IdempotencyRedis;
   const redisKey = ({ accountId, route, key }: IdempotencyScope) => `${keyPrefix}:gateway:idempotency:${accountId}:${route}:${key}`;
 
@@ -117,6 +156,25 @@ export function createIdempotencyStore({ redis, keyPrefix, ttlSeconds, leaseMs, 
       const value = JSON.stringify({ message_id: messageId, fingerprint, started_at: clock(), response } satisfies IdempotencyRecord);
       const currentRaw = await client.switchboardIdemReserve(key, value, ttlSeconds);
       return currentRaw === null ? { outcome: 'reserved' } : existing(key, currentRaw, fingerprint);
+    },
+    async reserveInSendScript(scope, fingerprint, messageId, response, suppressionKeys, rateLimit) {
+      const key = redisKey(scope);
+      const value = JSON.stringify({ message_id: messageId, fingerprint, started_at: clock(), response } satisfies IdempotencyRecord);
+      const [allowed, count, oldestAgeUs, outcome, current] = await client.switchboardIdemSendScript(
+        2 + suppressionKeys.length,
+        key,
+        rateLimit?.key ?? '',
+        ...suppressionKeys,
+        value,
+        ttlSeconds,
+        rateLimit?.windowUs ?? 0,
+        rateLimit?.quota ?? 0,
+        rateLimit?.member ?? '',
+      );
+      const limit: SlidingWindowReply | null = rateLimit ? [allowed, count, oldestAgeUs] : null;
+      if (outcome === 3) return { limit, reservation: { outcome: 'limited' } };
+      if (outcome === 1) return { limit, reservation: { outcome: 'suppressed' } };
+      return { limit, reservation: outcome === 2 ? existing(key, current, fingerprint) : { outcome: 'reserved' } };
     },
     async peek(scope, fingerprint) {
       const key = redisKey(scope);

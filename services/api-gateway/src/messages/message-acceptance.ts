@@ -6,7 +6,11 @@ import type { NumberRecord } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import type { Caller } from '../http/request-context';
 import type { StoredResponse } from '../idempotency/idempotency.store';
+import { createEnqueueCoalescer } from './enqueue-coalescer';
 import { resolveSenders, type SenderPlan } from './sender-resolution';
+
+/** At most this many concurrent single sends share one `addBulk`. */
+const COALESCED_ENQUEUE_MAX_JOBS = 100;
 
 export interface MessageAcceptanceDeps {
   queue: Queue;
@@ -32,9 +36,16 @@ export interface MessageAcceptanceDeps {
 }
 
 export interface MessageAcceptance {
-  /** Resolves senders and cost into the job; throws 422 (or 503 for the store) with nothing enqueued. */
-  prepare(caller: Caller, request: MessageRequest, messageId: string): Promise<SendMessageJob>;
-  /** Enqueues the job under its message id; BullMQ ignores a second add of the same id. */
+  /**
+   * Resolves senders and cost into the job; throws 422 (or 503 for the store) with nothing enqueued.
+   * With `deferSuppression` the opt-out read is left to the caller, who checks every channel of
+   * `job.plan` and calls `prepare` again without it if the recipient opted out of any.
+   */
+  prepare(caller: Caller, request: MessageRequest, messageId: string, options?: { deferSuppression?: boolean }): Promise<SendMessageJob>;
+  /**
+   * Enqueues the job under its message id; BullMQ ignores a second add of the same id. Jobs enqueued by
+   * concurrent requests share one `addBulk`; each call resolves once its own job is in Redis.
+   */
   enqueue(job: SendMessageJob): Promise<void>;
   /** Enqueues many jobs with one `addBulk` (plus one for the expiry timers of scheduled ones, if any). */
   enqueueMany(jobs: readonly SendMessageJob[]): Promise<void>;
@@ -75,8 +86,14 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
     if (timers.length > 0) await guard('redis', () => timersQueue.addBulk(timers));
   }
 
+  const enqueueCoalesced = createEnqueueCoalescer<{ job: SendMessageJob; delayMs: number }>({
+    addOne: ({ job, delayMs }) => enqueueSendMessage(queue, job, delayMs),
+    addMany: (items) => enqueueSendMessages(queue, items),
+    maxItems: COALESCED_ENQUEUE_MAX_JOBS,
+  });
+
   return {
-    async prepare(caller, request, messageId) {
+    async prepare(caller, request, messageId, options) {
       const numbers = await accountNumbers(caller.accountId);
       const resolved = resolveSenders({
         channel: request.channel,
@@ -87,7 +104,7 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
         sandboxSender,
       });
       const gated = chatGate ? await chatGate(caller.accountId, request, resolved) : resolved;
-      const { plan, senders, skipped } = suppressionGate ? await suppressionGate(caller.accountId, request.recipient, gated) : gated;
+      const { plan, senders, skipped } = suppressionGate && !options?.deferSuppression ? await suppressionGate(caller.accountId, request.recipient, gated) : gated;
       // Priced on the first channel that will really be tried.
       const firstChannel = plan.find((c) => !skipped?.[c]) ?? plan[0];
       const job: SendMessageJob = {
@@ -117,7 +134,7 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
     },
 
     async enqueue(job) {
-      await guard('redis', () => enqueueSendMessage(queue, job, delayOf(job)));
+      await guard('redis', () => enqueueCoalesced({ job, delayMs: delayOf(job) }));
       // After the send job: a timer for a message that never reached the queue would end a message nobody accepted.
       await armExpiries([job]);
     },

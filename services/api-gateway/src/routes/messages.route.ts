@@ -1,14 +1,15 @@
 import { Router, type RequestHandler, type Response } from 'express';
-import { ApiError, ConflictError, UnprocessableError } from '@switchboard/domain';
+import { ApiError, ConflictError, RateLimitedError, UnprocessableError, type ConcreteChannel } from '@switchboard/domain';
 import type { SendMessageJob } from '@switchboard/queues';
 import type { MessageRequest } from '@switchboard/schemas';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 import { readIdempotencyKey } from '../idempotency/idempotency-key';
-import type { IdempotencyRecord, IdempotencyStore, Reservation, StoredResponse } from '../idempotency/idempotency.store';
+import type { IdempotencyRecord, IdempotencyScope, IdempotencyStore, Reservation, StoredResponse } from '../idempotency/idempotency.store';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
 import { acceptedResponse, type MessageAcceptance } from '../messages/message-acceptance';
-import { settleRateLimit } from '../rate-limit/rate-limit.middleware';
+import { claimDeferredRateLimit, settleClaimedRateLimit, settleRateLimit } from '../rate-limit/rate-limit.middleware';
+import type { createSlidingWindowCalls } from '../rate-limit/rate-limiter';
 
 /** The scope of an Idempotency-Key is (account, route) (docs/api.md#idempotency-key). */
 const IDEMPOTENCY_ROUTE = 'post-messages';
@@ -22,6 +23,13 @@ export interface SendMessageDeps {
   guard: DependencyGuard;
   /** A fresh `msg_` id. */
   newMessageId: () => string;
+  /**
+   * The recipient's suppression keys on these channels (packages/shared-state). When given, a request with
+   * an Idempotency-Key reads them in the reservation's script call instead of a round trip of its own.
+   */
+  suppressionKeys?: (accountId: string, recipient: string, channels: readonly ConcreteChannel[]) => string[];
+  /** With `suppressionKeys`: the rate-limit count of a request with a key joins the same script call. */
+  slidingWindow?: ReturnType<typeof createSlidingWindowCalls>;
 }
 
 function sendAccepted(res: Response, response: StoredResponse, replayed: boolean): void {
@@ -52,7 +60,27 @@ function adoptStoredAnswer(job: SendMessageJob, record: IdempotencyRecord): Send
  * reservation is older than the lease: its gateway died before enqueueing, and this request finishes the
  * job under the same message id, which BullMQ never enqueues twice.
  */
-export function createSendMessageHandler({ validateRequest, idempotencyRoute = IDEMPOTENCY_ROUTE, acceptance, idempotency, guard, newMessageId }: SendMessageDeps): RequestHandler {
+export function createSendMessageHandler({ validateRequest, idempotencyRoute = IDEMPOTENCY_ROUTE, acceptance, idempotency, guard, newMessageId, suppressionKeys, slidingWindow }: SendMessageDeps): RequestHandler {
+  /**
+   * The common case in one round trip: the rate-limit count (when `rateLimitInSendScript` deferred it), the
+   * opt-out read and the reservation, with the job priced as if the recipient opted out of nothing. A refused
+   * count is a 429 with nothing reserved. If the recipient opted out of a plan channel, null: the long way
+   * below (suppression gate: a 422, or channels skipped and priced anew; then `reserve`), as without the fold.
+   */
+  async function reserveFolded(res: Response, request: MessageRequest, scope: IdempotencyScope, fingerprint: string, messageId: string) {
+    if (!suppressionKeys || !slidingWindow) return null;
+    const caller = callerOf(res);
+    const job = await acceptance.prepare(caller, request, messageId, { deferSuppression: true });
+    const response = acceptedResponse(job);
+    const keys = suppressionKeys(caller.accountId, request.recipient, job.plan);
+    const claimed = claimDeferredRateLimit(res);
+    const count = claimed ? slidingWindow.call(claimed.keyId, claimed.quota) : null;
+    const { limit, reservation } = await guard('redis', () => idempotency.reserveInSendScript(scope, fingerprint, job.message_id, response, keys, count));
+    if (claimed && limit) settleClaimedRateLimit(res, slidingWindow.decision(limit, claimed.quota));
+    if (reservation.outcome === 'suppressed' || reservation.outcome === 'limited') return null;
+    return { job, response, reservation };
+  }
+
   async function answerTakenKey(res: Response, taken: Exclude<Reservation, { outcome: 'reserved' }>, job: SendMessageJob | null, refusal?: unknown): Promise<void> {
     if (taken.outcome === 'reused') throw reused();
     if (taken.outcome === 'in_use') throw inUse();
@@ -67,10 +95,11 @@ export function createSendMessageHandler({ validateRequest, idempotencyRoute = I
 
   return async (req, res) => {
     const caller = callerOf(res);
-    await settleRateLimit(res);
+    // A 400 here still counts: the error middleware settles the rate limit, and its 429 outranks the 400.
     const key = readIdempotencyKey(req.headers['idempotency-key']);
     const request = validateRequest(req.body);
     if (key === null) {
+      await settleRateLimit(res);
       const job = await acceptance.prepare(caller, request, newMessageId());
       await acceptance.enqueue(job);
       sendAccepted(res, acceptedResponse(job), false);
@@ -79,19 +108,27 @@ export function createSendMessageHandler({ validateRequest, idempotencyRoute = I
 
     const scope = { accountId: caller.accountId, route: idempotencyRoute, key };
     const fingerprint = requestFingerprint(req.body);
-    let job: SendMessageJob;
+    const messageId = newMessageId();
+    let reserved: { job: SendMessageJob; response: StoredResponse; reservation: Reservation } | null;
     try {
-      job = await acceptance.prepare(caller, request, newMessageId());
+      reserved = await reserveFolded(res, request, scope, fingerprint, messageId);
+      if (!reserved) {
+        await settleRateLimit(res);
+        const job = await acceptance.prepare(caller, request, messageId);
+        const response = acceptedResponse(job);
+        reserved = { job, response, reservation: await guard('redis', () => idempotency.reserve(scope, fingerprint, job.message_id, response)) };
+      }
     } catch (refusal) {
       // A 4xx is not kept (the client may fix the request and reuse the key), but a key that already
       // holds an answer, or another body, outranks a refusal this retry alone would get.
-      if (!(refusal instanceof ApiError) || refusal.status >= 500) throw refusal;
+      if (!(refusal instanceof ApiError) || refusal.status >= 500 || refusal instanceof RateLimitedError) throw refusal;
+      // Refused before the script call counted it: counted now, and over the limit it is a 429.
+      await settleRateLimit(res);
       const taken = await guard('redis', () => idempotency.peek(scope, fingerprint));
       if (!taken) throw refusal;
       return answerTakenKey(res, taken, null, refusal);
     }
-    const response = acceptedResponse(job);
-    const reservation = await guard('redis', () => idempotency.reserve(scope, fingerprint, job.message_id, response));
+    const { job, response, reservation } = reserved;
     if (reservation.outcome !== 'reserved') return answerTakenKey(res, reservation, job);
     // A failed enqueue leaves the reservation: the job may have reached Redis before the connection
     // broke, and only a retry after the lease, enqueueing under the same id, can tell the difference.
