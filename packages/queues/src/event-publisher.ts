@@ -5,6 +5,12 @@ import type { BulkJobAdder } from './queue-contract';
 /** The SQL side of publishing: `events.published_at`, which `@switchboard/store`'s events repository sets. */
 export interface EventOutbox {
   markPublished(ids: string[], at: Date): Promise<void>;
+  /**
+   * Marks published the events no target would receive and returns the ids of the others. When the outbox
+   * has it, only those others get a fan-out job: an account without webhook endpoints, whose messages have
+   * no callback_url, costs no Redis work per event (docs/performance.md#dispatch). @defaultValue every event is fanned out
+   */
+  publishUntargeted?(ids: readonly string[], at: Date): Promise<string[]>;
 }
 
 export interface EventPublisher {
@@ -19,7 +25,9 @@ export function createEventPublisher({ queue, outbox, clock = () => new Date() }
   return {
     async publish(events) {
       if (events.length === 0) return;
-      const ids = events.map((e) => e.id);
+      const all = events.map((e) => e.id);
+      const ids = outbox.publishUntargeted ? await outbox.publishUntargeted(all, clock()) : all;
+      if (ids.length === 0) return;
       // Enqueue first, mark second: a crash in between leaves the event unpublished, and publishing it
       // again is harmless (same job id), whereas the other order could lose it.
       await enqueueEventFanOut(queue, ids);

@@ -48,6 +48,8 @@ export interface JobWorker {
   close(): Promise<void>;
   /** Changes how many jobs run at once from now on; active jobs are not touched. At least 1. */
   setConcurrency(concurrency: number): void;
+  /** Takes no new job from now on; the active ones go on (a shutdown's drain). */
+  pause(): Promise<void>;
 }
 
 const DEFAULT_BACKOFF_MS = 1_000;
@@ -111,6 +113,7 @@ export function createJobWorker<C extends QueueContract>(contract: C, handlers: 
     setConcurrency(concurrency) {
       worker.concurrency = Math.max(1, concurrency);
     },
+    pause: () => worker.pause(true),
     async close() {
       await worker.close();
       await connection.quit().catch(() => connection.disconnect());

@@ -33,6 +33,10 @@ export function createSuppressionCache(deps: { redis: SuppressionCacheRedis; pre
     async remove(s: SuppressionKey): Promise<void> {
       await deps.redis.del(suppressionCacheKey(deps.prefix, s));
     },
+    /** The keys `suppressedChannels` reads, for a caller that reads them inside a script of its own. */
+    keysFor(accountId: string, recipient: string, channels: readonly ConcreteChannel[]): string[] {
+      return channels.map((channel) => suppressionCacheKey(deps.prefix, { accountId, channel, recipient }));
+    },
     /** The channels among `channels` on which the recipient opted out, in one round trip. */
     async suppressedChannels(accountId: string, recipient: string, channels: readonly ConcreteChannel[]): Promise<Set<ConcreteChannel>> {
       if (channels.length === 0) return new Set();

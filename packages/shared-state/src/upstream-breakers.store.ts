@@ -53,22 +53,26 @@ export function createUpstreamBreakerStore(deps: { redis: Redis; prefix: string;
   const windowKey = (name: string) => `${prefix}:upstream:${name}:calls`;
   const registryKey = `${prefix}:upstreams`;
 
+  async function recordMany(name: string, oks: readonly boolean[]): Promise<BreakerRecord> {
+    const result = await redis
+      .multi()
+      .lpush(windowKey(name), ...oks.map((ok) => (ok ? '1' : '0')))
+      .ltrim(windowKey(name), 0, windowSize - 1)
+      .hgetall(stateKey(name))
+      .lrange(windowKey(name), 0, windowSize - 1)
+      .exec();
+    return parseRecord((result?.[2]?.[1] ?? {}) as Record<string, string>, (result?.[3]?.[1] ?? []) as string[]);
+  }
+
   return {
     async read(name: string): Promise<BreakerRecord> {
       const result = await redis.multi().hgetall(stateKey(name)).lrange(windowKey(name), 0, windowSize - 1).exec();
       return parseRecord((result?.[0]?.[1] ?? {}) as Record<string, string>, (result?.[1]?.[1] ?? []) as string[]);
     },
     /** Adds one call's outcome to the rolling window and returns the state including it. */
-    async record(name: string, ok: boolean): Promise<BreakerRecord> {
-      const result = await redis
-        .multi()
-        .lpush(windowKey(name), ok ? '1' : '0')
-        .ltrim(windowKey(name), 0, windowSize - 1)
-        .hgetall(stateKey(name))
-        .lrange(windowKey(name), 0, windowSize - 1)
-        .exec();
-      return parseRecord((result?.[2]?.[1] ?? {}) as Record<string, string>, (result?.[3]?.[1] ?? []) as string[]);
-    },
+    record: (name: string, ok: boolean): Promise<BreakerRecord> => recordMany(name, [ok]),
+    /** Adds several calls' outcomes (oldest first) to the rolling window in one transaction and returns the state including them. */
+    recordMany,
     /** Moves from `expected` to `next`; false when another process moved it first. */
     async transition(name: string, expected: BreakerStateName, next: Omit<BreakerRecord, 'recent'>, clearWindow: boolean): Promise<boolean> {
       const written = await redis.eval(

@@ -15,6 +15,7 @@ export * from './repositories/message-writes.repository';
 export * from './repositories/webhook-endpoints.repository';
 export * from './repositories/webhook-deliveries.repository';
 export * from './repositories/events.repository';
+export * from './repositories/event-targets.repository';
 export * from './repositories/templates.repository';
 export * from './repositories/inbound-messages.repository';
 export * from './repositories/customer-windows.repository';

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 /**
  * Standard Webhooks v1 signing (https://www.standardwebhooks.com/, docs/webhooks.md#envelope-and-headers). The HMAC key is the
@@ -17,8 +17,25 @@ function decodeWebhookSecret(secret: string): Buffer {
   return key;
 }
 
+/**
+ * Decoded keys by secret, so that every attempt to one endpoint does not decode its secret again. Keyed
+ * by the secret itself, so a rotated secret is a new entry; bounded, since secrets come and go.
+ */
+const decodedKeys = new Map<string, KeyObject>();
+const DECODED_KEYS_KEPT = 1_000;
+
+function hmacKey(secret: string): KeyObject {
+  let key = decodedKeys.get(secret);
+  if (!key) {
+    key = createSecretKey(decodeWebhookSecret(secret));
+    if (decodedKeys.size >= DECODED_KEYS_KEPT) decodedKeys.delete(decodedKeys.keys().next().value as string);
+    decodedKeys.set(secret, key);
+  }
+  return key;
+}
+
 function signatureFor(secret: string, id: string, timestampSeconds: number, body: string): string {
-  const mac = createHmac('sha256', decodeWebhookSecret(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
+  const mac = createHmac('sha256', hmacKey(secret)).update(`${id}.${timestampSeconds}.${body}`).digest('base64');
   return `v1,${mac}`;
 }
 

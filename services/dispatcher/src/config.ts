@@ -37,6 +37,8 @@ export interface DispatcherConfig extends CommonConfig {
   /** Persist, send-guard, acceptance and failure writes of concurrently running send jobs, gathered per kind (docs/performance.md#send-batches). */
   sendBatchMax: number;
   sendBatchWaitMs: number;
+  /** SMPP receipts arriving while the previous ones are being queued, forwarded as one callback job (docs/performance.md#dispatch). */
+  smppReceiptBatchMax: number;
   /** `auto` moves on when a message is not delivered this long after acceptance, unless the request or account says otherwise (docs/routing.md#time-based-fallback). */
   fallbackTimeoutSeconds: number;
   /** Chat media links must be https (docs/chat.md#image-document-audio); local stacks serve test media over http. */
@@ -239,6 +241,7 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     receiptBatchWaitMs: read.int('RECEIPT_BATCH_WAIT_MS', 2, { min: 0, max: 1_000 }),
     sendBatchMax: read.int('SEND_BATCH_MAX', 64, { min: 1, max: 1_000 }),
     sendBatchWaitMs: read.int('SEND_BATCH_WAIT_MS', 2, { min: 0, max: 1_000 }),
+    smppReceiptBatchMax: read.int('SMPP_RECEIPT_BATCH_MAX', 100, { min: 1, max: 1_000 }),
     fallbackTimeoutSeconds: read.int('FALLBACK_TIMEOUT_SECONDS', 60, { min: 1, max: 86_400 }),
     chatMediaAllowHttp: read.bool('CHAT_MEDIA_ALLOW_HTTP', false),
     mediaAllowPrivateNetworks: read.bool('MEDIA_ALLOW_PRIVATE_NETWORKS', false),
@@ -298,6 +301,7 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     receipt_match_attempts: config.receiptMatchAttempts,
     receipt_batch: { max: config.receiptBatchMax, wait_ms: config.receiptBatchWaitMs },
     send_batch: { max: config.sendBatchMax, wait_ms: config.sendBatchWaitMs },
+    smpp_receipt_batch_max: config.smppReceiptBatchMax,
     fallback_timeout_seconds: config.fallbackTimeoutSeconds,
     chat_media_allow_http: config.chatMediaAllowHttp,
     media_allow_private_networks: config.mediaAllowPrivateNetworks,

@@ -20,6 +20,7 @@ import { createCustomerWindowCache, createSuppressionCache, createUpstreamBreake
 import {
   createAccountSettingsRepository,
   createEventsRepository,
+  createEventTargetsRepository,
   createInboundMessagesRepository,
   createMessageTimersRepository,
   createMessageWritesRepository,
@@ -43,6 +44,7 @@ import { createSendMessageProcessor } from './processors/send-message.processor'
 import { createTemplateSubmitProcessor } from './processors/template-submit.processor';
 import { createTemplateUpdateHandler } from './processors/template-update.handler';
 import { createAdapterSets } from './upstreams/adapter-sets';
+import { coalesceBreakerStore } from './upstreams/coalesced-breakers';
 import { createSenderRateLimiter } from './upstreams/sender-rate-limiter';
 import { syncUpstreamState } from './upstreams/upstream-state.sync';
 import { forwardSmsCallbacks } from './upstreams/sms-callbacks.forwarder';
@@ -60,7 +62,7 @@ runWorkerService({
 
     // Fails fast while Redis is down, so the SMSC keeps (and redelivers) a receipt that could not be queued.
     const producerConnection = createProducerConnection(config);
-    const breakers = createUpstreamBreakerStore({ redis: producerConnection, prefix: config.queuePrefix, windowSize: config.breaker.windowSize });
+    const breakers = coalesceBreakerStore(createUpstreamBreakerStore({ redis: producerConnection, prefix: config.queuePrefix, windowSize: config.breaker.windowSize }));
     const adapters = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger, breakers, policy: config.breaker, clock, metrics, smpp: config.smpp });
     const stopUpstreamSync = syncUpstreamState({
       descriptions: adapters.descriptions,
@@ -81,12 +83,12 @@ runWorkerService({
     const queueOptions = { connection: producerConnection, prefix: config.queuePrefix };
     const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, queueOptions);
     const receiptRetry = exponentialRetry(config.receiptMatchAttempts, config.receiptRetryBackoffMs);
-    for (const sms of adapters.smsSessions) forwardSmsCallbacks({ sms, queue: callbackQueue, clock, retry: receiptRetry });
+    for (const sms of adapters.smsSessions) forwardSmsCallbacks({ sms, queue: callbackQueue, clock, retry: receiptRetry, maxReceiptsPerJob: config.smppReceiptBatchMax });
     // Events are committed with each change (the outbox); publishing hands them to webhook fan-out at once,
     // and webhook-delivery's sweeper publishes any that a crash left behind.
     const eventFanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOptions);
     const publishEvents = publishEventsOrLeaveInOutbox(
-      createBatchingEventPublisher(createEventPublisher({ queue: eventFanoutQueue, outbox: createEventsRepository(db) })),
+      createBatchingEventPublisher(createEventPublisher({ queue: eventFanoutQueue, outbox: { ...createEventsRepository(db), ...createEventTargetsRepository(db) } })),
       logger,
     );
 

@@ -100,3 +100,27 @@ it('an SMS receipt is acknowledged only once queued, and a redelivered one is th
     await queue.close();
   }
 });
+
+it('SMS receipts arriving while a job is queued are the next job, each acknowledged once queued; the same receipts again are the same job', async () => {
+  const queueName = `callbacks-${randomBytes(3).toString('hex')}`;
+  const queue = new Queue<ProviderCallbackJob>(queueName, { connection: connection(), prefix });
+  let onReceipt: ((r: UpstreamReceipt) => Promise<void>) | undefined;
+  const sms = { onReceipt: (h: typeof onReceipt) => (onReceipt = h), onInbound: () => undefined } as unknown as SmsAdapter;
+  forwardSmsCallbacks({ sms, queue, clock: Date.now, retry: exponentialRetry(3, 1_000), maxReceiptsPerJob: 100 });
+  const receipts: UpstreamReceipt[] = ['a0', 'a1', 'a2', 'a3'].map((id) => ({ channel: 'sms', upstreamMessageId: id, status: 'delivered', carrierStatusCode: 'DELIVRD', occurredAt: new Date().toISOString() }));
+  try {
+    // The first goes out at once, alone; the three arriving while it is queued go together next.
+    await Promise.all(receipts.map((r) => onReceipt?.(r)));
+    // Every handler has resolved (the SMSC would now get its deliver_sm_resp): every job is already in Redis.
+    const queued: Job<ProviderCallbackJob>[] = await queue.getJobs(['waiting']);
+    const ids = queued.map((j) => j.id).sort();
+    expect(ids).toEqual([expect.stringMatching(/^sms-a0-delivered$/), expect.stringMatching(/^sms-receipts-[0-9a-f]{40}$/)]);
+    const together = queued.find((j) => j.id !== 'sms-a0-delivered');
+    expect(together?.data).toMatchObject({ source: 'sms', receipts: receipts.slice(1), inbound: [], template_updates: [] });
+    await Promise.all(receipts.map((r) => onReceipt?.(r)));
+    expect((await queue.getJobs(['waiting'])).map((j) => j.id).sort()).toEqual(ids);
+  } finally {
+    await queue.obliterate({ force: true });
+    await queue.close();
+  }
+});

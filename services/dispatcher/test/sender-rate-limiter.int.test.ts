@@ -61,3 +61,29 @@ it('keeps one schedule per upstream and sender, and none where the channel has n
   expect(senderRateKey(prefix, 'meta', '+14155550100')).toMatch(/\{meta:\+14155550100\}$/);
   expect(await redis.pttl(senderRateKey(prefix, 'meta', '+14155550100'))).toBeGreaterThan(0);
 });
+
+it('gives messages asking at once their turns in the order they asked, in fewer calls than messages', async () => {
+  let calls = 0;
+  const counting = {
+    evalsha: (...args: Parameters<Redis['evalsha']>) => ((calls += 1), redis.evalsha(...args)),
+    eval: (...args: Parameters<Redis['eval']>) => ((calls += 1), redis.eval(...args)),
+  };
+  const gathered = createSenderRateLimiter({ redis: counting as never, prefix, rates: { chat: 1, sms: 0, rcs: 1 }, burstMs: 250 });
+
+  const waits = await Promise.all(Array.from({ length: 6 }, (_, i) => gathered.take('chat', 'meta', '+14155550100', `msg_${i}`)));
+
+  // The first asks alone; the five asking meanwhile go in one call (a NOSCRIPT answer adds one EVAL each).
+  expect(calls).toBeLessThanOrEqual(4);
+  expect(waits[0]).toBe(0);
+  // As six calls in a row would answer: each turn a slot (1000 ms) after the one before, in the order asked.
+  for (let i = 2; i < waits.length; i += 1) {
+    expect(waits[i] - waits[i - 1]).toBeGreaterThan(500);
+    expect(waits[i] - waits[i - 1]).toBeLessThanOrEqual(1000);
+  }
+  expect(waits[1]).toBeGreaterThan(0);
+  // A waiting message asking again keeps its slot, inside a gathered call too.
+  const [again, next] = await Promise.all([gathered.take('chat', 'meta', '+14155550100', 'msg_5'), gathered.take('chat', 'meta', '+14155550100', 'msg_6')]);
+  expect(again).toBeLessThanOrEqual(waits[5]);
+  expect(next - again).toBeGreaterThan(500);
+  expect(next - again).toBeLessThanOrEqual(1000);
+});

@@ -1,4 +1,4 @@
-import { enqueueDeliveries, type BulkJobAdder, type DeliverWebhookJob } from '@switchboard/queues';
+import { enqueueDeliveries, type BulkJobAdder, type DeliverWebhookJob, type DeliveryToEnqueue } from '@switchboard/queues';
 import type { AttemptRecord, DeliveryForAttempt, DeliveryTarget, EventsRepository, FanOutPlan, PendingDelivery, WebhookDeliveriesRepository } from '@switchboard/store';
 import { createMicroBatcher } from './micro-batcher';
 
@@ -24,12 +24,14 @@ export function createBatchedStore({
       const plans = await events.fanOutPlans(ids);
       return ids.map((id) => plans.get(id) ?? null);
     }, maxBatch),
+    // The deliveries are read for their first attempt by the statement that creates them.
     createDeliveries: createMicroBatcher(
-      (inputs: Array<{ event: FanOutPlan['event']; targets: DeliveryTarget[]; at: Date }>): Promise<PendingDelivery[][]> => deliveries.createForEvents(inputs, inputs[0].at),
+      (inputs: Array<{ event: FanOutPlan['event']; targets: DeliveryTarget[]; at: Date }>): Promise<Array<Array<PendingDelivery & { forAttempt: DeliveryForAttempt }>>> =>
+        deliveries.createForEventsToAttempt(inputs, inputs[0].at),
       maxBatch,
     ),
-    // One addBulk (one MULTI) for the deliveries of every fan-out running together.
-    enqueueDeliveries: createMicroBatcher(async (lists: PendingDelivery[][]): Promise<void[]> => {
+    // One addBulk (one MULTI) for the delivery jobs of every fan-out running together.
+    enqueueDeliveries: createMicroBatcher(async (lists: DeliveryToEnqueue[][]): Promise<void[]> => {
       await enqueueDeliveries(deliveryQueue, lists.flat(), retryScheduleMs);
       return lists.map(() => undefined);
     }, maxBatch),

@@ -11,6 +11,8 @@ export interface WebhookDeliveryConfig extends CommonConfig {
   fanoutConcurrency: number;
   /** Attempts in flight per target across every process, so one slow endpoint cannot take every slot. */
   endpointConcurrency: number;
+  /** How long a process keeps a leased endpoint slot for attempt after attempt (endpoint-slots.ts); 0 leases one per attempt. */
+  slotLeaseMs: number;
   /** Wait before a job whose target is saturated tries for a slot again. */
   saturationDelayMs: number;
   timeoutMs: number;
@@ -44,6 +46,7 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
     // As many fan-outs as attempts: fan-outs running together share their statements and addBulk (docs/performance.md).
     fanoutConcurrency: r.int('WEBHOOK_FANOUT_CONCURRENCY', 64, { min: 1 }),
     endpointConcurrency: r.int('WEBHOOK_ENDPOINT_CONCURRENCY', 8, { min: 1 }),
+    slotLeaseMs: r.int('WEBHOOK_SLOT_LEASE_MS', 1_000, { min: 0 }),
     saturationDelayMs: r.int('WEBHOOK_SATURATION_DELAY_MS', 250, { min: 1 }),
     timeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 15_000, { min: 1 }),
     retryScheduleMs: schedule ?? [...DEFAULT_RETRY_SCHEDULE_MS],

@@ -5,6 +5,7 @@ import { describeConfig, loadConfig } from './config';
 import { createBatchedStore } from './batched-store';
 import { createEndpointSlots } from './endpoint-slots';
 import { createWebhookSender } from './http/webhook-sender';
+import { createDeliveryAttempt } from './processors/delivery-attempt';
 import { createDeliverWebhookHandler } from './processors/deliver-webhook.processor';
 import { createFanOutEventProcessor } from './processors/fan-out-event.processor';
 import { createOutboxSweeper } from './outbox-sweeper';
@@ -40,7 +41,25 @@ runWorkerService({
     // Concurrent jobs share their store round trips: the store, not the CPU, bounds throughput.
     const batched = createBatchedStore({ events, deliveries, deliveryQueue, retryScheduleMs: config.retryScheduleMs });
     const clock = () => new Date();
+    const slots = createEndpointSlots({ redis, prefix: config.queuePrefix, limit: config.endpointConcurrency, holdMs: config.timeoutMs + 5_000, leaseMs: config.slotLeaseMs });
 
+    const attemptDeps = {
+      loadDelivery: batched.loadDelivery,
+      storeSuccess: batched.storeSuccess,
+      deliveries,
+      endpoints,
+      send: createWebhookSender({ policy: config.policy, timeoutMs: config.timeoutMs, responseLimitBytes: config.responseLimitBytes, excerptChars: config.excerptChars }),
+      slots,
+      retryScheduleMs: config.retryScheduleMs,
+      jitterRatio: config.jitterRatio,
+      disableAfterMs: config.disableAfterMs,
+      clock,
+      onAttempt: (outcome: 'delivered' | 'failed' | 'refused', ms: number, endpointClass: 'endpoint' | 'callback_url') => {
+        attempts.inc({ outcome, endpoint_class: endpointClass });
+        latency.observe({ outcome, endpoint_class: endpointClass }, ms / 1000);
+      },
+    };
+    // The first attempt of each delivery is made by the fan-out job: one BullMQ job per event, not two.
     const fanOutEvent = createFanOutEventProcessor({
       events,
       deliveries,
@@ -48,27 +67,13 @@ runWorkerService({
       createDeliveries: batched.createDeliveries,
       enqueue: batched.enqueueDeliveries,
       markPublished: batched.markPublished,
+      attemptFirst: createDeliveryAttempt(attemptDeps),
+      saturationDelayMs: config.saturationDelayMs,
       deliveryQueue,
       retryScheduleMs: config.retryScheduleMs,
       clock,
     });
-    const deliverWebhook = createDeliverWebhookHandler({
-      loadDelivery: batched.loadDelivery,
-      storeSuccess: batched.storeSuccess,
-      deliveries,
-      endpoints,
-      send: createWebhookSender({ policy: config.policy, timeoutMs: config.timeoutMs, responseLimitBytes: config.responseLimitBytes, excerptChars: config.excerptChars }),
-      slots: createEndpointSlots({ redis, prefix: config.queuePrefix, limit: config.endpointConcurrency, holdMs: config.timeoutMs + 5_000 }),
-      retryScheduleMs: config.retryScheduleMs,
-      jitterRatio: config.jitterRatio,
-      disableAfterMs: config.disableAfterMs,
-      saturationDelayMs: config.saturationDelayMs,
-      clock,
-      onAttempt: (outcome, ms, endpointClass) => {
-        attempts.inc({ outcome, endpoint_class: endpointClass });
-        latency.observe({ outcome, endpoint_class: endpointClass }, ms / 1000);
-      },
-    });
+    const deliverWebhook = createDeliverWebhookHandler({ ...attemptDeps, saturationDelayMs: config.saturationDelayMs });
     // A crash mid-attempt must lead to a retry, not a failed job: deliveries survive repeated crashes.
     const workerOptions = { redisUrl: config.redisUrl, redisClusterNodes: config.redisClusterNodes, prefix: config.queuePrefix, stalledIntervalMs: config.stalledIntervalMs, lockDurationMs: config.lockDurationMs, maxStalledCount: 100, logger, metrics };
     const workers = [
@@ -91,6 +96,7 @@ runWorkerService({
       shutdown: [
         { name: 'stop outbox sweeper', run: () => sweeper.stop() },
         { name: 'close workers (active jobs finish)', run: () => Promise.all(workers.map((w) => w.close())) },
+        { name: 'give back idle endpoint slots', run: () => slots.close() },
         { name: 'close queues', run: () => Promise.all([fanoutQueue.close(), deliveryQueue.close()]) },
         { name: 'close redis', run: () => redis.quit() },
         { name: 'close database', run: () => db.close() },

@@ -170,6 +170,35 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     expect(await deliveries.findById(toCallback.id)).toMatchObject({ status: 'failed', attempt_count: 1, last_status_code: 410, last_error: 'gone: the target answered 410' });
   });
 
+  it('creates deliveries and reads them for their first attempt in one statement, as findForAttempt reads them', async () => {
+    const endpoints = createWebhookEndpointsRepository(db, testSecretCipher(database.url));
+    const deliveries = createWebhookDeliveriesRepository(db, testSecretCipher(database.url));
+    const endpoint = await endpoints.create({ accountId, url: 'https://f.example.com/h', events: ['*'], at: new Date() });
+    const { events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/f');
+    const [sent, delivered] = produced;
+    const targets = [{ targetKey: endpoint.id, endpointId: endpoint.id, url: endpoint.url }, { targetKey: 'callback', endpointId: null, url: 'https://cb.example.com/f' }];
+    const plans = [{ event: { id: sent.id, account_id: accountId }, targets }, { event: { id: delivered.id, account_id: accountId }, targets }];
+
+    const [forSent, forDelivered] = await deliveries.createForEventsToAttempt(plans, new Date());
+    expect([forSent.length, forDelivered.length]).toEqual([2, 2]);
+    const readApart = await deliveries.findForAttempt([...forSent, ...forDelivered].map((d) => d.id));
+    for (const d of [...forSent, ...forDelivered]) {
+      expect(d).toMatchObject({ generation: 0, attempt_count: 0 });
+      expect(d.forAttempt).toEqual(readApart.get(d.id));
+    }
+    expect(forSent.every((d) => d.forAttempt.event.id === sent.id)).toBe(true);
+    expect(forSent.find((d) => d.forAttempt.endpoint_id === endpoint.id)?.forAttempt.endpoint?.secret).toBe(endpoint.secret);
+
+    // Running again (a fan-out after a crash) creates nothing and lists what is still pending, with its attempts.
+    const [tried, done] = forSent;
+    const attempt = { endpointId: tried.forAttempt.endpoint_id, url: 'https://any.example.com', latencyMs: 1, responseSize: null, responseExcerpt: null, at: new Date() };
+    await deliveries.storeAttempt({ ...attempt, deliveryId: tried.id, statusCode: 503, error: 'http_status: 503' }, { nextAttemptAt: new Date() });
+    await deliveries.storeSuccesses([{ attempt: { ...attempt, deliveryId: done.id, endpointId: done.forAttempt.endpoint_id, statusCode: 200, error: null }, generation: 0 }]);
+    const [again] = await deliveries.createForEventsToAttempt([plans[0]], new Date());
+    expect(again.map((d) => [d.id, d.attempt_count])).toEqual([[tried.id, 1]]);
+    expect((await deliveries.forEvent(sent.id)).length).toBe(2);
+  });
+
   it('stores the successes of concurrent attempts in one statement, each as storeAttempt would', async () => {
     const endpoints = createWebhookEndpointsRepository(db, testSecretCipher(database.url));
     const deliveries = createWebhookDeliveriesRepository(db, testSecretCipher(database.url));

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { JobsOptions } from 'bullmq';
 import type { UpstreamInbound, UpstreamReceipt, UpstreamTemplateUpdate } from '@switchboard/domain';
 import { exponentialRetry, JOB_RETENTION } from '../job-options';
@@ -40,6 +41,12 @@ export const providerCallbackJobId = {
   // Each part of a long SMS has its own receipt under its own SMSC id (docs/routing.md#multi-part-sms).
   smsReceipt: (r: Pick<UpstreamReceipt, 'upstreamMessageId' | 'partId' | 'status'>) => `sms-${jobIdPart(r.partId ?? r.upstreamMessageId)}-${r.status}`,
   smsInbound: (i: Pick<UpstreamInbound, 'upstreamId'>) => `sms-mo-${jobIdPart(i.upstreamId)}`,
+  /**
+   * Several SMPP receipts forwarded as one job: named by a digest of every receipt's own id, so that the same
+   * receipts forwarded again are the same job, while a batch that differs by one receipt never is.
+   */
+  smsReceipts: (receipts: ReadonlyArray<Pick<UpstreamReceipt, 'upstreamMessageId' | 'partId' | 'status'>>) =>
+    `sms-receipts-${createHash('sha1').update(receipts.map((r) => providerCallbackJobId.smsReceipt(r)).join('\n')).digest('hex')}`,
 };
 
 /** `retry` overrides the contract's attempts and backoff (the dispatcher's receipt-match settings). */

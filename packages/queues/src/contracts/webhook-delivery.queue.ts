@@ -22,6 +22,11 @@ export const WEBHOOK_DELIVERY_QUEUE = {
 export interface DeliverWebhookJob {
   delivery_id: string;
   generation: number;
+  /**
+   * Attempts made before this job (the first one is made inside the fan-out, docs/webhooks.md), so that
+   * the retry schedule goes on from where it is. @defaultValue 0
+   */
+  attempts_made?: number;
 }
 
 /** A redelivery bumps the generation, so it gets a job of its own while the old one goes stale. */
@@ -29,17 +34,30 @@ export function deliveryJobId(deliveryId: string, generation: number): string {
   return `${deliveryId}-g${generation}`;
 }
 
+/** A delivery job to enqueue: a first attempt, or the retry of a delivery already tried `attemptsMade` times. */
+export interface DeliveryToEnqueue {
+  id: string;
+  generation: number;
+  /** Attempts already made. @defaultValue 0 */
+  attemptsMade?: number;
+  /** Wait before the job runs. @defaultValue the schedule's wait before the next attempt */
+  delayMs?: number;
+}
+
 /**
- * The first attempt waits the schedule's first step. The schedule decides when to stop; the spare
- * attempts absorb unexpected errors (the store down) without ending a delivery early.
+ * Each job waits the schedule's step for its next attempt unless told otherwise. The schedule decides
+ * when to stop; the spare attempts absorb unexpected errors (the store down) without ending a delivery early.
  */
-export function enqueueDeliveries(queue: BulkJobAdder<DeliverWebhookJob>, deliveries: readonly { id: string; generation: number }[], retryScheduleMs: readonly number[]): Promise<unknown> {
-  const opts = { ...WEBHOOK_DELIVERY_QUEUE.jobOptions, delay: retryScheduleMs[0], attempts: retryScheduleMs.length + 5 };
+export function enqueueDeliveries(queue: BulkJobAdder<DeliverWebhookJob>, deliveries: readonly DeliveryToEnqueue[], retryScheduleMs: readonly number[]): Promise<unknown> {
   return queue.addBulk(
-    deliveries.map((d) => ({
-      name: WEBHOOK_DELIVERY_QUEUE.jobs.deliverWebhook,
-      data: { delivery_id: d.id, generation: d.generation },
-      opts: { ...opts, jobId: deliveryJobId(d.id, d.generation) },
-    })),
+    deliveries.map((d) => {
+      const made = d.attemptsMade ?? 0;
+      const scheduled = retryScheduleMs[Math.min(made, retryScheduleMs.length - 1)];
+      return {
+        name: WEBHOOK_DELIVERY_QUEUE.jobs.deliverWebhook,
+        data: made > 0 ? { delivery_id: d.id, generation: d.generation, attempts_made: made } : { delivery_id: d.id, generation: d.generation },
+        opts: { ...WEBHOOK_DELIVERY_QUEUE.jobOptions, delay: d.delayMs ?? scheduled, attempts: Math.max(1, retryScheduleMs.length - made) + 5, jobId: deliveryJobId(d.id, d.generation) },
+      };
+    }),
   );
 }

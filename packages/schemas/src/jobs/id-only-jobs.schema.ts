@@ -22,5 +22,5 @@ export const fanOutEventJobSchema: JsonSchema = {
 export const deliverWebhookJobSchema: JsonSchema = {
   type: 'object',
   required: ['delivery_id', 'generation'],
-  properties: { delivery_id: idSchema('dlv'), generation: { type: 'integer', minimum: 0 } },
+  properties: { delivery_id: idSchema('dlv'), generation: { type: 'integer', minimum: 0 }, attempts_made: { type: 'integer', minimum: 0 } },
 };

@@ -1,6 +1,7 @@
 import type { UpstreamReceipt } from '@switchboard/domain';
 import type { Queryable } from '../db';
-import { applyMessageChange, type StoredEvent } from '../message-change';
+import { planMessageChange, type StoredEvent } from '../message-change';
+import { writeMessageChanges, type PlannedStep } from '../message-change-batch';
 import { combinedPartStatus, furtherPartStatus } from '../message-progress';
 import type { AttemptRow, MessageRow } from '../message-resource';
 
@@ -19,8 +20,8 @@ const ATTEMPT_RANK: Record<string, number> = { pending: 0, sending: 0, unknown: 
  * the attempts by upstream id, one locks every message concerned (in id order, so two batches never deadlock),
  * one reads their attempts, and one writes every changed attempt at the end. Between those, the receipts are
  * applied in their given order on the rows held in memory, so that two receipts of one message see each other
- * exactly as two single-receipt transactions would. Only the message change itself (status, history, event)
- * stays one set of statements per effective change.
+ * exactly as two single-receipt transactions would. The message changes (rows, history rows, events) are planned
+ * on those rows too and written by one statement at the end, as the send batches write theirs.
  */
 export async function applyReceiptBatch(tx: Queryable, receipts: readonly UpstreamReceipt[]): Promise<ReceiptResult[]> {
   const found = await findAttempts(tx, receipts);
@@ -37,6 +38,8 @@ export async function applyReceiptBatch(tx: Queryable, receipts: readonly Upstre
   const attemptsOf = new Map<string, AttemptRow[]>();
   for (const a of allAttempts) attemptsOf.set(a.message_id, [...(attemptsOf.get(a.message_id) ?? []), a]);
   const changedAttempts = new Map<string, AttemptRow>();
+  const steps: PlannedStep[] = [];
+  const resultOfStep: ReceiptResult[] = [];
 
   const results: ReceiptResult[] = [];
   for (const [index, receipt] of receipts.entries()) {
@@ -80,23 +83,26 @@ export async function applyReceiptBatch(tx: Queryable, receipts: readonly Upstre
       results.push({ matched: true, messageId: row.id, attempt: updatedAttempt, row, events: [] });
       continue;
     }
-    const change = await applyMessageChange(
-      tx,
-      row,
-      {
-        status: status as UpstreamReceipt['status'],
-        at,
-        carrierStatusCode: receipt.carrierStatusCode,
-        channelUsed: attempt.channel,
-        error: isFailure ? { code: receipt.errorCode ?? receipt.carrierStatusCode, message: receipt.errorMessage ?? receipt.status } : null,
-      },
-      siblings,
-    );
-    messages.set(row.id, change.row);
-    results.push({ matched: true, messageId: row.id, attempt: updatedAttempt, row: change.row, events: change.events });
+    const plan = planMessageChange(row, {
+      status: status as UpstreamReceipt['status'],
+      at,
+      carrierStatusCode: receipt.carrierStatusCode,
+      channelUsed: attempt.channel,
+      error: isFailure ? { code: receipt.errorCode ?? receipt.carrierStatusCode, message: receipt.errorMessage ?? receipt.status } : null,
+    });
+    const result: ReceiptResult = { matched: true, messageId: row.id, attempt: updatedAttempt, row: plan?.next ?? row, events: [] };
+    if (plan) {
+      messages.set(row.id, plan.next);
+      // The event shows the attempts as they stand after this receipt, not as the batch leaves them.
+      steps.push({ plan, attempts: [...siblings] });
+      resultOfStep.push(result);
+    }
+    results.push(result);
   }
 
   if (changedAttempts.size > 0) await writeAttempts(tx, [...changedAttempts.values()]);
+  const events = await writeMessageChanges(tx, steps);
+  for (const [index, result] of resultOfStep.entries()) result.events = events[index];
   return results;
 }
 
@@ -111,7 +117,27 @@ async function findAttempts(tx: Queryable, receipts: readonly UpstreamReceipt[])
     [receipts.map((r) => r.channel), receipts.map((r) => r.upstreamMessageId)],
   );
   for (const { receipt_index: position, ...attempt } of rows) found.set(position - 1, attempt);
-  // The rarer lookups (a part id, our own reference echoed back) stay one statement per receipt needing them.
+  // A receipt that overtook the write of its acceptance (chat and RBM answer fast) is found by our own
+  // reference, which the upstream echoes back: one statement for all of them. SMS keeps its own order of
+  // lookups below (a part id first).
+  const byReference = [...receipts.entries()].filter(([index, receipt]) => !found.has(index) && receipt.clientRef && receipt.channel !== 'sms');
+  if (byReference.length > 0) {
+    const { rows: referenced } = await tx.query<AttemptRow & { receipt_index: number }>(
+      `SELECT DISTINCT ON (r.receipt_index) r.receipt_index::int AS receipt_index, a.*
+       FROM unnest($1::int[], $2::text[], $3::text[], $4::text[]) AS r(receipt_index, message_id, channel, upstream_id)
+       JOIN message_attempts a ON a.message_id = r.message_id AND a.channel = r.channel
+         AND (a.upstream_message_id IS NULL OR a.upstream_message_id = r.upstream_id)
+       ORDER BY r.receipt_index, a.attempt_no DESC`,
+      [
+        byReference.map(([index]) => index),
+        byReference.map(([, receipt]) => receipt.clientRef),
+        byReference.map(([, receipt]) => receipt.channel),
+        byReference.map(([, receipt]) => receipt.upstreamMessageId),
+      ],
+    );
+    for (const { receipt_index: index, ...attempt } of referenced) found.set(index, attempt);
+  }
+  // The rarer lookups (a part id, an SMPP reference with the recipient) stay one statement per receipt needing them.
   for (const [index, receipt] of receipts.entries()) {
     if (found.has(index)) continue;
     const attempt = await findAttemptByReference(tx, receipt);
@@ -133,9 +159,12 @@ export async function findAttemptByReference(tx: Queryable, receipt: UpstreamRec
     if (rows[0]) return rows[0];
   }
   if (receipt.clientRef) {
+    // Or already under this receipt's upstream id: a concurrent batch may have adopted it between the lookup by
+    // upstream id and this one.
     const { rows } = await tx.query<AttemptRow>(
-      `SELECT * FROM message_attempts WHERE message_id = $1 AND channel = $2 AND upstream_message_id IS NULL ORDER BY attempt_no DESC LIMIT 1`,
-      [receipt.clientRef, receipt.channel],
+      `SELECT * FROM message_attempts WHERE message_id = $1 AND channel = $2 AND (upstream_message_id IS NULL OR upstream_message_id = $3)
+       ORDER BY attempt_no DESC LIMIT 1`,
+      [receipt.clientRef, receipt.channel, receipt.upstreamMessageId],
     );
     if (rows[0]) return rows[0];
   }

@@ -1,8 +1,12 @@
-import { newId, toIso } from '@switchboard/domain';
+import { createPooledIdGenerator, toIso } from '@switchboard/domain';
 import type { Queryable } from '../db';
 import type { SecretCipher } from '../secret-cipher';
 import { callbackSecretLocation } from './accounts.repository';
 import { openEndpointSecrets, type WebhookEndpointRow } from './webhook-endpoints.repository';
+
+// Two ids per delivered event (the delivery and its attempt): from a pooled random buffer, since `ulid`
+// reads the OS's random source once per character (a tenth of webhook-delivery's busy CPU, docs/performance.md).
+const newId = createPooledIdGenerator();
 
 export interface WebhookDeliveryRow {
   id: string;
@@ -62,6 +66,8 @@ export const CALLBACK_TARGET = 'callback';
 export interface PendingDelivery {
   id: string;
   generation: number;
+  /** Attempts already stored: 0 for a delivery never tried (webhook-delivery then makes its first attempt at once). */
+  attempt_count: number;
 }
 
 /** A delivery with everything one attempt needs, read in one round trip. */
@@ -157,7 +163,43 @@ type AttemptRow = Omit<DeliveryForAttempt, 'event' | 'endpoint'> &
     event_data: Record<string, unknown>;
   };
 
+// What one attempt reads besides the delivery `d`: its event, its endpoint's secrets or its account's callback secret.
+const ATTEMPT_COLUMNS = `d.id, d.account_id, d.endpoint_id, d.url, d.status, d.generation,
+  e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.data AS event_data,
+  w.enabled, w.deleted_at, w.disabled_reason, w.secret, w.previous_secret, w.previous_secret_expires_at, a.callback_secret`;
+const ATTEMPT_JOINS = `JOIN events e ON e.id = d.event_id
+  LEFT JOIN webhook_endpoints w ON w.id = d.endpoint_id
+  LEFT JOIN accounts a ON d.endpoint_id IS NULL AND a.id = d.account_id`;
+
+// createForEvents' statement: inserts the missing deliveries, lists every pending one ($8 = the events).
+const CREATE_FOR_EVENTS_SQL = `
+WITH inserted AS (
+  INSERT INTO webhook_deliveries (id, event_id, account_id, target_key, endpoint_id, url, status, created_at, updated_at)
+  SELECT t.id, t.event_id, t.account_id, t.target_key, t.endpoint_id, t.url, 'pending', $1, $1
+  FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(id, event_id, account_id, target_key, endpoint_id, url)
+  ON CONFLICT (event_id, target_key) DO NOTHING RETURNING *),
+pending AS (
+  SELECT * FROM inserted
+  UNION ALL SELECT * FROM webhook_deliveries WHERE event_id = ANY($8) AND status = 'pending')`;
+
 export function createWebhookDeliveriesRepository(db: Queryable, secrets: SecretCipher) {
+  /** A row of ATTEMPT_COLUMNS with its secrets opened; a secret that does not open fails this delivery only. */
+  function toDeliveryForAttempt(r: AttemptRow): DeliveryForAttempt {
+    const { event_id, event_type, event_created_at, event_data, enabled, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at, ...delivery } = r;
+    const endpoint = secret === null ? null : { enabled: enabled === true, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at };
+    const base = { ...delivery, event: { id: event_id, type: event_type, created_at: event_created_at, data: event_data } };
+    try {
+      return {
+        ...base,
+        endpoint: endpoint === null || r.endpoint_id === null ? null : openEndpointSecrets(secrets, r.endpoint_id, endpoint),
+        callback_secret: r.callback_secret === null ? null : secrets.open(r.callback_secret, callbackSecretLocation(r.account_id)),
+      };
+    } catch (error) {
+      const withoutSecrets = endpoint === null ? null : { ...endpoint, secret: '', previous_secret: null };
+      return { ...base, endpoint: withoutSecrets, callback_secret: null, secrets_error: (error as Error).message };
+    }
+  }
+
   /** Stores one attempt and applies its effects; `failingSince` is the endpoint's run start after a failure. */
   async function storeAttempt(a: AttemptRecord, effects: AttemptEffects = {}): Promise<{ attemptNo: number; failingSince: Date | null }> {
     const { settle } = effects;
@@ -202,33 +244,53 @@ export function createWebhookDeliveriesRepository(db: Queryable, secrets: Secret
    * events in one round trip and returns, per event, every pending delivery, new or older: the SELECT
    * branch reads the snapshot from before the INSERT, so a row is never listed twice.
    */
-  async function createForEvents(plans: Array<{ event: { id: string; account_id: string }; targets: DeliveryTarget[] }>, at: Date): Promise<PendingDelivery[][]> {
+  function createParams(plans: Array<{ event: { id: string; account_id: string }; targets: DeliveryTarget[] }>, at: Date): unknown[] {
     const rows = plans.flatMap(({ event, targets }) => targets.map((t) => ({ event, t })));
+    return [
+      at,
+      rows.map(() => newId('dlv')),
+      rows.map((r) => r.event.id),
+      rows.map((r) => r.event.account_id),
+      rows.map((r) => r.t.targetKey),
+      rows.map((r) => r.t.endpointId),
+      rows.map((r) => r.t.url),
+      plans.map((p) => p.event.id),
+    ];
+  }
+
+  /**
+   * Idempotent per (event, target): a fan-out that runs again after a crash adds nothing. Plans several
+   * events in one round trip and returns, per event, every pending delivery, new or older: the SELECT
+   * branch reads the snapshot from before the INSERT, so a row is never listed twice.
+   */
+  async function createForEvents(plans: Array<{ event: { id: string; account_id: string }; targets: DeliveryTarget[] }>, at: Date): Promise<PendingDelivery[][]> {
     const { rows: pending } = await db.query<PendingDelivery & { event_id: string }>(
-      `WITH inserted AS (
-         INSERT INTO webhook_deliveries (id, event_id, account_id, target_key, endpoint_id, url, status, created_at, updated_at)
-         SELECT t.id, t.event_id, t.account_id, t.target_key, t.endpoint_id, t.url, 'pending', $1, $1
-         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS t(id, event_id, account_id, target_key, endpoint_id, url)
-         ON CONFLICT (event_id, target_key) DO NOTHING RETURNING event_id, id, generation)
-       SELECT event_id, id, generation FROM inserted
-       UNION ALL SELECT event_id, id, generation FROM webhook_deliveries WHERE event_id = ANY($8) AND status = 'pending'
-       ORDER BY id`,
-      [
-        at,
-        rows.map(() => newId('dlv')),
-        rows.map((r) => r.event.id),
-        rows.map((r) => r.event.account_id),
-        rows.map((r) => r.t.targetKey),
-        rows.map((r) => r.t.endpointId),
-        rows.map((r) => r.t.url),
-        plans.map((p) => p.event.id),
-      ],
+      `${CREATE_FOR_EVENTS_SQL} SELECT event_id, id, generation, attempt_count FROM pending ORDER BY id`,
+      createParams(plans, at),
     );
-    return plans.map((p) => pending.filter((d) => d.event_id === p.event.id).map(({ id, generation }) => ({ id, generation })));
+    return plans.map((p) => pending.filter((d) => d.event_id === p.event.id).map(({ id, generation, attempt_count }) => ({ id, generation, attempt_count })));
+  }
+
+  /**
+   * createForEvents, each pending delivery also read as `findForAttempt` reads it, in the same round
+   * trip: what the fan-out needs to make the first attempts at once.
+   */
+  async function createForEventsToAttempt(
+    plans: Array<{ event: { id: string; account_id: string }; targets: DeliveryTarget[] }>,
+    at: Date,
+  ): Promise<Array<Array<PendingDelivery & { forAttempt: DeliveryForAttempt }>>> {
+    const { rows } = await db.query<AttemptRow & { attempt_count: number }>(
+      `${CREATE_FOR_EVENTS_SQL} SELECT ${ATTEMPT_COLUMNS}, d.attempt_count FROM pending d ${ATTEMPT_JOINS} ORDER BY d.id`,
+      createParams(plans, at),
+    );
+    const pending = rows.map(({ attempt_count, ...row }) => ({ id: row.id, generation: row.generation, attempt_count, forAttempt: toDeliveryForAttempt(row) }));
+    return plans.map((p) => pending.filter((d) => d.forAttempt.event.id === p.event.id));
   }
 
   return {
     createForEvents,
+
+    createForEventsToAttempt,
 
     async createForEvent(event: { id: string; account_id: string }, targets: DeliveryTarget[], at: Date): Promise<PendingDelivery[]> {
       return (await createForEvents([{ event, targets }], at))[0];
@@ -258,33 +320,8 @@ export function createWebhookDeliveriesRepository(db: Queryable, secrets: Secret
      * several ids so that concurrent attempts can share one round trip.
      */
     async findForAttempt(ids: string[]): Promise<Map<string, DeliveryForAttempt>> {
-      const { rows } = await db.query<AttemptRow>(
-        `SELECT d.id, d.account_id, d.endpoint_id, d.url, d.status, d.generation,
-           e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.data AS event_data,
-           w.enabled, w.deleted_at, w.disabled_reason, w.secret, w.previous_secret, w.previous_secret_expires_at, a.callback_secret
-         FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
-         LEFT JOIN webhook_endpoints w ON w.id = d.endpoint_id
-         LEFT JOIN accounts a ON d.endpoint_id IS NULL AND a.id = d.account_id
-         WHERE d.id = ANY($1)`,
-        [ids],
-      );
-      const found = new Map<string, DeliveryForAttempt>();
-      for (const r of rows) {
-        const { event_id, event_type, event_created_at, event_data, enabled, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at, ...delivery } = r;
-        const endpoint = secret === null ? null : { enabled: enabled === true, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at };
-        const base = { ...delivery, event: { id: event_id, type: event_type, created_at: event_created_at, data: event_data } };
-        try {
-          found.set(r.id, {
-            ...base,
-            endpoint: endpoint === null || r.endpoint_id === null ? null : openEndpointSecrets(secrets, r.endpoint_id, endpoint),
-            callback_secret: r.callback_secret === null ? null : secrets.open(r.callback_secret, callbackSecretLocation(r.account_id)),
-          });
-        } catch (error) {
-          const withoutSecrets = endpoint === null ? null : { ...endpoint, secret: '', previous_secret: null };
-          found.set(r.id, { ...base, endpoint: withoutSecrets, callback_secret: null, secrets_error: (error as Error).message });
-        }
-      }
-      return found;
+      const { rows } = await db.query<AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM webhook_deliveries d ${ATTEMPT_JOINS} WHERE d.id = ANY($1)`, [ids]);
+      return new Map(rows.map((r) => [r.id, toDeliveryForAttempt(r)]));
     },
 
     storeAttempt,

@@ -46,6 +46,9 @@ export function createProviderCallbackProcessor(deps: ProviderCallbackDeps) {
     const unmatched: UpstreamReceipt[] = [];
 
     const results = await receiptBatcher.apply(receipts);
+    // Published once for the whole job: a job may carry many receipts (SMPP receipts arriving together), and
+    // one publish per receipt, one after the other, would each be a statement of its own.
+    const events: StoredEvent[] = [];
     for (const [index, receipt] of receipts.entries()) {
       const result = results[index];
       const fields = { job_id: job.id, channel: receipt.channel, status: receipt.status, upstream_message_id: receipt.upstreamMessageId };
@@ -56,8 +59,9 @@ export function createProviderCallbackProcessor(deps: ProviderCallbackDeps) {
       }
       metrics?.receipts.inc({ channel: receipt.channel, status: receipt.status, result: 'matched' });
       logger.debug('receipt applied', { ...fields, message_id: result.messageId, changed: result.events.length > 0 });
-      if (result.events.length > 0) await publishEvents(result.events, fields);
+      events.push(...result.events);
     }
+    if (events.length > 0) await publishEvents(events, { job_id: job.id, source: job.data.source });
 
     if (inbound.length > 0) await handlers.inbound(inbound, job);
     if (templateUpdates.length > 0) await handlers.templateUpdates(templateUpdates, job);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ConcreteChannel } from '@switchboard/domain';
+import { createGroupCommit } from '../dispatch/group-commit';
 
 /**
  * The Redis key of one (upstream, sender) bucket. The `{...}` hash tag keeps the one key of a script call
@@ -16,30 +17,45 @@ export function senderRateKey(prefix: string, upstream: string, sender: string):
  * its id: when it comes back it sends without asking again, so a backlog is served in turn rather than all
  * asking at every free slot, and a message back late (a busy dispatcher) still has its slot. Whatever the
  * lateness, the sends since a schedule began never exceed rate × elapsed time + burst
- * (docs/routing.md#per-sender-limits). Answers 0 to send now, else the milliseconds to wait.
+ * (docs/routing.md#per-sender-limits). One call takes the slots of several messages, one after the other in
+ * the given order, exactly as that many calls in a row would; it answers, per message, 0 to send now, else
+ * the milliseconds to wait.
  */
-const TAKE_SLOT = `
+const TAKE_SLOTS = `
 local interval = 1000 / tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
-local member = 'r:' .. ARGV[3]
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-local reserved = tonumber(redis.call('HGET', KEYS[1], member))
-if reserved then
-  if reserved > now + 1 then
-    return math.ceil(reserved - now)
+local tat = tonumber(redis.call('HGET', KEYS[1], 'tat'))
+local moved = false
+local waits = {}
+for i = 3, #ARGV do
+  local member = 'r:' .. ARGV[i]
+  local reserved = tonumber(redis.call('HGET', KEYS[1], member))
+  if reserved then
+    if reserved > now + 1 then
+      waits[#waits + 1] = math.ceil(reserved - now)
+    else
+      redis.call('HDEL', KEYS[1], member)
+      waits[#waits + 1] = 0
+    end
+  else
+    local slot = math.max(tat or now, now)
+    tat = slot + interval
+    moved = true
+    if slot - now <= burst then
+      waits[#waits + 1] = 0
+    else
+      redis.call('HSET', KEYS[1], member, tostring(slot))
+      waits[#waits + 1] = math.ceil(slot - now)
+    end
   end
-  redis.call('HDEL', KEYS[1], member)
-  return 0
 end
-local slot = math.max(tonumber(redis.call('HGET', KEYS[1], 'tat')) or now, now)
-redis.call('HSET', KEYS[1], 'tat', tostring(slot + interval))
-redis.call('PEXPIRE', KEYS[1], math.ceil(slot + interval - now) + 60000)
-if slot - now <= burst then
-  return 0
+if moved then
+  redis.call('HSET', KEYS[1], 'tat', tostring(tat))
+  redis.call('PEXPIRE', KEYS[1], math.ceil(tat - now) + 60000)
 end
-redis.call('HSET', KEYS[1], member, tostring(slot))
-return math.ceil(slot - now)
+return waits
 `;
 
 /** The Redis commands the limiter needs; an ioredis client fits. */
@@ -48,15 +64,15 @@ export interface RateLimitRedis {
   evalsha(sha: string, keys: number, ...args: Array<string | number>): Promise<unknown>;
 }
 
-const TAKE_SLOT_SHA = createHash('sha1').update(TAKE_SLOT).digest('hex');
+const TAKE_SLOTS_SHA = createHash('sha1').update(TAKE_SLOTS).digest('hex');
 
 /** EVALSHA keeps the script text off the wire; a Redis that restarted since has to be sent it again. */
-async function takeSlot(redis: RateLimitRedis, ...args: Array<string | number>): Promise<unknown> {
+async function takeSlots(redis: RateLimitRedis, ...args: Array<string | number>): Promise<number[]> {
   try {
-    return await redis.evalsha(TAKE_SLOT_SHA, 1, ...args);
+    return (await redis.evalsha(TAKE_SLOTS_SHA, 1, ...args)) as number[];
   } catch (error) {
     if (!String((error as Error).message).includes('NOSCRIPT')) throw error;
-    return redis.eval(TAKE_SLOT, 1, ...args);
+    return (await redis.eval(TAKE_SLOTS, 1, ...args)) as number[];
   }
 }
 
@@ -77,11 +93,18 @@ export interface SenderRateLimiter {
  * second stays close to the configured one.
  */
 export function createSenderRateLimiter(deps: { redis: RateLimitRedis; prefix: string; rates: SenderRates; burstMs: number }): SenderRateLimiter {
+  // The messages asking while a call for their schedule is under way take their slots together in the
+  // schedule's next call, in the order they asked (docs/performance.md#dispatch).
+  const takeTogether = createGroupCommit<string, { messageId: string; rate: number }, number>({
+    writeMany: (key, asks) => takeSlots(deps.redis, key, asks[0].rate, deps.burstMs, ...asks.map((ask) => ask.messageId)),
+    maxGroup: 256,
+  });
   return {
     async take(channel, upstream, sender, messageId) {
       const rate = deps.rates[channel];
       if (!rate || rate <= 0 || sender === '') return 0;
-      const wait = await takeSlot(deps.redis, senderRateKey(deps.prefix, upstream, sender), rate, deps.burstMs, messageId);
+      // A schedule is one (upstream, sender) pair, and an upstream serves one channel: one rate per key.
+      const wait = await takeTogether(senderRateKey(deps.prefix, upstream, sender), { messageId, rate });
       return Number(wait);
     },
   };

@@ -1,12 +1,18 @@
 import type { JobsOptions } from 'bullmq';
+import type { UpstreamReceipt } from '@switchboard/domain';
 import type { SmsAdapter } from '@switchboard/providers';
 import { enqueueProviderCallback, providerCallbackJobId, type JobAdder, type ProviderCallbackJob } from '@switchboard/queues';
+import { createGroupCommit } from '../dispatch/group-commit';
 
 /**
  * SMS receipts and mobile-originated texts arrive on the dispatcher's own SMPP session, not through the
  * gateway. Each is queued as a provider callback like any other upstream's, and the handler resolves
  * only once the job is in Redis: the adapter answers `deliver_sm_resp` after that, so anything not yet
- * queued is redelivered by the SMSC. The job id makes a redelivered duplicate a no-op.
+ * queued is redelivered by the SMSC. Receipts arriving while the previous receipts' job is being queued go
+ * together into the next job (docs/performance.md#dispatch): one job per receipt was most of the Redis work
+ * of an SMS. No receipt waits for a timer, so an SMSC that keeps one deliver_sm in flight is not slowed.
+ * A receipt alone keeps its own job id, which makes a redelivered duplicate a no-op; applying a receipt
+ * twice changes nothing either way (status only moves forward).
  */
 export function forwardSmsCallbacks(deps: {
   sms: SmsAdapter;
@@ -14,6 +20,8 @@ export function forwardSmsCallbacks(deps: {
   clock: () => number;
   /** The receipt-match retries (RECEIPT_MATCH_ATTEMPTS, RECEIPT_RETRY_BACKOFF_MS). */
   retry: Pick<JobsOptions, 'attempts' | 'backoff'>;
+  /** Receipts per job at most (SMPP_RECEIPT_BATCH_MAX). @defaultValue 1: a job per receipt */
+  maxReceiptsPerJob?: number;
 }): void {
   const { sms, queue, clock, retry } = deps;
   const callback = (contents: Pick<ProviderCallbackJob, 'receipts' | 'inbound'>): ProviderCallbackJob => ({
@@ -22,8 +30,19 @@ export function forwardSmsCallbacks(deps: {
     template_updates: [],
     ...contents,
   });
+  const forwardReceipts = createGroupCommit<'receipts', UpstreamReceipt, void>({
+    writeOne: async (_, receipt) => {
+      await enqueueProviderCallback(queue, callback({ receipts: [receipt], inbound: [] }), providerCallbackJobId.smsReceipt(receipt), retry);
+    },
+    // When the one job cannot be queued, each receipt is tried alone; one that fails is refused to the SMSC, which redelivers it.
+    writeMany: async (_, receipts) => {
+      await enqueueProviderCallback(queue, callback({ receipts, inbound: [] }), providerCallbackJobId.smsReceipts(receipts), retry);
+      return receipts.map(() => undefined);
+    },
+    maxGroup: deps.maxReceiptsPerJob ?? 1,
+  });
   sms.onReceipt(async (receipt) => {
-    await enqueueProviderCallback(queue, callback({ receipts: [receipt], inbound: [] }), providerCallbackJobId.smsReceipt(receipt), retry);
+    await forwardReceipts('receipts', receipt);
   });
   sms.onInbound(async (inbound) => {
     await enqueueProviderCallback(queue, callback({ receipts: [], inbound: [inbound] }), providerCallbackJobId.smsInbound(inbound), retry);
