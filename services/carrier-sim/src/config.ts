@@ -40,6 +40,11 @@ export interface SimConfig {
     readonly retryDelaysMs: readonly number[];
     readonly timeoutMs: number;
   };
+  /**
+   * Reports owed and not yet taken (webhooks waiting for a connection, unanswered deliver_sm) past which new
+   * sends are answered only once the backlog is under it again (docs/sandbox.md#receipts-under-load).
+   */
+  readonly receiptBacklogMax: number;
   readonly logLevel: LogLevel;
 }
 
@@ -125,6 +130,7 @@ export function loadConfig(env: Env = process.env): SimConfig {
       retryDelaysMs: delayList(env, 'SIM_WEBHOOK_RETRY_DELAYS_MS', [250, 500, 1000, 2000, 4000, 8000]),
       timeoutMs: integer(env, 'SIM_WEBHOOK_TIMEOUT_MS', 5000, 100, 120_000),
     }),
+    receiptBacklogMax: integer(env, 'SIM_RECEIPT_BACKLOG_MAX', 1_000, 2, 10_000_000),
     logLevel: logLevel(env),
   };
   return Object.freeze(config);
@@ -146,5 +152,6 @@ export function describeConfig(config: SimConfig): Record<string, unknown> {
     template_review_ms: config.templateReviewMs,
     enforce_chat_window: config.enforceChatWindow,
     webhook_retry_delays_ms: config.webhook.retryDelaysMs,
+    receipt_backlog_max: config.receiptBacklogMax,
   };
 }

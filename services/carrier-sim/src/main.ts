@@ -5,6 +5,7 @@ import { ConfigError, describeConfig, loadConfig, type SimConfig } from './confi
 import { createHttpApp } from './http/app';
 import { createFastSendsListener } from './http/fast-sends.listener';
 import { createHealthRouter } from './http/health.route';
+import { createSendGate } from './support/send-gate';
 import { createRbmApiRouter, createRbmFastSendRoute } from './rbm/rbm-api.router';
 import { createFaultsRouter } from './sim/faults.route';
 import { createSimApiRouter } from './sim/sim-api.router';
@@ -52,9 +53,11 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
   const delays = { deliveryDelayMs: config.deliveryDelayMs, readDelayMs: config.readDelayMs };
 
   const esmeSessions = createEsmeSessions({ scheduler, logger, retryDelaysMs: config.webhook.retryDelaysMs });
+  const smppGate = createSendGate({ backlog: () => esmeSessions.unacknowledgedCount(), maxBacklog: config.receiptBacklogMax });
   const smsc = createSmscServer({
     ...config.smpp,
     sessions: esmeSessions,
+    gate: smppGate,
     handleSubmit: createSubmitSmHandler({ sends, receiptPlans: smsReceiptPlans, sessions: esmeSessions, scheduler, logger, now, faults, ...delays }),
     logger,
   });
@@ -85,8 +88,11 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
     ],
     logger,
   );
+  // What the receivers still owe us time for: RBM events and notifications queued for a connection, and
+  // chat statuses held while every connection is busy.
+  const gate = createSendGate({ backlog: () => poster.backlog() + chatWebhooks.heldStatuses(), maxBacklog: config.receiptBacklogMax });
   const server: Server = createServer(
-    createFastSendsListener({ routes: [createChatFastSendRoute(chatDeps), createRbmFastSendRoute(rbmDeps)], faults, fallback: app, logger }),
+    createFastSendsListener({ routes: [createChatFastSendRoute(chatDeps), createRbmFastSendRoute(rbmDeps)], faults, gate, fallback: app, logger }),
   );
 
   let stopping = false;
@@ -105,6 +111,8 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
     await smsc.close();
     logger.info('cancelling pending reports and webhooks');
     scheduler.cancelAll();
+    gate.stop();
+    smppGate.stop();
     poster.stop();
     logger.info('stopped');
     process.exit(0);

@@ -1,9 +1,27 @@
 import { createChatWebhookSender } from '../src/webhooks/chat-webhook.sender';
 import type { WebhookDelivery, WebhookPoster } from '../src/webhooks/webhook-poster';
 
-function recordingPoster(): WebhookPoster & { posted: WebhookDelivery[] } {
+/** Records what is posted; `busy` plays a poster whose every connection is taken until `free()`. */
+function recordingPoster(): WebhookPoster & { posted: WebhookDelivery[]; busy: boolean; free(): void } {
   const posted: WebhookDelivery[] = [];
-  return { posted, post: (delivery) => posted.push(delivery), stop: () => undefined };
+  let listeners: Array<() => void> = [];
+  return {
+    posted,
+    busy: false,
+    post: (delivery) => posted.push(delivery),
+    stop: () => undefined,
+    backlog: () => 0,
+    saturated() {
+      return this.busy;
+    },
+    onceFree: (listener) => listeners.push(listener),
+    free() {
+      this.busy = false;
+      const due = listeners;
+      listeners = [];
+      for (const listener of due) listener();
+    },
+  };
 }
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
@@ -48,5 +66,24 @@ describe('chat status notifications', () => {
     expect(poster.posted.map((d) => statusesOf(d).map((s) => s.status))).toEqual([['sent'], ['delivered']]);
     const { createHmac } = await import('node:crypto');
     for (const d of poster.posted) expect(d.headers['X-Hub-Signature-256']).toBe(`sha256=${createHmac('sha256', 'app-secret').update(d.body).digest('hex')}`);
+  });
+
+  it('holds statuses while every connection is busy, then sends them in full notifications, in order', async () => {
+    const poster = recordingPoster();
+    const sender = createChatWebhookSender({ poster, webhookUrl: 'http://127.0.0.1:1/hook', appSecret: 's', wabaId: '1', maxStatusesPerWebhook: 3 });
+    poster.busy = true;
+    sender.sendStatus(report('15550001000', 'wamid.a'));
+    await nextTurn();
+    for (const wamid of ['b', 'c', 'd']) sender.sendStatus(report('15550001000', `wamid.${wamid}`));
+    sender.sendStatus(report('15550001000', 'wamid.a', 'delivered'));
+    await nextTurn();
+    expect(poster.posted).toEqual([]);
+    expect(sender.heldStatuses()).toBe(5);
+    poster.free();
+    expect(sender.heldStatuses()).toBe(0);
+    expect(poster.posted.map((d) => statusesOf(d).map((s) => `${s.id}:${s.status}`))).toEqual([
+      ['wamid.a:sent', 'wamid.b:sent', 'wamid.c:sent'],
+      ['wamid.d:sent', 'wamid.a:delivered'],
+    ]);
   });
 });

@@ -12,6 +12,7 @@ describe('config', () => {
       readDelayMs: 200,
       templateReviewMs: 300,
       enforceChatWindow: true,
+      receiptBacklogMax: 1_000,
     });
     expect(config.chat).toEqual({
       webhookUrl: 'http://127.0.0.1:8080/v1/providers/chat/webhook',
@@ -24,8 +25,9 @@ describe('config', () => {
   });
 
   it('reads overrides', () => {
-    const config = loadConfig({ SIM_PORT: '0', SIM_ENFORCE_CHAT_WINDOW: 'false', SIM_WEBHOOK_RETRY_DELAYS_MS: '10, 20' });
+    const config = loadConfig({ SIM_PORT: '0', SIM_ENFORCE_CHAT_WINDOW: 'false', SIM_WEBHOOK_RETRY_DELAYS_MS: '10, 20', SIM_RECEIPT_BACKLOG_MAX: '500' });
     expect(config.httpPort).toBe(0);
+    expect(config.receiptBacklogMax).toBe(500);
     expect(config.enforceChatWindow).toBe(false);
     expect(config.webhook.retryDelaysMs).toEqual([10, 20]);
   });
@@ -35,6 +37,8 @@ describe('config', () => {
     [{ SIM_ENFORCE_CHAT_WINDOW: 'maybe' }],
     [{ SIM_CHAT_WEBHOOK_URL: 'ftp://x' }],
     [{ SIM_DELIVERY_DELAY_MS: '-1' }],
+    [{ SIM_RECEIPT_BACKLOG_MAX: '1' }],
+    [{ SIM_RECEIPT_BACKLOG_MAX: 'lots' }],
   ])('refuses %p', (env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
   });

@@ -2,6 +2,7 @@ import type { JsonAnswer, SendRequest } from '../http/json-answer';
 import { reportPlan, sendVerdict } from '../behaviour/number-behaviour';
 import type { Logger } from '../support/json-logger';
 import type { Scheduler } from '../support/scheduler';
+import { isoAt } from '../support/iso-time';
 import { newWamid } from '../support/upstream-ids';
 import type { ChatWindowStore } from '../state/chat-window.store';
 import { toE164, type SendLogStore, type SendOutcome } from '../state/send-log.store';
@@ -46,7 +47,7 @@ export function createSendChatMessageHandler(deps: ChatMessagesDeps): (req: Send
         outcome: fields.outcome,
         error_code: fields.error_code,
         parts: 1,
-        at: new Date(deps.now()).toISOString(),
+        at: isoAt(deps.now()),
       },
       { interactiveType: m.interactiveType, listRows: m.listRows },
     );

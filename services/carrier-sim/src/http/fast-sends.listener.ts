@@ -4,6 +4,7 @@ import type { Logger } from '../support/json-logger';
 import type { FaultChannel, FaultSwitchStore } from '../state/fault-switch.store';
 import { bearerMatches } from './bearer-auth';
 import type { JsonAnswer, SendRequest } from './json-answer';
+import type { SendGate } from '../support/send-gate';
 
 /** A send endpoint served without express: its path, its checks and the handler the express route also uses. */
 export interface FastSendRoute {
@@ -43,7 +44,7 @@ class NodeJsonAnswer implements JsonAnswer {
  * compressed body, odd paths) goes to the express app unchanged, which keeps every refusal byte-for-byte what it was
  * (docs/performance.md#carrier-sim).
  */
-export function createFastSendsListener(deps: { routes: FastSendRoute[]; faults: FaultSwitchStore; fallback: RequestListener; logger: Logger }): RequestListener {
+export function createFastSendsListener(deps: { routes: FastSendRoute[]; faults: FaultSwitchStore; gate: SendGate; fallback: RequestListener; logger: Logger }): RequestListener {
   const pick = (req: IncomingMessage, path: string): { route: FastSendRoute; params: Record<string, string> } | null => {
     if (req.method !== 'POST' || !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return null;
     // A compressed body is express.json's to inflate.
@@ -71,15 +72,12 @@ export function createFastSendsListener(deps: { routes: FastSendRoute[]; faults:
     const answer = new NodeJsonAnswer(res);
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= BODY_LIMIT) chunks.push(chunk);
-    });
-    req.on('end', () => {
+    const handle = () => {
       if (size > BODY_LIMIT) return route.badJson(answer, 'request entity too large');
       let body: unknown;
       try {
-        body = JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
+        // Nearly every send arrives in one chunk: no concatenation then.
+        body = JSON.parse((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)).toString('utf8'));
       } catch (err) {
         return route.badJson(answer, (err as Error).message);
       }
@@ -91,7 +89,15 @@ export function createFastSendsListener(deps: { routes: FastSendRoute[]; faults:
         deps.logger.error('fast send handler failed', { channel: route.channel, error: String(err) });
         if (!res.headersSent) route.internalError(answer);
       }
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= BODY_LIMIT) chunks.push(chunk);
     });
+    // A request closed while it waited at the gate has nobody to answer: it is not sent at all.
+    req.on('end', () => deps.gate.admit(() => {
+      if (!res.destroyed) handle();
+    }));
     req.on('error', () => res.destroy());
   };
 }

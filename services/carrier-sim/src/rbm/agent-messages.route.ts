@@ -3,6 +3,7 @@ import type { JsonAnswer, SendRequest } from '../http/json-answer';
 import { isRcsCapable, reportPlan, sendVerdict } from '../behaviour/number-behaviour';
 import type { Logger } from '../support/json-logger';
 import type { Scheduler } from '../support/scheduler';
+import { isoAt } from '../support/iso-time';
 import type { SendLogStore, SendOutcome } from '../state/send-log.store';
 import type { RbmEventSender } from '../webhooks/rbm-event.sender';
 import { validateAgentMessage } from './content-message.validator';
@@ -90,7 +91,7 @@ export function createAgentMessageHandlers(deps: AgentMessagesDeps): { capabilit
         outcome,
         error_code: errorCode,
         parts: 1,
-        at: new Date(deps.now()).toISOString(),
+        at: isoAt(deps.now()),
       });
     const refuse = (status: GoogleStatus, outcome: SendOutcome, message: string) => {
       record(outcome, status);
@@ -111,7 +112,7 @@ export function createAgentMessageHandlers(deps: AgentMessagesDeps): { capabilit
     record('accepted', null);
     res.json({
       name: `phones/${phone}/agentMessages/${messageId}`,
-      sendTime: new Date(deps.now()).toISOString(),
+      sendTime: isoAt(deps.now()),
       contentMessage: validation.message.contentMessage,
     });
     deps.logger.debug('rbm send accepted', { to: phone, message_id: messageId, agent_id: agentId });

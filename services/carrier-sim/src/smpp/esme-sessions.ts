@@ -30,6 +30,8 @@ export interface EsmeSessions {
   deliver(systemId: string, preferred: Session | undefined, options: PduOptions, kind: string): void;
   receivingSessions(): Session[];
   pendingCount(): number;
+  /** deliver_sm written to a bind and not yet answered by the ESME. */
+  unacknowledgedCount(): number;
 }
 
 const canReceive = (binding: Binding | undefined) => binding !== undefined && binding.mode !== 'transmitter';
@@ -111,6 +113,11 @@ export function createEsmeSessions(deps: { scheduler: Scheduler; logger: Logger;
     },
     pendingCount() {
       return waiting.length;
+    },
+    unacknowledgedCount() {
+      let count = 0;
+      for (const inFlight of unacknowledged.values()) count += inFlight.size;
+      return count;
     },
   };
 }

@@ -4,6 +4,8 @@ import type { PDU, Session } from 'smpp';
 import type { Logger } from '../support/json-logger';
 import { newSmscMessageId } from '../support/upstream-ids';
 import type { BindMode, EsmeSessions } from './esme-sessions';
+import { coalesceWritesPerTurn } from './coalesced-writes';
+import type { SendGate } from '../support/send-gate';
 
 export interface SmscServer {
   listen(port: number, host: string): Promise<number>;
@@ -18,6 +20,8 @@ export interface SmscServerDeps {
   enquireLinkMs: number;
   sessions: EsmeSessions;
   handleSubmit: (session: Session, systemId: string, pdu: PDU) => void;
+  /** Holds submit_sm back while ESMEs are slow to answer their receipts (docs/sandbox.md#receipts-under-load). */
+  gate: SendGate;
   logger: Logger;
 }
 
@@ -74,7 +78,9 @@ export function createSmscServer(deps: SmscServerDeps): SmscServer {
           session.send(pdu.response({ command_status: smpp.ESME_RINVBNDSTS }));
           return;
         }
-        deps.handleSubmit(session, binding.systemId, pdu);
+        // A held submit_sm is answered late, which the ESME's window turns into sending less. The session is
+        // not paused: the deliver_sm_resp that drain the backlog arrive on it too.
+        deps.gate.admit(() => deps.handleSubmit(session, binding.systemId, pdu));
         return;
       case 'unknown':
         session.send(pdu.response());
@@ -85,6 +91,7 @@ export function createSmscServer(deps: SmscServerDeps): SmscServer {
   };
 
   const server = smpp.createServer((session: Session) => {
+    coalesceWritesPerTurn(session);
     session.on('pdu', (pdu: PDU) => {
       try {
         onPdu(session, pdu);

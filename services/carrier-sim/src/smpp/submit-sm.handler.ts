@@ -4,6 +4,7 @@ import { reportPlan, sendVerdict } from '../behaviour/number-behaviour';
 import type { Logger } from '../support/json-logger';
 import type { Scheduler } from '../support/scheduler';
 import { newSmscMessageId } from '../support/upstream-ids';
+import { isoAt } from '../support/iso-time';
 import { toE164, type SendLogStore, type SendOutcome, type SendRecord } from '../state/send-log.store';
 import { concatFromSar, concatFromUdh, type ConcatPart } from './concat-parts';
 import { faultVerdict, type FaultSwitchStore } from '../state/fault-switch.store';
@@ -77,7 +78,7 @@ export function createSubmitSmHandler(deps: SubmitSmDeps): (session: Session, sy
       outcome,
       error_code: status === smpp.ESME_ROK ? null : STATUS_NAME[status],
       parts,
-      at: new Date(deps.now()).toISOString(),
+      at: isoAt(deps.now()),
     });
     return { outcome, status, record, partsSeen: new Set(), texts: new Map(), startedAt: deps.now() };
   };

@@ -48,6 +48,11 @@ export interface SendLogStore {
 
 /** Oldest attempts are dropped past this many so a long-running demo cannot grow without bound. */
 const MAX_RECORDS = 100_000;
+/**
+ * They are dropped a tenth at a time: trimming on every add past the maximum copied the whole log on every
+ * send once a long run had filled it.
+ */
+const TRIM_SLACK = MAX_RECORDS / 10;
 
 export function toE164(value: string): string {
   const trimmed = value.trim();
@@ -68,7 +73,7 @@ export function createSendLogStore(): SendLogStore {
   return {
     add(record, detail) {
       records.push(record);
-      if (detail) details.set(record, detail);
+      if (detail && (detail.interactiveType !== undefined || detail.listRows !== undefined)) details.set(record, detail);
       const pair = pairKey(record.channel, record.to);
       if (record.outcome === 'accepted') {
         throttledByPair.delete(pair);
@@ -76,7 +81,18 @@ export function createSendLogStore(): SendLogStore {
       } else if (record.outcome === 'throttled') {
         throttledByPair.set(pair, (throttledByPair.get(pair) ?? 0) + 1);
       }
-      if (records.length > MAX_RECORDS) records = records.slice(records.length - MAX_RECORDS);
+      if (records.length > MAX_RECORDS + TRIM_SLACK) {
+        const dropped = records.length - MAX_RECORDS;
+        // The duplicate-messageId index forgets what the log forgets, or it would be the unbounded part.
+        for (let i = 0; i < dropped; i += 1) {
+          const old = records[i];
+          if (old.client_ref !== null && old.outcome === 'accepted') {
+            const key = pairKey(old.channel, old.client_ref);
+            if (acceptedByRef.get(key) === old) acceptedByRef.delete(key);
+          }
+        }
+        records = records.slice(dropped);
+      }
       return record;
     },
     list(filter = {}) {

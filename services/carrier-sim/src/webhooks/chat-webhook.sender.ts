@@ -24,6 +24,8 @@ export interface ChatInboundMessage {
 
 export interface ChatWebhookSender {
   sendStatus(report: ChatStatusReport): void;
+  /** Statuses reported but not yet in a notification (held while every webhook connection is busy). */
+  heldStatuses(): number;
   sendInbound(phoneNumberId: string, message: ChatInboundMessage, profileName: string): void;
   sendTemplateStatus(template: TemplateRecord): void;
 }
@@ -117,6 +119,11 @@ export function buildTemplateStatusNotification(wabaId: string, template: Templa
  * per business number, at most `maxStatusesPerWebhook` each. A lone status still leaves at once (the flush
  * is a setImmediate, not a timer), and a number's statuses keep the order they were reported in. Under
  * load this turns thousands of webhook requests a second into tens (docs/performance.md#carrier-sim).
+ *
+ * While every webhook connection is busy (the receiver is slower than the sends), statuses are held here
+ * as small records rather than built into notification bodies, and leave when a connection frees up, in
+ * notifications as full as the maximum allows: a slow receiver gets fewer, fuller requests, and the
+ * simulator's memory holds one small record per status instead of a queued request body.
  */
 export function createChatWebhookSender(deps: {
   poster: WebhookPoster;
@@ -140,11 +147,17 @@ export function createChatWebhookSender(deps: {
   };
 
   let pending = new Map<string, Array<{ report: ChatStatusReport; atMs: number }>>();
+  let held = 0;
   let flushQueued = false;
   const flushStatuses = () => {
+    if (deps.poster.saturated()) {
+      deps.poster.onceFree(flushStatuses);
+      return;
+    }
     flushQueued = false;
     const batches = pending;
     pending = new Map();
+    held = 0;
     for (const [phoneNumberId, stamped] of batches) {
       for (let i = 0; i < stamped.length; i += maxStatuses) {
         const slice = stamped.slice(i, i + maxStatuses);
@@ -158,10 +171,14 @@ export function createChatWebhookSender(deps: {
       const queue = pending.get(report.phoneNumberId);
       if (queue) queue.push({ report, atMs: now() });
       else pending.set(report.phoneNumberId, [{ report, atMs: now() }]);
+      held += 1;
       if (!flushQueued) {
         flushQueued = true;
         setImmediate(flushStatuses);
       }
+    },
+    heldStatuses() {
+      return held;
     },
     sendInbound(phoneNumberId, message, profileName) {
       post('chat.inbound', buildInboundNotification(deps.wabaId, phoneNumberId, message, profileName));

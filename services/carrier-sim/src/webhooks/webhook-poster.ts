@@ -14,6 +14,12 @@ export interface WebhookDelivery {
 
 export interface WebhookPoster {
   post(delivery: WebhookDelivery): void;
+  /** Deliveries waiting for a free connection (not those in flight, nor retries waiting for their time). */
+  backlog(): number;
+  /** True when every connection is busy: a delivery posted now would wait. */
+  saturated(): boolean;
+  /** Calls `listener` once, the next time a connection frees up with nothing waiting for it. */
+  onceFree(listener: () => void): void;
   /** Destroys requests in flight; retries die with the scheduler. */
   stop(): void;
 }
@@ -47,6 +53,7 @@ export function createWebhookPoster(deps: {
   let waiting: Array<{ delivery: WebhookDelivery; attemptNo: number }> = [];
   let head = 0;
   let active = 0;
+  let freeListeners: Array<() => void> = [];
   // Webhooks go to one or two URLs: each is parsed once, not once per request.
   const targets = new Map<string, { send: typeof http.request; options: http.RequestOptions }>();
   const targetOf = (url: string) => {
@@ -63,25 +70,46 @@ export function createWebhookPoster(deps: {
     return target;
   };
 
-  const postOnce = (delivery: WebhookDelivery): Promise<number> =>
-    new Promise((resolve, reject) => {
-      const target = targetOf(delivery.url);
-      const request = target.send({
-        ...target.options,
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(delivery.body), ...delivery.headers },
-        timeout: deps.timeoutMs,
-      }, (response) => {
+  /**
+   * One POST; `done` is called exactly once, with the status or the failure. Callbacks rather than a promise
+   * per request: at thousands of receipts a second the promise chains were a visible share of the garbage
+   * (docs/performance.md#carrier-sim).
+   */
+  const postOnce = (delivery: WebhookDelivery, done: (status: number, failure: string | null) => void) => {
+    let finished = false;
+    const finish = (status: number, failure: string | null) => {
+      if (finished) return;
+      finished = true;
+      done(status, failure);
+    };
+    const target = targetOf(delivery.url);
+    const headers: Record<string, string | number> = { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(delivery.body) };
+    for (const name in delivery.headers) headers[name] = delivery.headers[name];
+    const request = target.send(
+      { protocol: target.options.protocol, hostname: target.options.hostname, port: target.options.port, path: target.options.path, agent: target.options.agent, method: 'POST', headers, timeout: deps.timeoutMs },
+      (response) => {
+        response.on('end', () => finish(response.statusCode ?? 0, null));
+        response.on('error', (err) => finish(0, err.message));
         response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-        response.on('error', reject);
-      });
-      inFlight.add(request);
-      request.on('close', () => inFlight.delete(request));
-      request.on('timeout', () => request.destroy(new Error(`timeout of ${deps.timeoutMs}ms exceeded`)));
-      request.on('error', reject);
-      request.end(delivery.body);
-    });
+      },
+    );
+    inFlight.add(request);
+    // A connection lost before the answer surfaces as 'error' (socket hang up), so 'close' only forgets the request.
+    request.on('close', () => inFlight.delete(request));
+    request.on('timeout', () => request.destroy(new Error(`timeout of ${deps.timeoutMs}ms exceeded`)));
+    request.on('error', (err) => finish(0, err.message));
+    request.end(delivery.body);
+  };
+
+  const slotFreed = () => {
+    active -= 1;
+    startNext();
+    if (active < MAX_IN_FLIGHT && head >= waiting.length && freeListeners.length > 0) {
+      const listeners = freeListeners;
+      freeListeners = [];
+      for (const listener of listeners) listener();
+    }
+  };
 
   const startNext = () => {
     while (!stopped && active < MAX_IN_FLIGHT && head < waiting.length) {
@@ -95,12 +123,7 @@ export function createWebhookPoster(deps: {
         head = 0;
       }
       active += 1;
-      attempt(delivery, attemptNo)
-        .catch((err) => deps.logger.error('webhook attempt crashed', { kind: delivery.kind, error: String(err) }))
-        .finally(() => {
-          active -= 1;
-          startNext();
-        });
+      attempt(delivery, attemptNo);
     }
   };
   const enqueue = (delivery: WebhookDelivery, attemptNo: number) => {
@@ -108,35 +131,42 @@ export function createWebhookPoster(deps: {
     startNext();
   };
 
-  const attempt = async (delivery: WebhookDelivery, attemptNo: number): Promise<void> => {
-    if (stopped) return;
-    let failure: string;
-    try {
-      const status = await postOnce(delivery);
-      if (status >= 200 && status < 300) {
-        deps.logger.debug('webhook delivered', { kind: delivery.kind, attempt: attemptNo, status });
-        return;
+  const attempt = (delivery: WebhookDelivery, attemptNo: number): void => {
+    postOnce(delivery, (status, failure) => {
+      try {
+        if (failure === null && status >= 200 && status < 300) return;
+        if (stopped) return;
+        const reason = failure ?? `HTTP ${status}`;
+        const delay = deps.retryDelaysMs[attemptNo - 1];
+        if (delay === undefined) {
+          deps.logger.warn('webhook given up', { kind: delivery.kind, url: delivery.url, attempts: attemptNo, reason });
+          return;
+        }
+        deps.logger.debug('webhook failed, will retry', { kind: delivery.kind, attempt: attemptNo, reason, retry_in_ms: delay });
+        deps.scheduler.after(delay, () => enqueue(delivery, attemptNo + 1));
+      } finally {
+        slotFreed();
       }
-      failure = `HTTP ${status}`;
-    } catch (err) {
-      failure = err instanceof Error ? err.message : String(err);
-    }
-    if (stopped) return;
-    const delay = deps.retryDelaysMs[attemptNo - 1];
-    if (delay === undefined) {
-      deps.logger.warn('webhook given up', { kind: delivery.kind, url: delivery.url, attempts: attemptNo, reason: failure });
-      return;
-    }
-    deps.logger.debug('webhook failed, will retry', { kind: delivery.kind, attempt: attemptNo, reason: failure, retry_in_ms: delay });
-    deps.scheduler.after(delay, () => enqueue(delivery, attemptNo + 1));
+    });
   };
 
   return {
     post(delivery) {
       enqueue(delivery, 1);
     },
+    backlog() {
+      return waiting.length - head;
+    },
+    saturated() {
+      return active >= MAX_IN_FLIGHT;
+    },
+    onceFree(listener) {
+      if (stopped) return;
+      freeListeners.push(listener);
+    },
     stop() {
       stopped = true;
+      freeListeners = [];
       waiting = [];
       head = 0;
       for (const request of inFlight) request.destroy();
