@@ -2,6 +2,7 @@ export * from './infra';
 export * from './embedded-postgres';
 export * from './test-postgres';
 export * from './service-process';
+export * from './service-node-flags';
 export * from './test-database';
 export * from './account-key';
 export * from './stack';

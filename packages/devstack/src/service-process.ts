@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { join } from 'node:path';
 import { freePort, waitFor } from './infra';
+import { SERVICE_NODE_FLAGS } from './service-node-flags';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 
@@ -45,11 +46,11 @@ function readyzStatus(url: string, ca: Buffer | undefined): Promise<number> {
   });
 }
 
-/** Spawns `node services/<name>/dist/main.js` and resolves once its `/readyz` answers 200. */
+/** Spawns `node <its V8 flags> services/<name>/dist/main.js` and resolves once its `/readyz` answers 200. */
 export async function startService(name: ServiceName, env: Record<string, string>, opts: { readyTimeoutMs?: number } = {}): Promise<ServiceProcess> {
   const portEnv = SERVICE_PORT_ENV[name];
   const port = env[portEnv] ? Number(env[portEnv]) : await freePort();
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'services', name, 'dist', 'main.js')], {
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS[name], join(REPO_ROOT, 'services', name, 'dist', 'main.js')], {
     env: { ...process.env, ...env, [portEnv]: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -41,6 +41,13 @@ export class Counter {
     for (const [key, value] of this.values) lines.push(`${this.name}${key ? `{${key}}` : ''} ${value}`);
     return lines.join('\n');
   }
+  snapshot(): MetricSnapshot {
+    return { type: 'counter', name: this.name, help: this.help, series: [...this.values] };
+  }
+  /** Adds another process's series of the same counter (cluster workers, see {@link mergeMetricSnapshots}). */
+  absorb(series: Array<[string, number]>): void {
+    for (const [key, value] of series) this.values.set(key, (this.values.get(key) ?? 0) + value);
+  }
 }
 
 /** A value that is set, not added to: e.g. a circuit breaker's state. */
@@ -54,6 +61,13 @@ export class Gauge {
     const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} gauge`];
     for (const [key, value] of this.values) lines.push(`${this.name}${key ? `{${key}}` : ''} ${value}`);
     return lines.join('\n');
+  }
+  snapshot(): MetricSnapshot {
+    return { type: 'gauge', name: this.name, help: this.help, series: [...this.values] };
+  }
+  /** Keeps the values already set and adds only label sets this gauge lacks: see {@link mergeMetricSnapshots}. */
+  absorb(series: Array<[string, number]>): void {
+    for (const [key, value] of series) if (!this.values.has(key)) this.values.set(key, value);
   }
 }
 
@@ -81,6 +95,49 @@ export class Histogram {
     }
     return lines.join('\n');
   }
+  snapshot(): MetricSnapshot {
+    return { type: 'histogram', name: this.name, help: this.help, bounds: this.bounds, series: [...this.series] };
+  }
+  /** Adds another process's series of the same histogram, bucket by bucket (the bounds are the same code's). */
+  absorb(series: Array<[string, HistogramSeries]>): void {
+    for (const [key, other] of series) {
+      const s = this.series.get(key) ?? { buckets: this.bounds.map(() => 0), sum: 0, count: 0 };
+      other.buckets.forEach((n, i) => (s.buckets[i] = (s.buckets[i] ?? 0) + n));
+      s.sum += other.sum;
+      s.count += other.count;
+      this.series.set(key, s);
+    }
+  }
+}
+
+interface HistogramSeries {
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
+/** One metric's series as plain data, so that it can cross a process boundary (cluster IPC) and be merged. */
+export type MetricSnapshot =
+  | { type: 'counter' | 'gauge'; name: string; help: string; series: Array<[string, number]> }
+  | { type: 'histogram'; name: string; help: string; bounds: number[]; series: Array<[string, HistogramSeries]> };
+
+/**
+ * One registry's worth of text from the snapshots of several processes (the gateway's cluster workers,
+ * docs/running.md#gateway-workers): counters and histograms are summed, since each process counts only
+ * what it served. Gauges are not summed: the gateway's gauges describe shared state (queue depths read
+ * from Redis), so every worker would report the same figure; the first snapshot that has a label set
+ * wins, and the caller puts its own, freshly collected snapshot first.
+ */
+export function mergeMetricSnapshots(snapshots: MetricSnapshot[][]): string {
+  const merged = new MetricsRegistry();
+  for (const snapshot of snapshots) {
+    for (const metric of snapshot) {
+      if (metric.type === 'histogram') merged.histogram(metric.name, metric.help, metric.bounds).absorb(metric.series);
+      else if (metric.type === 'counter') merged.counter(metric.name, metric.help).absorb(metric.series);
+      else merged.gauge(metric.name, metric.help).absorb(metric.series);
+    }
+  }
+  return merged.render();
 }
 
 /** Refreshes gauges from an outside source (e.g. queue depths in Redis) just before a scrape renders them. */
@@ -122,6 +179,10 @@ export class MetricsRegistry {
   /** Runs `collector` before every {@link collect}; a collector that fails or is slow leaves its last values. */
   onCollect(collector: MetricsCollector): void {
     this.collectors.push(collector);
+  }
+  /** Every metric's series as plain data (see {@link mergeMetricSnapshots}); collectors are not run. */
+  snapshot(): MetricSnapshot[] {
+    return [...this.metrics.values()].map((m) => m.snapshot());
   }
   render(): string {
     return `${[...this.metrics.values()].map((m) => m.render()).join('\n')}\n`;

@@ -66,3 +66,19 @@ components:
 {{- define "switchboard.triggerName" -}}
 {{- printf "%s_%s" (.queue | replace "-" "_") .state -}}
 {{- end -}}
+
+{{/*
+V8's old-generation cap in MB for a container: three quarters of its memory limit, leaving the rest to the young
+generation, code, Node itself and native buffers (docs/operations.md#memory). Call with the component's
+resources; prints nothing when it has no memory limit (the image's default cap then applies).
+*/}}
+{{- define "switchboard.maxOldSpaceMb" -}}
+{{- $limit := dig "limits" "memory" "" . | toString -}}
+{{- if hasSuffix "Gi" $limit -}}
+{{- div (mul (trimSuffix "Gi" $limit | atoi) 1024 3) 4 -}}
+{{- else if hasSuffix "Mi" $limit -}}
+{{- div (mul (trimSuffix "Mi" $limit | atoi) 3) 4 -}}
+{{- else if $limit -}}
+{{- fail (printf "resources.limits.memory %q: write it in Mi or Gi, so the chart can size the V8 heap from it (docs/operations.md#memory)" $limit) -}}
+{{- end -}}
+{{- end -}}
