@@ -1,12 +1,16 @@
 // Accept throughput: POST /v1/messages on the real gateway (auth, rate limit, ajv, Idempotency-Key,
 // BullMQ enqueue) against a bare express handler returning the same 202 body, in the same run.
-// Usage: npm run build && node bench/accept.mjs [seconds=10] [connections=50]
+// Usage: npm run build && [GATEWAY_WORKERS=auto] node bench/accept.mjs [seconds=10] [connections=50]
+// GATEWAY_WORKERS is passed on to the gateway (docs/running.md#gateway-workers): unset, one process. The
+// baseline is always one bare express process; the output names the gateway's process count beside it.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { devstack, runAutocannon, startBareExpress, summarise } from './lib.mjs';
+import { measureRss, treeCpuMeter } from './process-tree.mjs';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 50);
+const gatewayWorkers = process.env.GATEWAY_WORKERS ?? '1';
 
 const postgres = await devstack.ensurePostgres();
 const database = await devstack.createTestDatabase(postgres.url);
@@ -19,6 +23,7 @@ const gateway = await devstack.startService('api-gateway', {
   LOG_LEVEL: 'warn',
   PORT: String(gatewayPort),
   SECRETS_ENCRYPTION_KEYS: devstack.testSecretsKeys(database.url),
+  GATEWAY_WORKERS: gatewayWorkers,
 });
 const { key } = await devstack.createAccountKey(database.url, { account: 'bench', mode: 'test', rateLimitPerSecond: 10_000_000 });
 const barePort = await devstack.freePort();
@@ -41,21 +46,16 @@ const request = (url, withKey) => ({
   ],
 });
 
-/** CPU time (user + system) a process has used so far, in ms, from /proc (clock ticks of 10 ms). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /**
- * Runs a measurement and adds the server's CPU milliseconds per completed request: on a shared machine the
- * requests per second follow the other jobs' load, the CPU a request costs much less so.
+ * Runs a measurement and adds the server's CPU milliseconds per completed request (all its processes: the
+ * cluster primary and workers), and its peak RSS: on a shared machine the requests per second follow the
+ * other jobs' load, the CPU a request costs much less so.
  */
 async function measured(name, pid, opts) {
-  const before = cpuMs(pid);
-  const result = await runAutocannon(opts);
+  const cpu = treeCpuMeter(pid);
+  const { result, rss } = await measureRss(pid, () => runAutocannon(opts));
   const row = summarise(name, result);
-  return { ...row, cpu_ms_per_request: Number(((cpuMs(pid) - before) / Math.max(1, result.requests.total)).toFixed(3)) };
+  return { ...row, cpu_ms_per_request: Number((cpu.elapsedMs() / Math.max(1, result.requests.total)).toFixed(3)), ...rss };
 }
 
 try {
@@ -66,7 +66,8 @@ try {
   const ours = await measured('POST /v1/messages', gateway.child.pid, request(gateway.url, true));
   const rows = [baseline, ours];
   console.table(rows);
-  console.log(JSON.stringify({ bench: 'accept', seconds, connections, baseline, gateway: ours, ratio: Number((ours.rps / baseline.rps).toFixed(3)), cpu_ratio: Number((baseline.cpu_ms_per_request / ours.cpu_ms_per_request).toFixed(3)) }));
+  const load = readFileSync('/proc/loadavg', 'utf8').trim();
+  console.log(JSON.stringify({ bench: 'accept', seconds, connections, gateway_workers: gatewayWorkers, loadavg: load, baseline, gateway: ours, ratio: Number((ours.rps / baseline.rps).toFixed(3)), cpu_ratio: Number((baseline.cpu_ms_per_request / ours.cpu_ms_per_request).toFixed(3)) }));
 } finally {
   bare.kill('SIGTERM');
   await gateway.stop();

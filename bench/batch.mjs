@@ -1,31 +1,18 @@
 // Batch accept throughput: messages accepted per second through POST /v1/messages/batch against
 // single-message POST /v1/messages on the same gateway, in the same run; with the gateway's peak RSS.
-// Usage: npm run build && node bench/batch.mjs [seconds=10] [batchSize=1000] [singleConnections=50] [batchConnections=4]
+// Usage: npm run build && [GATEWAY_WORKERS=auto] node bench/batch.mjs [seconds=10] [batchSize=1000] [singleConnections=50] [batchConnections=4]
+// GATEWAY_WORKERS is passed on to the gateway (docs/running.md#gateway-workers): unset, one process. RSS is
+// reported summed over the gateway's processes and per process (primary, largest worker).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { devstack, runAutocannon, summarise } from './lib.mjs';
+import { measureRss, treeRss } from './process-tree.mjs';
 
 const seconds = Number(process.argv[2] ?? 10);
 const batchSize = Number(process.argv[3] ?? 1000);
 const singleConnections = Number(process.argv[4] ?? 50);
 const batchConnections = Number(process.argv[5] ?? 4);
-
-/** Resident set of a process from /proc, in MB: VmRSS now and VmHWM (its peak so far). */
-function rssMb(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
-}
-
-async function measured(pid, run) {
-  let peak = 0;
-  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid).rss)), 250);
-  try {
-    return { result: await run(), peakRssMb: peak };
-  } finally {
-    clearInterval(timer);
-  }
-}
+const gatewayWorkers = process.env.GATEWAY_WORKERS ?? '1';
 
 const postgres = await devstack.ensurePostgres();
 const database = await devstack.createTestDatabase(postgres.url);
@@ -38,6 +25,7 @@ const gateway = await devstack.startService('api-gateway', {
   LOG_LEVEL: 'warn',
   PORT: String(gatewayPort),
   SECRETS_ENCRYPTION_KEYS: devstack.testSecretsKeys(database.url),
+  GATEWAY_WORKERS: gatewayWorkers,
 });
 const pid = gateway.child.pid;
 const { key } = await devstack.createAccountKey(database.url, { account: 'bench', mode: 'test', rateLimitPerSecond: 10_000_000 });
@@ -59,26 +47,28 @@ const request = (path, body, connections, duration) => ({
 });
 
 try {
-  const idle = rssMb(pid);
+  const idle = treeRss(pid);
   // Warm both paths (JIT, pools), then measure: single first, then batch.
   await runAutocannon(request('/v1/messages', single, singleConnections, 2));
   await runAutocannon(request('/v1/messages/batch', batch, batchConnections, 2));
-  const s = await measured(pid, () => runAutocannon(request('/v1/messages', single, singleConnections, seconds)));
-  const b = await measured(pid, () => runAutocannon(request('/v1/messages/batch', batch, batchConnections, seconds)));
+  const s = await measureRss(pid, () => runAutocannon(request('/v1/messages', single, singleConnections, seconds)));
+  const b = await measureRss(pid, () => runAutocannon(request('/v1/messages/batch', batch, batchConnections, seconds)));
   // From the totals: a batch run completes few requests per second, so the per-second average rounds badly.
   const perSecond = (result, perRequest) => Math.round(((result.requests.total - result.non2xx) * perRequest) / result.duration);
-  const singleRow = { ...summarise('POST /v1/messages', s.result), messages_per_s: perSecond(s.result, 1), peak_rss_mb: s.peakRssMb };
-  const batchRow = { ...summarise(`POST /v1/messages/batch (${batchSize})`, b.result), messages_per_s: perSecond(b.result, batchSize), peak_rss_mb: b.peakRssMb };
+  const singleRow = { ...summarise('POST /v1/messages', s.result), messages_per_s: perSecond(s.result, 1), ...s.rss };
+  const batchRow = { ...summarise(`POST /v1/messages/batch (${batchSize})`, b.result), messages_per_s: perSecond(b.result, batchSize), ...b.rss };
   console.table([singleRow, batchRow]);
   console.log(
     JSON.stringify({
       bench: 'batch',
       seconds,
+      gateway_workers: gatewayWorkers,
+      loadavg: readFileSync('/proc/loadavg', 'utf8').trim(),
       batch_size: batchSize,
       single: singleRow,
       batch: batchRow,
       ratio: Number((batchRow.messages_per_s / singleRow.messages_per_s).toFixed(2)),
-      gateway_rss_mb: { idle: idle.rss, peak: rssMb(pid).peak },
+      gateway_rss_mb_idle: idle,
     }),
   );
 } finally {

@@ -6,8 +6,11 @@
 //     same smpp library that only answers submit_sm (bare-smpp).
 // The simulator's receipts go to a counting receiver (chat and rcs webhooks) or back to the binds (sms
 // deliver_sm); the bench waits for them to stop arriving and reports how many came, in how many requests,
-// the simulator's CPU per send and its peak RSS (VmHWM).
+// the simulator's CPU per send beside the baseline server's CPU per request in the same run (a figure the
+// machine's load disturbs less than a rate), and the simulator's peak RSS (VmHWM).
 // Usage: npm run build && node bench/carrier-sim.mjs [sends=10000] [channels=chat,rcs,sms]
+//   RECEIVER_DELAY_MS=<n> has the receiver answer each webhook n ms late: a receiver slower than the sends, to see
+//   the simulator's memory while reports pile up (docs/sandbox.md#receipts-under-load).
 //   SIM_MAIN=<path to another build's services/carrier-sim/dist/main.js> measures that build instead.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -134,7 +137,9 @@ const rows = [];
 try {
   for (const channel of channels) {
     if (channel === 'sms') {
+      const baselineCpuBefore = procStat(bareSmpp.child.pid);
       const baseline = await smppRate(bareSmpp.info.port);
+      const baselineCpu = procStat(bareSmpp.child.pid) - baselineCpuBefore;
       baseline.close();
       const cpuBefore = procStat(sim.child.pid);
       const run = await smppRate(sim.info.smpp_port);
@@ -142,9 +147,12 @@ try {
       run.close();
       rows.push({ channel, sends: total, baseline_per_second: Math.round(baseline.rate), sim_per_second: Math.round(run.rate), ratio: Number((run.rate / baseline.rate).toFixed(3)),
         receipts: drained.value, receipt_requests: drained.value, receipts_per_second: Math.round(drained.value / ((drained.at - run.start) / 1000)),
-        sim_cpu_ms_per_send: Number(((procStat(sim.child.pid) - cpuBefore) / total).toFixed(3)), setup: `${binds} binds × window ${window}` });
+        sim_cpu_ms_per_send: Number(((procStat(sim.child.pid) - cpuBefore) / total).toFixed(3)), baseline_cpu_ms_per_send: Number((baselineCpu / total).toFixed(3)),
+        setup: `${binds} binds × window ${window}` });
     } else {
+      const baselineCpuBefore = procStat(bareHttp.child.pid);
       const baseline = await httpRate(`http://127.0.0.1:${bareHttp.info.port}`, channel);
+      const baselineCpu = procStat(bareHttp.child.pid) - baselineCpuBefore;
       const before = await counts();
       const cpuBefore = procStat(sim.child.pid);
       const run = await httpRate(simUrl, channel);
@@ -152,13 +160,15 @@ try {
       const receipts = drained.value.receipts - before.receipts;
       rows.push({ channel, sends: total, baseline_per_second: Math.round(baseline.rate), sim_per_second: Math.round(run.rate), ratio: Number((run.rate / baseline.rate).toFixed(3)),
         receipts, receipt_requests: drained.value.requests - before.requests, receipts_per_second: Math.round(receipts / ((drained.at - run.start) / 1000)),
-        sim_cpu_ms_per_send: Number(((procStat(sim.child.pid) - cpuBefore) / total).toFixed(3)), setup: `${connections} connections` });
+        sim_cpu_ms_per_send: Number(((procStat(sim.child.pid) - cpuBefore) / total).toFixed(3)), baseline_cpu_ms_per_send: Number((baselineCpu / total).toFixed(3)),
+        setup: `${connections} connections` });
     }
     console.log(JSON.stringify({ bench: 'carrier-sim', ...rows.at(-1) }));
   }
   const peak = peakRssMb(sim.child.pid);
   console.table(rows.map((r) => ({ channel: r.channel, setup: r.setup, 'baseline /s': r.baseline_per_second, 'sim sends /s': r.sim_per_second, ratio: r.ratio,
-    receipts: r.receipts, 'receipt requests': r.receipt_requests, 'receipts /s': r.receipts_per_second, 'sim CPU ms/send': r.sim_cpu_ms_per_send })));
+    receipts: r.receipts, 'receipt requests': r.receipt_requests, 'receipts /s': r.receipts_per_second, 'sim CPU ms/send': r.sim_cpu_ms_per_send,
+    'baseline CPU ms/send': r.baseline_cpu_ms_per_send })));
   console.log(JSON.stringify({ bench: 'carrier-sim', sim_peak_rss_mb: peak, load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') }));
 } finally {
   for (const p of [sim, receiver, bareHttp, bareSmpp]) p.child.kill('SIGTERM');

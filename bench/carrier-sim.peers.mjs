@@ -1,5 +1,6 @@
 // The other processes of bench/carrier-sim.mjs, one role per process (argv[2]):
 //   receiver  a webhook receiver answering 200 that counts requests and receipts per path (GET /__count);
+//             RECEIVER_DELAY_MS=<n> makes it answer each webhook n ms late, a receiver slower than the sends;
 //   bare-http the HTTP baseline: a bare node:http server answering every POST with a fixed JSON body;
 //   bare-smpp the SMPP baseline: an SMSC that binds anyone and answers each submit_sm with an id, nothing else.
 // Each prints one JSON line with its port once it listens.
@@ -23,6 +24,8 @@ function receiptsIn(body) {
   }
 }
 
+const receiverDelayMs = Number(process.env.RECEIVER_DELAY_MS ?? 0);
+
 if (role === 'receiver') {
   const counts = { requests: 0, receipts: 0 };
   const server = createServer((req, res) => {
@@ -35,7 +38,8 @@ if (role === 'receiver') {
       }
       counts.requests += 1;
       counts.receipts += receiptsIn(Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(200).end('ok');
+      if (receiverDelayMs > 0) setTimeout(() => res.writeHead(200).end('ok'), receiverDelayMs);
+      else res.writeHead(200).end('ok');
     });
   });
   server.keepAliveTimeout = 30_000;

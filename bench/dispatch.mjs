@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { devstack, runAutocannon, simSendRequest } from './lib.mjs';
+import { startCostMeter } from './process-cost.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
@@ -53,6 +54,14 @@ const stack = await devstack.startStack({
 const { key } = await devstack.createAccountKey(database.url, { account: 'bench', mode: 'test', rateLimitPerSecond: 10_000_000 });
 const client = new pg.Client({ connectionString: database.url });
 await client.connect();
+const costRedis = new Redis(redis.url);
+
+/** The processes whose CPU a run is charged with (PostgreSQL's backends are found by the cost meter). */
+function costProcesses() {
+  const processes = { redis: redis.child.pid };
+  for (const [name, service] of Object.entries(stack.services)) processes[name] = service.child.pid;
+  return processes;
+}
 
 /** Peak VmRSS (MB) of each service's process while `run` lasts. */
 async function withPeakRss(run) {
@@ -98,6 +107,7 @@ async function deliveredCount(channel) {
 
 async function dispatchRun(channel) {
   if (channel === 'chat') await openChatWindows();
+  const finishCost = await startCostMeter({ processes: costProcesses(), redisClient: costRedis, pgClient: client });
   const start = Date.now();
   let i = 0;
   const accepted = await runAutocannon({
@@ -120,7 +130,8 @@ async function dispatchRun(channel) {
     what: `all ${channel} messages delivered`,
   });
   const seconds = (Date.now() - start) / 1000;
-  return { accept_seconds: acceptSeconds, accept_per_second: Math.round(total / acceptSeconds), delivered_seconds: seconds, non2xx: accepted.non2xx };
+  const cost = await finishCost(total);
+  return { cost, accept_seconds: acceptSeconds, accept_per_second: Math.round(total / acceptSeconds), delivered_seconds: seconds, non2xx: accepted.non2xx };
 }
 
 /** The queue alone: `total` jobs through a no-op processor at the dispatcher's concurrency, on the same Redis. */
@@ -219,6 +230,7 @@ try {
   );
 } finally {
   await client.end();
+  costRedis.disconnect();
   await stack.stop();
   await redis.stop();
   await database.drop();

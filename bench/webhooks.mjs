@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
 import { devstack, runAutocannon } from './lib.mjs';
+import { cpuMs } from './process-tree.mjs';
 
 const require = createRequire(import.meta.url);
 const pg = require('pg');
@@ -59,7 +60,8 @@ try {
     ...(profileDir ? { NODE_OPTIONS: `--require ${new URL('./cpu-profile-preload.cjs', import.meta.url).pathname}`, CPU_PROFILE_DIR: profileDir } : {}),
     DATABASE_URL: database.url, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn', SECRETS_ENCRYPTION_KEYS: devstack.testSecretsKeys(database.url),
     WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-    WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency), OUTBOX_SWEEP_AGE_MS: '600000',
+    // First attempts run inside the fan-out jobs, retries in delivery jobs: either way at most `concurrency` POSTs in flight, as in the bare loop.
+    WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_FANOUT_CONCURRENCY: String(concurrency), WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency), OUTBOX_SWEEP_AGE_MS: '600000',
   });
   const ids = [];
   for (let i = 0; i < total; i += 500) {
@@ -168,15 +170,6 @@ async function topRedisCommands(redisClient, events) {
   return rows.sort((a, b) => b.usec - a.usec).slice(0, 15);
 }
 
-/** User + system CPU of a process in ms (/proc, clock ticks of 10 ms); 0 where /proc is absent. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
-}
 
 /** CPU spent so far by each process of the webhook path: the worker, Redis, this database's backends, the receiver. */
 async function pipelineCpu(pgClient, redisClient, workerPid, receiverPid) {
