@@ -5,7 +5,6 @@ import { randomBytes } from 'node:crypto';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 import { encodeMulaw } from '@switchboard/telephony';
 import { startBaresip, type BaresipProcess } from '../packages/telephony/test/support/baresip.process';
-import { freeUdpAndTcpPort, freeUdpPort } from '../packages/telephony/test/support/free-port';
 import { makeSpeech } from '../packages/telephony/test/support/speech.fixture';
 import { readWav } from '../packages/telephony/test/support/wav.reader';
 import { createPocketsphinxRecognizer } from '../services/voice-orchestrator/src/speech/pocketsphinx-stt';
@@ -27,9 +26,6 @@ describe('a voice agent calling baresip through the live SIP trunk', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sb-voice-baresip-'));
     baresip = await startBaresip({
-      sipPort: await freeUdpAndTcpPort(),
-      ctrlPort: await freeUdpAndTcpPort(),
-      rtpPortBase: await freeUdpPort(),
       sourceWav: makeSpeech(dir, 'callee', 'Hello?', 90).paddedWavPath,
       user: TO,
     });

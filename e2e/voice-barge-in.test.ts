@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 import { startBaresip, type BaresipProcess } from '../packages/telephony/test/support/baresip.process';
-import { freeUdpAndTcpPort, freeUdpPort } from '../packages/telephony/test/support/free-port';
 import { readWav } from '../packages/telephony/test/support/wav.reader';
 import { TEST_REDIS_URL } from './webhooks-harness';
 import { FROM } from './support/voice-calls';
@@ -48,7 +47,7 @@ describe('barge-in, checked in the recording', () => {
     execFileSync('flite', ['-t', 'I want to speak to sales', '-o', raw]);
     const source = join(dir, 'callee-8k.wav');
     execFileSync('sox', [raw, '-r', '8000', '-c', '1', '-b', '16', '-e', 'signed-integer', source, 'pad', '3', '60']);
-    baresip = await startBaresip({ sipPort: await freeUdpAndTcpPort(), ctrlPort: await freeUdpAndTcpPort(), rtpPortBase: await freeUdpPort(), sourceWav: source, user: TO });
+    baresip = await startBaresip({ sourceWav: source, user: TO });
     database = await createTestDatabase();
     stack = await startStack({
       databaseUrl: database.url,

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSipTrunk, encodeMulaw, FRAME_BYTES, type CallLeg, type SipTrunk } from '../src';
 import { startBaresip, type BaresipProcess } from './support/baresip.process';
-import { freeUdpAndTcpPort, freeUdpPort } from './support/free-port';
 import { makeSpeech, type SpeechFixture } from './support/speech.fixture';
 import { readWav } from './support/wav.reader';
 
@@ -40,9 +39,6 @@ describe('SIP trunk against baresip', () => {
 
   beforeEach(async () => {
     baresip = await startBaresip({
-      sipPort: await freeUdpAndTcpPort(),
-      ctrlPort: await freeUdpAndTcpPort(),
-      rtpPortBase: await freeUdpPort(),
       sourceWav: calleeSpeech.paddedWavPath,
     });
     trunk = await createSipTrunk({ host: '127.0.0.1', port: baresip.sipPort, callerId: '+15550001', bindAddress: '127.0.0.2', localPort: 0 });

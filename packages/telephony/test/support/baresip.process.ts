@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freeUdpAndTcpPort, freeUdpPort, tcpPortFree } from './free-port';
 import { createNetstringReader, encodeNetstring } from './netstring.codec';
 
 export interface BaresipEvent {
@@ -24,17 +25,39 @@ export interface BaresipProcess {
 }
 
 export interface BaresipOptions {
-  sipPort: number;
-  ctrlPort: number;
   /** 8 kHz mono 16-bit WAV; baresip hangs up when it ends, so it must outlast the call. */
   sourceWav: string;
-  /** First port of a range of 20 for RTP. */
-  rtpPortBase: number;
   /** The user part baresip answers to (it answers 404 to any other). @defaultValue 'callee' */
   user?: string;
 }
 
-function configFile(o: BaresipOptions, recordingsDir: string): string {
+interface BaresipPorts {
+  sipPort: number;
+  ctrlPort: number;
+  /** First port of a range of 20 for RTP. */
+  rtpPortBase: number;
+}
+
+/** How often a start that lost a port race is retried on fresh ports. */
+const START_ATTEMPTS = 5;
+
+/**
+ * baresip's sip_listen binds UDP and TCP on the SIP port and its SIP/TLS transport on the next port up, so that
+ * one must be free for TCP too. Ports are probed, then released, then bound by baresip: another process can take
+ * one in between, which is why startBaresip retries on "Address already in use".
+ */
+async function pickPorts(): Promise<BaresipPorts> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const sipPort = await freeUdpAndTcpPort();
+    if (sipPort >= 65535) continue;
+    const ctrlPort = await freeUdpAndTcpPort();
+    if (ctrlPort === sipPort + 1 || !(await tcpPortFree(sipPort + 1))) continue;
+    return { sipPort, ctrlPort, rtpPortBase: await freeUdpPort() };
+  }
+  throw new Error('no ports free for baresip');
+}
+
+function configFile(o: BaresipOptions & BaresipPorts, recordingsDir: string): string {
   return [
     'poll_method epoll',
     `sip_listen 127.0.0.1:${o.sipPort}`,
@@ -80,8 +103,19 @@ async function connectWithRetry(port: number, child: ChildProcess): Promise<Sock
   throw new Error(`baresip ctrl_tcp never listened on ${port}`);
 }
 
-/** A headless baresip that auto-answers PCMU calls on 127.0.0.1, with its own config directory (`-f`). */
-export async function startBaresip(o: BaresipOptions): Promise<BaresipProcess> {
+/** A headless baresip that auto-answers PCMU calls on 127.0.0.1 on ports of its own, with its own config directory (`-f`). */
+export async function startBaresip(options: BaresipOptions): Promise<BaresipProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPorts({ ...options, ...(await pickPorts()) });
+    } catch (error) {
+      const lostPortRace = (error as Error).message.includes('Address already in use');
+      if (!lostPortRace || attempt >= START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOnPorts(o: BaresipOptions & BaresipPorts): Promise<BaresipProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'sb-baresip-'));
   const recordingsDir = join(dir, 'recordings');
   mkdirSync(recordingsDir);

@@ -4,7 +4,8 @@ import { probeUdpPort } from '../../src/sip/udp-port.probe';
 /** A UDP port free on 127.0.0.1 right now. */
 export const freeUdpPort = (): Promise<number> => probeUdpPort('127.0.0.1', 0);
 
-function tcpPortFree(port: number): Promise<boolean> {
+/** Whether a TCP listener could bind this port on 127.0.0.1 right now. */
+export function tcpPortFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once('error', () => resolve(false));
