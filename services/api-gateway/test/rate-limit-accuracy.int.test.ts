@@ -105,9 +105,11 @@ function busiestSecond(times: number[]): number {
 function expectWithinQuota({ admitted, statuses }: { admitted: number[]; statuses: Set<number> }): void {
   expect([...statuses].sort()).toEqual([202, 429]);
   expect(busiestSecond(admitted)).toBeLessThanOrEqual(QUOTA * 1.1);
-  const perSecond = admitted.length / SECONDS;
-  expect(perSecond).toBeGreaterThanOrEqual(QUOTA * 0.9);
-  expect(perSecond).toBeLessThanOrEqual(QUOTA * 1.1);
+  expect(admitted.length / SECONDS).toBeGreaterThanOrEqual(QUOTA * 0.9);
+  // On a loaded machine the requests sent in SECONDS can reach the limiter over a longer span, and a correct
+  // limiter admits up to QUOTA in each one-second window that span touches: divide by those windows.
+  const spannedWindows = Math.floor((admitted[admitted.length - 1] - admitted[0]) / 1000) + 1;
+  expect(admitted.length / Math.max(SECONDS, spannedWindows)).toBeLessThanOrEqual(QUOTA * 1.1);
 }
 
 describe('per-key rate limit over any window', () => {
