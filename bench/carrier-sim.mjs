@@ -12,6 +12,8 @@
 //   RECEIVER_DELAY_MS=<n> has the receiver answer each webhook n ms late: a receiver slower than the sends, to see
 //   the simulator's memory while reports pile up (docs/sandbox.md#receipts-under-load).
 //   SIM_MAIN=<path to another build's services/carrier-sim/dist/main.js> measures that build instead.
+//   The simulator runs with the V8 flags devstack and the images give it (SERVICE_NODE_FLAGS), so its peak RSS is
+//   the one a deployment has; SIM_NODE_FLAGS="<flags>" replaces them (an empty string: none).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -26,6 +28,7 @@ const connections = Number(process.env.CONNECTIONS ?? 50);
 const binds = Number(process.env.SMPP_BINDS ?? 4);
 const window = Number(process.env.SMPP_WINDOW ?? 50);
 const simMain = process.env.SIM_MAIN ?? new URL('../services/carrier-sim/dist/main.js', import.meta.url).pathname;
+const simNodeFlags = process.env.SIM_NODE_FLAGS !== undefined ? process.env.SIM_NODE_FLAGS.split(' ').filter(Boolean) : [...devstack.SERVICE_NODE_FLAGS['carrier-sim']];
 
 // Recipients whose last two digits are 10..89: the simulator's plain "delivered, then read" numbers.
 const recipient = (i) => `+4479111${200 + Math.floor((i % 800) / 80)}${10 + (i % 80)}`;
@@ -53,7 +56,7 @@ const peakRssMb = (pid) => Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(
 
 const receiver = await peer('receiver');
 const receiverUrl = `http://127.0.0.1:${receiver.info.port}`;
-const sim = await spawnReady([simMain], {
+const sim = await spawnReady([...simNodeFlags, simMain], {
   SIM_HOST: '127.0.0.1',
   SIM_PORT: '0',
   SIM_SMPP_PORT: String(await devstack.freePort()),
@@ -169,7 +172,7 @@ try {
   console.table(rows.map((r) => ({ channel: r.channel, setup: r.setup, 'baseline /s': r.baseline_per_second, 'sim sends /s': r.sim_per_second, ratio: r.ratio,
     receipts: r.receipts, 'receipt requests': r.receipt_requests, 'receipts /s': r.receipts_per_second, 'sim CPU ms/send': r.sim_cpu_ms_per_send,
     'baseline CPU ms/send': r.baseline_cpu_ms_per_send })));
-  console.log(JSON.stringify({ bench: 'carrier-sim', sim_peak_rss_mb: peak, load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') }));
+  console.log(JSON.stringify({ bench: 'carrier-sim', sim_peak_rss_mb: peak, sim_node_flags: simNodeFlags.join(' '), load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') }));
 } finally {
   for (const p of [sim, receiver, bareHttp, bareSmpp]) p.child.kill('SIGTERM');
 }

@@ -12,12 +12,12 @@ import type { ServiceName } from './service-process';
  * dispatcher both; the gateway the old-generation cap only, since with small semi-spaces its CPU per accepted
  * request rose by about a quarter (more of each request's objects outlive a young collection); webhook-delivery
  * (under 150 MB without them, and slower with either) and the voice orchestrator (not measured) neither. The
- * carrier simulator gets the young generation only: it holds the receipts it still owes in memory, and the
- * dispatch bench can queue more of them than 256 MB.
+ * carrier simulator gets both, its old generation capped at 128 MB: what it owes its receivers is bounded
+ * (SIM_RECEIPT_BACKLOG_MAX), and its largest live state, a full send log of 100,000 records, is about 70 MB.
  */
 export const SERVICE_NODE_FLAGS: Readonly<Record<ServiceName, readonly string[]>> = {
   dispatcher: ['--max-semi-space-size=4', '--max-old-space-size=256'],
-  'carrier-sim': ['--max-semi-space-size=4'],
+  'carrier-sim': ['--max-semi-space-size=4', '--max-old-space-size=128'],
   'api-gateway': ['--max-old-space-size=256'],
   'webhook-delivery': [],
   'voice-orchestrator': [],

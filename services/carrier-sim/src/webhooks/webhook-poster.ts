@@ -1,7 +1,6 @@
-import http from 'node:http';
-import https from 'node:https';
 import type { Logger } from '../support/json-logger';
 import type { Scheduler } from '../support/scheduler';
+import { BEHIND_CLOSING_ANSWER, PipelinedConnection, type ConnectionTarget, type RequestDone } from './pipelined-connection';
 
 export interface WebhookDelivery {
   url: string;
@@ -24,8 +23,19 @@ export interface WebhookPoster {
   stop(): void;
 }
 
-/** Webhook requests in flight at once, over as many keep-alive connections. */
+/** Webhook requests in flight at once, pipelined over at most MAX_CONNECTIONS keep-alive connections per URL. */
 const MAX_IN_FLIGHT = 64;
+/** Connections per webhook URL: eight answers owed on each when all 64 requests are in flight. */
+const MAX_CONNECTIONS = 8;
+/** A connection with nothing owed closes after this, before a server's keep-alive timeout (node: 5 s) can race a request. */
+const IDLE_CLOSE_MS = 2000;
+
+interface Target {
+  address: ConnectionTarget;
+  /** The request line and the headers every request to this URL carries. */
+  headPrefix: string;
+  connections: PipelinedConnection[];
+}
 
 /**
  * Fire-and-forget POST with a short retry schedule. The gateway may start after the simulator or
@@ -38,32 +48,27 @@ export function createWebhookPoster(deps: {
   retryDelaysMs: readonly number[];
   timeoutMs: number;
 }): WebhookPoster {
-  const inFlight = new Set<http.ClientRequest>();
   let stopped = false;
 
-  // Receipts go to one gateway at thousands per second: reusing connections is what lets the simulator
-  // keep up (docs/performance.md#carrier-sim), and a bounded pool keeps a slow gateway from exhausting ports.
-  const agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: MAX_IN_FLIGHT }),
-  };
-  // Deliveries past the in-flight bound wait here as plain objects: a queued ClientRequest would hold
-  // several kilobytes each, and a burst of receipts would then grow the heap by that much per webhook.
-  // A head index instead of shift(), which would move the whole backlog on every start.
+  // Deliveries past the in-flight bound wait here as plain objects, not as built requests, so a burst of
+  // receipts grows the heap by a small record per webhook. A head index instead of shift(), which would move
+  // the whole backlog on every start.
   let waiting: Array<{ delivery: WebhookDelivery; attemptNo: number }> = [];
   let head = 0;
   let active = 0;
   let freeListeners: Array<() => void> = [];
-  // Webhooks go to one or two URLs: each is parsed once, not once per request.
-  const targets = new Map<string, { send: typeof http.request; options: http.RequestOptions }>();
-  const targetOf = (url: string) => {
+  // Webhooks go to one or two URLs: each is parsed once, and keeps its own few connections.
+  const targets = new Map<string, Target>();
+  const targetOf = (url: string): Target => {
     let target = targets.get(url);
     if (!target) {
       const parsed = new URL(url);
       const secure = parsed.protocol === 'https:';
+      if (!secure && parsed.protocol !== 'http:') throw new Error(`webhook URL ${url} is not http(s)`);
       target = {
-        send: secure ? https.request : http.request,
-        options: { protocol: parsed.protocol, hostname: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port: parsed.port, path: `${parsed.pathname}${parsed.search}`, agent: agents[secure ? 'https:' : 'http:'] },
+        address: { secure, hostname: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(parsed.port || (secure ? 443 : 80)) },
+        headPrefix: `POST ${parsed.pathname}${parsed.search} HTTP/1.1\r\nHost: ${parsed.host}\r\nConnection: keep-alive\r\nContent-Type: application/json\r\n`,
+        connections: [],
       };
       targets.set(url, target);
     }
@@ -71,34 +76,48 @@ export function createWebhookPoster(deps: {
   };
 
   /**
-   * One POST; `done` is called exactly once, with the status or the failure. Callbacks rather than a promise
-   * per request: at thousands of receipts a second the promise chains were a visible share of the garbage
-   * (docs/performance.md#carrier-sim).
+   * The connection a request goes on: the usable one with the fewest answers owed, or a new one while that
+   * least-loaded one already owes some and the target has fewer than MAX_CONNECTIONS. Requests spread over a few
+   * connections, and those given out in one turn share each connection's single write.
    */
-  const postOnce = (delivery: WebhookDelivery, done: (status: number, failure: string | null) => void) => {
-    let finished = false;
-    const finish = (status: number, failure: string | null) => {
-      if (finished) return;
-      finished = true;
-      done(status, failure);
-    };
-    const target = targetOf(delivery.url);
-    const headers: Record<string, string | number> = { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(delivery.body) };
-    for (const name in delivery.headers) headers[name] = delivery.headers[name];
-    const request = target.send(
-      { protocol: target.options.protocol, hostname: target.options.hostname, port: target.options.port, path: target.options.path, agent: target.options.agent, method: 'POST', headers, timeout: deps.timeoutMs },
-      (response) => {
-        response.on('end', () => finish(response.statusCode ?? 0, null));
-        response.on('error', (err) => finish(0, err.message));
-        response.resume();
+  const connectionFor = (target: Target): PipelinedConnection => {
+    let best: PipelinedConnection | null = null;
+    for (const connection of target.connections) {
+      if (connection.isUsable() && (best === null || connection.outstanding() < best.outstanding())) best = connection;
+    }
+    if (best && (best.outstanding() === 0 || target.connections.length >= MAX_CONNECTIONS)) return best;
+    const opened = new PipelinedConnection(target.address, {
+      timeoutMs: deps.timeoutMs,
+      idleMs: IDLE_CLOSE_MS,
+      onClosed: (closed) => {
+        const at = target.connections.indexOf(closed);
+        if (at >= 0) target.connections.splice(at, 1);
       },
-    );
-    inFlight.add(request);
-    // A connection lost before the answer surfaces as 'error' (socket hang up), so 'close' only forgets the request.
-    request.on('close', () => inFlight.delete(request));
-    request.on('timeout', () => request.destroy(new Error(`timeout of ${deps.timeoutMs}ms exceeded`)));
-    request.on('error', (err) => finish(0, err.message));
-    request.end(delivery.body);
+    });
+    target.connections.push(opened);
+    return opened;
+  };
+
+  /** One POST; `done` is called exactly once, with the status or the failure. */
+  const postOnce = (delivery: WebhookDelivery, done: RequestDone) => {
+    let target: Target;
+    try {
+      target = targetOf(delivery.url);
+    } catch (err) {
+      done(0, (err as Error).message);
+      return;
+    }
+    let request = `${target.headPrefix}Content-Length: ${Buffer.byteLength(delivery.body)}\r\n`;
+    for (const name in delivery.headers) {
+      const value = delivery.headers[name];
+      // The values are our own signatures; a line break in one would split the request.
+      if (/[\r\n]/.test(value)) {
+        done(0, `header ${name} holds a line break`);
+        return;
+      }
+      request += `${name}: ${value}\r\n`;
+    }
+    connectionFor(target).send(`${request}\r\n${delivery.body}`, done);
   };
 
   const slotFreed = () => {
@@ -136,6 +155,10 @@ export function createWebhookPoster(deps: {
       try {
         if (failure === null && status >= 200 && status < 300) return;
         if (stopped) return;
+        if (failure === BEHIND_CLOSING_ANSWER) {
+          enqueue(delivery, attemptNo);
+          return;
+        }
         const reason = failure ?? `HTTP ${status}`;
         const delay = deps.retryDelaysMs[attemptNo - 1];
         if (delay === undefined) {
@@ -169,10 +192,8 @@ export function createWebhookPoster(deps: {
       freeListeners = [];
       waiting = [];
       head = 0;
-      for (const request of inFlight) request.destroy();
-      inFlight.clear();
-      agents['http:'].destroy();
-      agents['https:'].destroy();
+      for (const target of targets.values()) for (const connection of [...target.connections]) connection.destroy();
+      targets.clear();
     },
   };
 }
