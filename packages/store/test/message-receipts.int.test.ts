@@ -225,9 +225,16 @@ describe('applyReceipt matching', () => {
     expect((await writes.findRow(id))?.status).toBe('sending');
   });
 
-  it('reports a receipt that matches nothing', async () => {
+  it('reports a receipt that matches nothing, and whether its reference names no message of ours', async () => {
     const result = await writes.applyReceipt(receipt({ upstreamMessageId: 'wamid.nobody', clientRef: newId('msg'), status: 'delivered' }));
-    expect(result).toEqual({ matched: false, events: [] });
+    expect(result).toEqual({ matched: false, notOurs: true, events: [] });
+    const id = await acceptedMessage('chat', '+447911120078');
+    const [ours, foreign] = await writes.applyReceipts([
+      receipt({ upstreamMessageId: `wamid.${id}`, clientRef: id, status: 'delivered' }),
+      receipt({ upstreamMessageId: 'wamid.someone-else', clientRef: 'bench-1', status: 'delivered' }),
+    ]);
+    expect(ours).toEqual({ matched: false, events: [] });
+    expect(foreign).toEqual({ matched: false, notOurs: true, events: [] });
   });
 });
 

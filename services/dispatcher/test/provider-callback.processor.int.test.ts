@@ -40,7 +40,8 @@ function callbackJob(data: Partial<ProviderCallbackJob>, attemptsMade = 0) {
   return { id: 'cb-1', name: 'provider-callback', data: payload, attemptsMade, opts: { attempts: 8 } } as unknown as Job<ProviderCallbackJob>;
 }
 
-async function chatMessageInFlight() {
+/** A chat message persisted by the dispatcher; with its attempt started (in flight) unless `started` is false. */
+async function chatMessageInFlight({ started = true } = {}) {
   const id = newId('msg');
   await store.persistAccepted({
     id,
@@ -54,7 +55,7 @@ async function chatMessageInFlight() {
     cost_units: 1,
     created_at: new Date().toISOString(),
   });
-  await store.startAttempt({ messageId: id, channel: 'chat', sender: '+14155550100', at: new Date() });
+  if (started) await store.startAttempt({ messageId: id, channel: 'chat', sender: '+14155550100', at: new Date() });
   return id;
 }
 
@@ -78,11 +79,27 @@ describe('provider-callback processor', () => {
 
   it('retries a receipt that matches nothing yet, then drops it on the last allowed run', async () => {
     const { process } = setup();
-    const early = delivered(newId('msg'));
+    const early = delivered(await chatMessageInFlight({ started: false }));
     await expect(process(callbackJob({ receipts: [early] }, 0))).rejects.toThrow('match no attempt');
     await expect(process(callbackJob({ receipts: [early] }, 1))).rejects.toThrow('match no attempt');
     await expect(process(callbackJob({ receipts: [early] }, 2))).resolves.toBeUndefined();
     expect(silent.warn).toHaveBeenCalledWith('receipts match no attempt; dropped', expect.objectContaining({ runs: 3 }));
+  });
+
+  it('drops a receipt naming no message of ours on its first run, without a retry', async () => {
+    const { process, published } = setup();
+    const id = await chatMessageInFlight();
+    const foreign = delivered(`bench-${newId('msg')}`);
+    await expect(process(callbackJob({ receipts: [foreign, delivered(id)] }, 0))).resolves.toBeUndefined();
+    expect(silent.warn).toHaveBeenCalledWith('receipts name no message of ours; dropped', expect.objectContaining({ receipts: [`chat:${foreign.upstreamMessageId}:delivered`] }));
+    expect(published.map((e) => [e.type, e.resource_id])).toEqual([['message.delivered', id]]);
+  });
+
+  it('still retries a job whose other receipt may match later', async () => {
+    const { process } = setup();
+    const foreign = delivered(`bench-${newId('msg')}`);
+    const early = delivered(await chatMessageInFlight({ started: false }));
+    await expect(process(callbackJob({ receipts: [foreign, early] }, 0))).rejects.toThrow(`match no attempt yet: chat:${early.upstreamMessageId}:delivered`);
   });
 
   it('hands inbound replies and template updates to their handlers', async () => {

@@ -7,6 +7,11 @@ import type { AttemptRow, MessageRow } from '../message-resource';
 
 export interface ReceiptResult {
   matched: boolean;
+  /**
+   * Unmatched, and never will be: its reference names no message of ours. A message's row is written before
+   * any of its sends, so a later run could not find it either (docs/performance.md#receipts-that-are-not-ours).
+   */
+  notOurs?: boolean;
   messageId?: string;
   attempt?: AttemptRow;
   row?: MessageRow;
@@ -24,9 +29,10 @@ const ATTEMPT_RANK: Record<string, number> = { pending: 0, sending: 0, unknown: 
  * on those rows too and written by one statement at the end, as the send batches write theirs.
  */
 export async function applyReceiptBatch(tx: Queryable, receipts: readonly UpstreamReceipt[]): Promise<ReceiptResult[]> {
-  const found = await findAttempts(tx, receipts);
+  const { found, notOurs } = await findAttempts(tx, receipts);
+  const unmatched = (index: number): ReceiptResult => (notOurs.has(index) ? { matched: false, notOurs: true, events: [] } : { matched: false, events: [] });
   const messageIds = [...new Set([...found.values()].map((a) => a.message_id))].sort();
-  if (messageIds.length === 0) return receipts.map(() => ({ matched: false, events: [] }));
+  if (messageIds.length === 0) return receipts.map((_, index) => unmatched(index));
 
   const { rows: locked } = await tx.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [messageIds]);
   const messages = new Map(locked.map((row) => [row.id, row]));
@@ -48,7 +54,7 @@ export async function applyReceiptBatch(tx: Queryable, receipts: readonly Upstre
     const siblings = lookedUp ? attemptsOf.get(lookedUp.message_id) : undefined;
     const attempt = siblings?.find((a) => a.id === lookedUp?.id);
     if (!row || !siblings || !attempt) {
-      results.push({ matched: false, events: [] });
+      results.push(unmatched(index));
       continue;
     }
     // A part receipt that overtook the write of the part ids waits for it (the job retries), so that one
@@ -106,9 +112,13 @@ export async function applyReceiptBatch(tx: Queryable, receipts: readonly Upstre
   return results;
 }
 
-/** The attempt each receipt concerns, by receipt index; receipts matching none are absent. */
-async function findAttempts(tx: Queryable, receipts: readonly UpstreamReceipt[]): Promise<Map<number, AttemptRow>> {
+/**
+ * The attempt each receipt concerns, by receipt index (receipts matching none are absent), and the receipts
+ * whose own reference names no message at all.
+ */
+async function findAttempts(tx: Queryable, receipts: readonly UpstreamReceipt[]): Promise<{ found: Map<number, AttemptRow>; notOurs: Set<number> }> {
   const found = new Map<number, AttemptRow>();
+  const notOurs = new Set<number>();
   const { rows } = await tx.query<AttemptRow & { receipt_index: number }>(
     `SELECT DISTINCT ON (r.receipt_index) r.receipt_index::int AS receipt_index, a.*
      FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(channel, upstream_id, receipt_index)
@@ -136,14 +146,26 @@ async function findAttempts(tx: Queryable, receipts: readonly UpstreamReceipt[])
       ],
     );
     for (const { receipt_index: index, ...attempt } of referenced) found.set(index, attempt);
+    for (const index of await referencesOfNoMessage(tx, receipts, byReference.map(([index]) => index).filter((index) => !found.has(index)))) notOurs.add(index);
   }
   // The rarer lookups (a part id, an SMPP reference with the recipient) stay one statement per receipt needing them.
   for (const [index, receipt] of receipts.entries()) {
-    if (found.has(index)) continue;
+    if (found.has(index) || notOurs.has(index)) continue;
     const attempt = await findAttemptByReference(tx, receipt);
     if (attempt) found.set(index, attempt);
   }
-  return found;
+  return { found, notOurs };
+}
+
+/**
+ * Of the receipts at `indexes` (chat and RBM ones carrying our reference), those whose reference names no message:
+ * someone else's send through the same upstream account, or a bare send to the simulator. One statement for all.
+ */
+async function referencesOfNoMessage(tx: Queryable, receipts: readonly UpstreamReceipt[], indexes: readonly number[]): Promise<number[]> {
+  if (indexes.length === 0) return [];
+  const { rows } = await tx.query<{ id: string }>('SELECT id FROM messages WHERE id = ANY($1::text[])', [indexes.map((index) => receipts[index].clientRef)]);
+  const known = new Set(rows.map((row) => row.id));
+  return indexes.filter((index) => !known.has(receipts[index].clientRef as string));
 }
 
 /**

@@ -32,7 +32,8 @@ export interface ProviderCallbackDeps {
 /**
  * Applies verified upstream callbacks. Receipts go to the store, which keeps status monotonic and
  * ignores duplicates. A receipt can overtake the send's own write of its attempt (chat and RBM answer
- * fast), so an unmatched receipt makes the job retry with backoff a few times before it is dropped.
+ * fast), so an unmatched receipt makes the job retry with backoff a few times before it is dropped; one whose
+ * reference names no message of ours is dropped at once.
  */
 export function createProviderCallbackProcessor(deps: ProviderCallbackDeps) {
   const { receipts: receiptBatcher, logger, config, metrics, handlers, publishEvents } = deps;
@@ -44,6 +45,7 @@ export function createProviderCallbackProcessor(deps: ProviderCallbackDeps) {
     const runsAllowed = Math.min(config.receiptMatchAttempts, job.opts.attempts ?? 1);
     const lastRun = job.attemptsMade + 1 >= runsAllowed;
     const unmatched: UpstreamReceipt[] = [];
+    const notOurs: UpstreamReceipt[] = [];
 
     const results = await receiptBatcher.apply(receipts);
     // Published once for the whole job: a job may carry many receipts (SMPP receipts arriving together), and
@@ -53,8 +55,10 @@ export function createProviderCallbackProcessor(deps: ProviderCallbackDeps) {
       const result = results[index];
       const fields = { job_id: job.id, channel: receipt.channel, status: receipt.status, upstream_message_id: receipt.upstreamMessageId };
       if (!result.matched) {
-        unmatched.push(receipt);
-        metrics?.receipts.inc({ channel: receipt.channel, status: receipt.status, result: lastRun ? 'dropped' : 'unmatched' });
+        // A receipt naming no message of ours cannot match on a later run: dropped at once, not retried
+        // (docs/performance.md#receipts-that-are-not-ours).
+        (result.notOurs ? notOurs : unmatched).push(receipt);
+        metrics?.receipts.inc({ channel: receipt.channel, status: receipt.status, result: lastRun || result.notOurs ? 'dropped' : 'unmatched' });
         continue;
       }
       metrics?.receipts.inc({ channel: receipt.channel, status: receipt.status, result: 'matched' });
@@ -66,8 +70,10 @@ export function createProviderCallbackProcessor(deps: ProviderCallbackDeps) {
     if (inbound.length > 0) await handlers.inbound(inbound, job);
     if (templateUpdates.length > 0) await handlers.templateUpdates(templateUpdates, job);
 
+    const idsOf = (list: UpstreamReceipt[]) => list.map((r) => `${r.channel}:${r.upstreamMessageId}:${r.status}`);
+    if (notOurs.length > 0) logger.warn('receipts name no message of ours; dropped', { job_id: job.id, receipts: idsOf(notOurs) });
     if (unmatched.length === 0) return;
-    const ids = unmatched.map((r) => `${r.channel}:${r.upstreamMessageId}:${r.status}`);
+    const ids = idsOf(unmatched);
     if (!lastRun) throw new Error(`receipts match no attempt yet: ${ids.join(', ')}`);
     logger.warn('receipts match no attempt; dropped', { job_id: job.id, receipts: ids, runs: job.attemptsMade + 1 });
   };
