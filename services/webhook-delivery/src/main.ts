@@ -1,6 +1,6 @@
 import { createEventPublisher, createJobWorker, createWorkerConnection, enableTracing, flushTraces, EVENT_FANOUT_QUEUE, openQueue, reportQueueDepths, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
 import { MetricsRegistry, runWorkerService } from '@switchboard/runtime';
-import { createEventsRepository, createSecretCipher, createWebhookDeliveriesRepository, createWebhookEndpointsRepository, openMigratedDb, resealSecrets } from '@switchboard/store';
+import { createEventsRepository, createSecretCipher, createWebhookDeliveriesRepository, createWebhookEndpointsRepository, openMigratedDb, resealSecrets, withPreparedStatements } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
 import { createBatchedStore } from './batched-store';
 import { createEndpointSlots } from './endpoint-slots';
@@ -35,9 +35,11 @@ runWorkerService({
     const latency = metrics.histogram('switchboard_webhook_attempt_seconds', 'Webhook attempt latency by outcome and endpoint class.');
     reportQueueDepths(metrics, [fanoutQueue, deliveryQueue]);
 
-    const events = createEventsRepository(db);
+    // The fan-out and attempt statements run many times a second: parsed and planned once per connection.
+    const hotDb = config.preparedStatements ? withPreparedStatements(db) : db;
+    const events = createEventsRepository(hotDb);
     const endpoints = createWebhookEndpointsRepository(db, secrets);
-    const deliveries = createWebhookDeliveriesRepository(db, secrets);
+    const deliveries = createWebhookDeliveriesRepository(hotDb, secrets);
     // Concurrent jobs share their store round trips: the store, not the CPU, bounds throughput.
     const batched = createBatchedStore({ events, deliveries, deliveryQueue, retryScheduleMs: config.retryScheduleMs });
     const clock = () => new Date();
