@@ -9,6 +9,7 @@ import { createDeliveryAttempt } from './processors/delivery-attempt';
 import { createDeliverWebhookHandler } from './processors/deliver-webhook.processor';
 import { createFanOutEventProcessor } from './processors/fan-out-event.processor';
 import { createOutboxSweeper } from './outbox-sweeper';
+import { withOpenedSecretsCache } from './opened-secrets-cache';
 
 runWorkerService({
   service: 'webhook-delivery',
@@ -39,7 +40,8 @@ runWorkerService({
     const hotDb = config.preparedStatements ? withPreparedStatements(db) : db;
     const events = createEventsRepository(hotDb);
     const endpoints = createWebhookEndpointsRepository(db, secrets);
-    const deliveries = createWebhookDeliveriesRepository(hotDb, secrets);
+    // Each attempt opens the secrets it reads; the same stored value opens to the same secret every time.
+    const deliveries = createWebhookDeliveriesRepository(hotDb, withOpenedSecretsCache(secrets));
     // Concurrent jobs share their store round trips: the store, not the CPU, bounds throughput.
     const batched = createBatchedStore({ events, deliveries, deliveryQueue, retryScheduleMs: config.retryScheduleMs });
     const clock = () => new Date();
