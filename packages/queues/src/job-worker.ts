@@ -40,6 +40,11 @@ export interface JobWorkerOptions {
   logger: Pick<Logger, 'debug' | 'warn' | 'error'>;
   /** Where the enqueue-to-processed latency of every job goes (docs/observability.md#queues). */
   metrics?: QueueMetricsRegistry;
+  /**
+   * ioredis auto-pipelining on the worker's connections: the job transitions (`moveToFinished`) of jobs
+   * ending in the same turn of the event loop leave in one write. @defaultValue false
+   */
+  autoPipelining?: boolean;
 }
 
 export interface JobWorker {
@@ -70,7 +75,7 @@ export function createJobWorker<C extends QueueContract>(contract: C, handlers: 
   for (const [name, handler] of Object.entries(handlers) as Array<[string, JobHandler<Data>]>) {
     byName.set(name, typeof handler === 'function' ? { process: handler, retry: {} } : handler);
   }
-  const connection = createWorkerConnection(options);
+  const connection = createWorkerConnection(options, options.autoPipelining ? { enableAutoPipelining: true } : {});
   const worker = new Worker<Data>(
     contract.name,
     async (job, token) => {

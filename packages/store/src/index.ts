@@ -1,4 +1,5 @@
 export * from './db';
+export * from './prepared-statements';
 export * from './migrate';
 export * from './secret-cipher';
 export * from './secret-reseal';

@@ -29,6 +29,11 @@ export interface WebhookDeliveryConfig extends CommonConfig {
   stalledIntervalMs: number;
   lockDurationMs: number;
   policy: TargetPolicy;
+  /**
+   * Sends the hot statements as prepared statements (parsed and planned once per connection). Off for a pooler
+   * that cannot carry them, such as PgBouncer in transaction mode before 1.21 (docs/operations.md).
+   */
+  preparedStatements: boolean;
   /** Opens the sealed signing secrets (docs/webhooks.md, "Secrets at rest"). */
   secretsKeys: SecretKeyring;
 }
@@ -64,6 +69,7 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
       allowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
       allowedHosts: r.list('WEBHOOK_ALLOWED_HOSTS', []),
     },
+    preparedStatements: r.bool('WEBHOOK_PREPARED_STATEMENTS', true),
     secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', SecretKeyring.parse, SECRETS_KEYS_FORMAT),
   };
   return r.finish('webhook-delivery', config);

@@ -1,6 +1,6 @@
 import { createEventPublisher, createJobWorker, createWorkerConnection, enableTracing, flushTraces, EVENT_FANOUT_QUEUE, openQueue, reportQueueDepths, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
 import { MetricsRegistry, runWorkerService } from '@switchboard/runtime';
-import { createEventsRepository, createSecretCipher, createWebhookDeliveriesRepository, createWebhookEndpointsRepository, openMigratedDb, resealSecrets } from '@switchboard/store';
+import { createEventsRepository, createSecretCipher, createWebhookDeliveriesRepository, createWebhookEndpointsRepository, openMigratedDb, resealSecrets, withPreparedStatements } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
 import { createBatchedStore } from './batched-store';
 import { createEndpointSlots } from './endpoint-slots';
@@ -9,6 +9,7 @@ import { createDeliveryAttempt } from './processors/delivery-attempt';
 import { createDeliverWebhookHandler } from './processors/deliver-webhook.processor';
 import { createFanOutEventProcessor } from './processors/fan-out-event.processor';
 import { createOutboxSweeper } from './outbox-sweeper';
+import { withOpenedSecretsCache } from './opened-secrets-cache';
 
 runWorkerService({
   service: 'webhook-delivery',
@@ -35,9 +36,12 @@ runWorkerService({
     const latency = metrics.histogram('switchboard_webhook_attempt_seconds', 'Webhook attempt latency by outcome and endpoint class.');
     reportQueueDepths(metrics, [fanoutQueue, deliveryQueue]);
 
-    const events = createEventsRepository(db);
+    // The fan-out and attempt statements run many times a second: parsed and planned once per connection.
+    const hotDb = config.preparedStatements ? withPreparedStatements(db) : db;
+    const events = createEventsRepository(hotDb);
     const endpoints = createWebhookEndpointsRepository(db, secrets);
-    const deliveries = createWebhookDeliveriesRepository(db, secrets);
+    // Each attempt opens the secrets it reads; the same stored value opens to the same secret every time.
+    const deliveries = createWebhookDeliveriesRepository(hotDb, withOpenedSecretsCache(secrets));
     // Concurrent jobs share their store round trips: the store, not the CPU, bounds throughput.
     const batched = createBatchedStore({ events, deliveries, deliveryQueue, retryScheduleMs: config.retryScheduleMs });
     const clock = () => new Date();
@@ -75,7 +79,7 @@ runWorkerService({
     });
     const deliverWebhook = createDeliverWebhookHandler({ ...attemptDeps, saturationDelayMs: config.saturationDelayMs });
     // A crash mid-attempt must lead to a retry, not a failed job: deliveries survive repeated crashes.
-    const workerOptions = { redisUrl: config.redisUrl, redisClusterNodes: config.redisClusterNodes, prefix: config.queuePrefix, stalledIntervalMs: config.stalledIntervalMs, lockDurationMs: config.lockDurationMs, maxStalledCount: 100, logger, metrics };
+    const workerOptions = { redisUrl: config.redisUrl, redisClusterNodes: config.redisClusterNodes, prefix: config.queuePrefix, stalledIntervalMs: config.stalledIntervalMs, lockDurationMs: config.lockDurationMs, maxStalledCount: 100, logger, metrics, autoPipelining: true };
     const workers = [
       createJobWorker(EVENT_FANOUT_QUEUE, { [EVENT_FANOUT_QUEUE.jobs.fanOutEvent]: fanOutEvent }, { ...workerOptions, concurrency: config.fanoutConcurrency }),
       createJobWorker(WEBHOOK_DELIVERY_QUEUE, { [WEBHOOK_DELIVERY_QUEUE.jobs.deliverWebhook]: deliverWebhook }, { ...workerOptions, concurrency: config.concurrency }),

@@ -55,6 +55,17 @@ describe('webhook sender and its target guard (real sockets)', () => {
     expect((await send(sender, 'http://mixed.example.com/')).error).toMatch(/10\.0\.0\.5 is private/);
   });
 
+  it('resolves and checks the address again for every connection, though it judges a URL text once', async () => {
+    const table: Record<string, string> = { 'rebind.example.com': '127.0.0.1' };
+    const sender = createWebhookSender({ ...base, policy: { ...STRICT_POLICY, allowHttp: true }, resolver: fakeDns(table) });
+    const url = `http://rebind.example.com:${receiver.port}/ok`;
+    expect((await send(sender, url)).error).toMatch(/^address_refused: 127\.0\.0\.1 is loopback/);
+    table['rebind.example.com'] = '10.0.0.5';
+    expect((await send(sender, url)).error).toMatch(/^address_refused: 10\.0\.0\.5 is private/);
+    // A refusal of the text itself stays a refusal for good on every attempt.
+    for (let i = 0; i < 2; i += 1) expect(await send(sender, `http://localhost:${receiver.port}/`)).toMatchObject({ refusedForGood: true, statusCode: null });
+  });
+
   it('refuses loopback literals and localhost before any connection', async () => {
     const sender = createWebhookSender({ ...base, policy: { ...STRICT_POLICY, allowHttp: true } });
     for (const url of [`http://127.0.0.1:${receiver.port}/`, `http://127.1:${receiver.port}/`, `http://[::ffff:127.0.0.1]:${receiver.port}/`, `http://localhost:${receiver.port}/`]) {

@@ -1,6 +1,20 @@
 import { toIso } from '@switchboard/domain';
 import type { Queryable } from '../db';
 import type { StoredEvent } from '../message-change';
+import { preparedStatement } from '../prepared-statements';
+
+// What fan-out reads per event, for several events at once (see fanOutPlans); run many times a second by
+// webhook-delivery, hence prepared.
+const FAN_OUT_PLANS_SQL = preparedStatement(
+  'events-fan-out-plans',
+  `SELECT e.id, e.account_id, e.type, e.resource_type, e.resource_id, e.published_at,
+           CASE WHEN e.resource_type = 'message' THEN (SELECT m.callback_url FROM messages m WHERE m.id = e.resource_id) END AS callback_url,
+           COALESCE((SELECT json_agg(json_build_object('id', w.id, 'url', w.url) ORDER BY w.id) FROM webhook_endpoints w
+             WHERE w.account_id = e.account_id AND w.enabled AND w.deleted_at IS NULL
+               -- A console test event goes to its one endpoint, whatever that endpoint subscribes to (docs/console.md#pages).
+               AND CASE WHEN e.type = 'webhook.test' THEN w.id = e.resource_id ELSE w.events && ARRAY[e.type, '*']::text[] END), '[]') AS endpoints
+         FROM events e WHERE e.id = ANY($1)`,
+);
 
 export interface EventRow {
   id: string;
@@ -97,13 +111,7 @@ export function createEventsRepository(db: Queryable) {
      */
     async fanOutPlans(ids: string[]): Promise<Map<string, FanOutPlan>> {
       const { rows } = await db.query<FanOutPlan['event'] & { callback_url: string | null; endpoints: FanOutPlan['endpoints'] }>(
-        `SELECT e.id, e.account_id, e.type, e.resource_type, e.resource_id, e.published_at,
-           CASE WHEN e.resource_type = 'message' THEN (SELECT m.callback_url FROM messages m WHERE m.id = e.resource_id) END AS callback_url,
-           COALESCE((SELECT json_agg(json_build_object('id', w.id, 'url', w.url) ORDER BY w.id) FROM webhook_endpoints w
-             WHERE w.account_id = e.account_id AND w.enabled AND w.deleted_at IS NULL
-               -- A console test event goes to its one endpoint, whatever that endpoint subscribes to (docs/console.md#pages).
-               AND CASE WHEN e.type = 'webhook.test' THEN w.id = e.resource_id ELSE w.events && ARRAY[e.type, '*']::text[] END), '[]') AS endpoints
-         FROM events e WHERE e.id = ANY($1)`,
+        FAN_OUT_PLANS_SQL,
         [ids],
       );
       const plans = new Map<string, FanOutPlan>();

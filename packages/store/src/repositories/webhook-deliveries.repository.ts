@@ -1,5 +1,6 @@
 import { createPooledIdGenerator, toIso } from '@switchboard/domain';
 import type { Queryable } from '../db';
+import { preparedStatement } from '../prepared-statements';
 import type { SecretCipher } from '../secret-cipher';
 import { callbackSecretLocation } from './accounts.repository';
 import { openEndpointSecrets, type WebhookEndpointRow } from './webhook-endpoints.repository';
@@ -129,7 +130,9 @@ SELECT attempt_count, (SELECT failing_since FROM failing) AS failing_since FROM 
 // The success path of many attempts in one statement (see storeSuccesses): per row, what
 // STORE_ATTEMPT_SQL does with settle = delivered and endpointRun = success. Every delivery id appears
 // once per statement, so each row is updated once; the endpoints' failure runs end once per endpoint.
-const STORE_SUCCESSES_SQL = `
+const STORE_SUCCESSES_SQL = preparedStatement(
+  'webhook-deliveries-store-successes',
+  `
 WITH input AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::text[], $9::timestamptz[], $10::int[])
     AS i(attempt_id, delivery_id, endpoint_id, url, status_code, latency_ms, response_size, response_excerpt, at, generation)),
@@ -150,7 +153,8 @@ attempt AS (
 recovered AS (
   UPDATE webhook_endpoints SET failing_since = NULL
   WHERE id IN (SELECT endpoint_id FROM input WHERE endpoint_id IS NOT NULL) AND failing_since IS NOT NULL)
-SELECT count(*)::int AS stored FROM attempt`;
+SELECT count(*)::int AS stored FROM attempt`,
+);
 
 /** The flat row `findForAttempt` reads; the endpoint columns are null for a callback_url delivery. */
 type AttemptRow = Omit<DeliveryForAttempt, 'event' | 'endpoint'> &
@@ -181,6 +185,14 @@ WITH inserted AS (
 pending AS (
   SELECT * FROM inserted
   UNION ALL SELECT * FROM webhook_deliveries WHERE event_id = ANY($8) AND status = 'pending')`;
+
+// The fan-out's statement (createForEventsToAttempt) and a retry's read (findForAttempt): the hot paths of
+// webhook-delivery, prepared. Their results name their columns, so a column added later does not change them.
+const CREATE_TO_ATTEMPT_SQL = preparedStatement(
+  'webhook-deliveries-create-to-attempt',
+  `${CREATE_FOR_EVENTS_SQL} SELECT ${ATTEMPT_COLUMNS}, d.attempt_count FROM pending d ${ATTEMPT_JOINS} ORDER BY d.id`,
+);
+const FIND_FOR_ATTEMPT_SQL = preparedStatement('webhook-deliveries-find-for-attempt', `SELECT ${ATTEMPT_COLUMNS} FROM webhook_deliveries d ${ATTEMPT_JOINS} WHERE d.id = ANY($1)`);
 
 export function createWebhookDeliveriesRepository(db: Queryable, secrets: SecretCipher) {
   /** A row of ATTEMPT_COLUMNS with its secrets opened; a secret that does not open fails this delivery only. */
@@ -280,7 +292,7 @@ export function createWebhookDeliveriesRepository(db: Queryable, secrets: Secret
     at: Date,
   ): Promise<Array<Array<PendingDelivery & { forAttempt: DeliveryForAttempt }>>> {
     const { rows } = await db.query<AttemptRow & { attempt_count: number }>(
-      `${CREATE_FOR_EVENTS_SQL} SELECT ${ATTEMPT_COLUMNS}, d.attempt_count FROM pending d ${ATTEMPT_JOINS} ORDER BY d.id`,
+      CREATE_TO_ATTEMPT_SQL,
       createParams(plans, at),
     );
     const pending = rows.map(({ attempt_count, ...row }) => ({ id: row.id, generation: row.generation, attempt_count, forAttempt: toDeliveryForAttempt(row) }));
@@ -320,7 +332,7 @@ export function createWebhookDeliveriesRepository(db: Queryable, secrets: Secret
      * several ids so that concurrent attempts can share one round trip.
      */
     async findForAttempt(ids: string[]): Promise<Map<string, DeliveryForAttempt>> {
-      const { rows } = await db.query<AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM webhook_deliveries d ${ATTEMPT_JOINS} WHERE d.id = ANY($1)`, [ids]);
+      const { rows } = await db.query<AttemptRow>(FIND_FOR_ATTEMPT_SQL, [ids]);
       return new Map(rows.map((r) => [r.id, toDeliveryForAttempt(r)]));
     },
 

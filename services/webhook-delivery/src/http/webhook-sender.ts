@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { checkWebhookUrl, createGuardedLookup, parseRetryAfter, TargetRefusedError, type Resolver, type TargetPolicy } from '@switchboard/webhooks';
 
 export interface SendOutcome {
@@ -28,6 +29,12 @@ export interface WebhookSenderOptions {
 
 export type WebhookSender = (input: { url: string; headers: Record<string, string>; body: string }) => Promise<SendOutcome>;
 
+/** A URL as the sender uses it: refused by the guard for good, or the parts of its request. */
+type PreparedTarget = { refused: string } | { secure: boolean; address: http.RequestOptions };
+
+/** Distinct URLs whose preparation is kept; beyond this the oldest is dropped (URLs come and go with endpoints). */
+const PREPARED_TARGETS_KEPT = 1_000;
+
 /**
  * POSTs one delivery. Connects only to addresses the guard checked (custom `lookup`), never follows a
  * redirect (a 3xx is a failure, its Location recorded), and sorts every outcome into one record.
@@ -36,6 +43,24 @@ export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
   const now = opts.now ?? Date.now;
   const lookup = createGuardedLookup(opts.policy, opts.resolver);
   const agents = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
+  // The guard's verdict on a URL's text and its parsed parts depend only on the text and the fixed policy:
+  // worked out once per URL rather than per attempt. The resolved address is still checked at every
+  // connect (the guarded lookup), so a name that comes to resolve to a refused address is still refused.
+  const prepared = new Map<string, PreparedTarget>();
+  const prepare = (url: string): PreparedTarget => {
+    let target = prepared.get(url);
+    if (target === undefined) {
+      const verdict = checkWebhookUrl(url, opts.policy);
+      if (!verdict.allowed) target = { refused: verdict.reason };
+      else {
+        const parsed = new URL(url);
+        target = { secure: parsed.protocol === 'https:', address: urlToHttpOptions(parsed) };
+      }
+      if (prepared.size >= PREPARED_TARGETS_KEPT) prepared.delete(prepared.keys().next().value as string);
+      prepared.set(url, target);
+    }
+    return target;
+  };
 
   return ({ url, headers, body }) => {
     const started = now();
@@ -49,10 +74,8 @@ export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
       retryAfterMs: null,
       ...partial,
     });
-    const verdict = checkWebhookUrl(url, opts.policy);
-    if (!verdict.allowed) return Promise.resolve(done({ error: verdict.reason, refusedForGood: true }));
-    const target = new URL(url);
-    const transport = target.protocol === 'https:' ? https : http;
+    const target = prepare(url);
+    if ('refused' in target) return Promise.resolve(done({ error: target.refused, refusedForGood: true }));
 
     return new Promise<SendOutcome>((resolve) => {
       let settled = false;
@@ -62,9 +85,10 @@ export function createWebhookSender(opts: WebhookSenderOptions): WebhookSender {
         clearTimeout(timer);
         resolve(outcome);
       };
-      const req = transport.request(target, {
+      const req = (target.secure ? https : http).request({
+        ...target.address,
         method: 'POST',
-        agent: agents[target.protocol as 'http:' | 'https:'],
+        agent: agents[target.secure ? 'https:' : 'http:'],
         lookup: lookup as never,
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'Switchboard-Webhooks/1', ...headers },
       });
