@@ -1,0 +1,158 @@
+import { Backoffs, type JobsOptions, type Queue } from 'bullmq';
+import { Packr } from 'msgpackr';
+
+/**
+ * Adds many jobs in ONE Redis script call instead of BullMQ's one `EVALSHA` per job
+ * (docs/performance.md#batch-accept-benchbatchmjs). The script runs BullMQ's own add-job scripts, read
+ * from the installed BullMQ, once per job inside a loop, so each job is stored exactly as `addBulk`
+ * stores it (hash, wait list or delayed set, markers, events); what changes is the gateway's work per job
+ * (no `Job` object, no Redis command of its own) and Redis's (one script call). The whole call is one
+ * Redis script, so the jobs go in together or not at all.
+ *
+ * Only the options the send contracts use are taken this way; a job with anything else (priority, parent,
+ * deduplication, repeat) or a queue with telemetry goes through `addBulk` unchanged.
+ */
+export interface OneCallJob<Data> {
+  name: string;
+  data: Data;
+  opts: JobsOptions & { jobId: string };
+}
+
+/** The Lua source of one of the installed BullMQ's scripts (its file names carry the number of keys). */
+function bullmqScript(file: string, name: string): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- BullMQ ships no types for its script files.
+  return (require(`bullmq/dist/cjs/scripts/${file}`) as Record<string, { content: string }>)[name].content;
+}
+
+// BullMQ packs with these options (its redis-queue-backend); the script reads them with cmsgpack.
+const packer = new Packr({ useRecords: false, encodeUndefinedAsNil: true });
+
+const FALLBACK_OPTIONS = ['priority', 'parent', 'deduplication', 'debounce', 'repeat', 'repeatJobKey', 'telemetry', 'timestamp'] as const;
+
+/** A BullMQ script cut into its helper functions (`local function … end` at column 0) and the rest. */
+function splitScript(content: string): { helpers: Map<string, string>; body: string } {
+  const helpers = new Map<string, string>();
+  const body: string[] = [];
+  let helper: { name: string; lines: string[] } | null = null;
+  for (const line of content.split('\n')) {
+    if (helper) {
+      helper.lines.push(line);
+      if (line === 'end') {
+        helpers.set(helper.name, helper.lines.join('\n'));
+        helper = null;
+      }
+      continue;
+    }
+    const name = /^local function (\w+)\(/.exec(line)?.[1];
+    if (name) helper = { name, lines: [line] };
+    else body.push(line);
+  }
+  return { helpers, body: body.join('\n') };
+}
+
+/**
+ * One script that runs BullMQ's addStandardJob or addDelayedJob per job, each as a local function whose
+ * KEYS and ARGV are that job's. BullMQ's helper functions, the same text in both scripts, are defined once
+ * outside the loop: defined inside it, Lua would build some 25 closures per job, which cost Redis more
+ * than BullMQ's own one call per job (docs/performance.md#batch-accept-benchbatchmjs). If the two scripts
+ * ever disagree on a helper, each keeps its own, unhoisted.
+ */
+function loopScript(): string {
+  const standard = splitScript(bullmqScript('addStandardJob-9', 'addStandardJob'));
+  const delayed = splitScript(bullmqScript('addDelayedJob-6', 'addDelayedJob'));
+  const shared =
+    standard.helpers.size === delayed.helpers.size && [...standard.helpers].every(([name, text]) => delayed.helpers.get(name) === text) && !/\b(KEYS|ARGV)\b/.test([...standard.helpers.values()].join('\n'));
+  const [hoisted, standardBody, delayedBody] = shared
+    ? [[...standard.helpers.values()].join('\n'), standard.body, delayed.body]
+    : ['', bullmqScript('addStandardJob-9', 'addStandardJob'), bullmqScript('addDelayedJob-6', 'addDelayedJob')];
+  return `
+local rcall = redis.call
+${hoisted}
+local standardKeys = {KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]}
+local delayedKeys = {KEYS[10], KEYS[11], KEYS[12], KEYS[13], KEYS[14], KEYS[15]}
+local function addStandard(KEYS, ARGV)
+${standardBody}
+end
+local function addDelayed(KEYS, ARGV)
+${delayedBody}
+end
+local jobs = cmsgpack.unpack(ARGV[1])
+local results = {}
+for i = 1, #jobs do
+  local job = jobs[i]
+  if job[4] == 1 then results[i] = addDelayed(delayedKeys, job) else results[i] = addStandard(standardKeys, job) end
+end
+return results
+`;
+}
+
+const COMMAND = 'switchboardAddJobs';
+
+type QueueInternals = Queue & { keys: Record<string, string>; opts: { telemetry?: unknown } };
+
+function takesOneCall(queue: QueueInternals, jobs: ReadonlyArray<OneCallJob<unknown>>): boolean {
+  if (queue.opts.telemetry) return false;
+  const defaults = queue.defaultJobOptions as Record<string, unknown>;
+  return jobs.every((job) => FALLBACK_OPTIONS.every((name) => (job.opts as unknown as Record<string, unknown>)[name] === undefined && defaults[name] === undefined));
+}
+
+/** The options as BullMQ's `Job` constructor and `optsAsJSON` leave them for storage, for the options allowed here. */
+function storedOptions(queue: QueueInternals, opts: JobsOptions): Record<string, unknown> {
+  const merged: Record<string, unknown> = { attempts: 0, ...queue.defaultJobOptions, ...opts };
+  if (merged.backoff !== undefined) merged.backoff = Backoffs.normalize(merged.backoff as NonNullable<JobsOptions['backoff']>);
+  for (const name of Object.keys(merged)) if (merged[name] === undefined) delete merged[name];
+  return merged;
+}
+
+/** A msgpack header: `fix` for short lengths, then the 8-, 16- and 32-bit forms (`codes`: their type bytes). */
+function header(length: number, fixBase: number, fixLimit: number, codes: [number | null, number, number]): Buffer {
+  if (length < fixLimit) return Buffer.from([fixBase | length]);
+  if (codes[0] !== null && length < 0x100) return Buffer.from([codes[0], length]);
+  if (length < 0x10000) return Buffer.from([codes[1], length >> 8, length & 0xff]);
+  const out = Buffer.alloc(5);
+  out[0] = codes[2];
+  out.writeUInt32BE(length, 1);
+  return out;
+}
+const strHeader = (length: number) => header(length, 0xa0, 32, [0xd9, 0xda, 0xdb]);
+const arrayHeader = (length: number) => header(length, 0x90, 16, [null, 0xdc, 0xdd]);
+
+/**
+ * The script's job list, msgpack-framed by hand: Redis's cmsgpack reads no `bin` type, so BullMQ's packed
+ * arguments travel as msgpack strings of their raw bytes, which the script hands on to BullMQ's as they are.
+ * Each entry is BullMQ's ARGV for addStandardJob or addDelayedJob, plus 1 for a delayed job.
+ */
+function scriptJobs(queue: QueueInternals, jobs: ReadonlyArray<OneCallJob<unknown>>, timestamp: number): Buffer {
+  const chunks: Buffer[] = [arrayHeader(jobs.length)];
+  for (const job of jobs) {
+    const args = packer.pack([queue.keys[''], job.opts.jobId, job.name, timestamp, null, null, undefined, undefined, null, null]);
+    const data = Buffer.from(JSON.stringify(job.data ?? {}));
+    const opts = packer.pack(storedOptions(queue, job.opts));
+    const delayed = typeof job.opts.delay === 'number' && job.opts.delay > 0 ? 1 : 0;
+    chunks.push(arrayHeader(4), strHeader(args.length), args, strHeader(data.length), data, strHeader(opts.length), opts, Buffer.from([delayed]));
+  }
+  return Buffer.concat(chunks);
+}
+
+/** BullMQ's negative answers of its add-job scripts (a missing parent and the like), as it reports them. */
+function failedAdd(code: number): Error {
+  return new Error(`Could not add job: BullMQ add-job script answered ${code}`);
+}
+
+export async function addJobsInOneCall<Data>(queue: Queue, jobs: ReadonlyArray<OneCallJob<Data>>): Promise<void> {
+  if (jobs.length === 0) return;
+  const internals = queue as QueueInternals;
+  if (!takesOneCall(internals, jobs)) {
+    await queue.addBulk(jobs.map((job) => ({ name: job.name, data: job.data, opts: job.opts })) as Parameters<Queue['addBulk']>[0]);
+    return;
+  }
+  const client = (await queue.backend.client) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>> & { defineCommand: (name: string, def: { numberOfKeys: number; lua: string }) => void };
+  if (typeof client[COMMAND] !== 'function') client.defineCommand(COMMAND, { numberOfKeys: 15, lua: loopScript() });
+  const k = internals.keys;
+  const keys = [k.wait, k.paused, k.meta, k.id, k.completed, k.delayed, k.active, k.events, k.marker, k.marker, k.meta, k.id, k.delayed, k.completed, k.events];
+  const timestamp = Date.now();
+  const payload = scriptJobs(internals, jobs, timestamp);
+  const results = (await client[COMMAND](...keys, payload)) as Array<string | number>;
+  const failed = results.find((r): r is number => typeof r === 'number' && r < 0);
+  if (failed !== undefined) throw failedAdd(failed);
+}
