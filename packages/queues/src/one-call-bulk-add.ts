@@ -104,34 +104,52 @@ function storedOptions(queue: QueueInternals, opts: JobsOptions): Record<string,
   return merged;
 }
 
-/** A msgpack header: `fix` for short lengths, then the 8-, 16- and 32-bit forms (`codes`: their type bytes). */
-function header(length: number, fixBase: number, fixLimit: number, codes: [number | null, number, number]): Buffer {
-  if (length < fixLimit) return Buffer.from([fixBase | length]);
-  if (codes[0] !== null && length < 0x100) return Buffer.from([codes[0], length]);
-  if (length < 0x10000) return Buffer.from([codes[1], length >> 8, length & 0xff]);
-  const out = Buffer.alloc(5);
-  out[0] = codes[2];
-  out.writeUInt32BE(length, 1);
-  return out;
+/** Bytes of a msgpack string or array header for `length` (fixstr/fixarray, then the 8-, 16- and 32-bit forms). */
+function headerSize(length: number, fixLimit: number, has8: boolean): number {
+  if (length < fixLimit) return 1;
+  if (has8 && length < 0x100) return 2;
+  return length < 0x10000 ? 3 : 5;
 }
-const strHeader = (length: number) => header(length, 0xa0, 32, [0xd9, 0xda, 0xdb]);
-const arrayHeader = (length: number) => header(length, 0x90, 16, [null, 0xdc, 0xdd]);
+
+function writeHeader(out: Buffer, at: number, length: number, fixBase: number, fixLimit: number, codes: [number | null, number, number]): number {
+  if (length < fixLimit) return out.writeUInt8(fixBase | length, at);
+  if (codes[0] !== null && length < 0x100) return out.writeUInt8(length, out.writeUInt8(codes[0], at));
+  if (length < 0x10000) return out.writeUInt16BE(length, out.writeUInt8(codes[1], at));
+  return out.writeUInt32BE(length, out.writeUInt8(codes[2], at));
+}
+const STR: [number, number, number] = [0xd9, 0xda, 0xdb];
+const ARRAY: [null, number, number] = [null, 0xdc, 0xdd];
+const strSize = (length: number) => headerSize(length, 32, true) + length;
 
 /**
- * The script's job list, msgpack-framed by hand: Redis's cmsgpack reads no `bin` type, so BullMQ's packed
- * arguments travel as msgpack strings of their raw bytes, which the script hands on to BullMQ's as they are.
- * Each entry is BullMQ's ARGV for addStandardJob or addDelayedJob, plus 1 for a delayed job.
+ * The script's job list, msgpack-framed by hand into one buffer: Redis's cmsgpack reads no `bin` type, so
+ * BullMQ's packed arguments travel as msgpack strings of their raw bytes, which the script hands on to
+ * BullMQ's as they are. Each entry is BullMQ's ARGV for addStandardJob or addDelayedJob, plus 1 for a
+ * delayed job.
  */
 function scriptJobs(queue: QueueInternals, jobs: ReadonlyArray<OneCallJob<unknown>>, timestamp: number): Buffer {
-  const chunks: Buffer[] = [arrayHeader(jobs.length)];
-  for (const job of jobs) {
-    const args = packer.pack([queue.keys[''], job.opts.jobId, job.name, timestamp, null, null, undefined, undefined, null, null]);
-    const data = Buffer.from(JSON.stringify(job.data ?? {}));
-    const opts = packer.pack(storedOptions(queue, job.opts));
+  const entries = jobs.map((job) => {
+    // Copied out of msgpackr's shared buffer, which the next pack call may reuse.
+    const args = Buffer.from(packer.pack([queue.keys[''], job.opts.jobId, job.name, timestamp, null, null, undefined, undefined, null, null]));
+    const data = JSON.stringify(job.data ?? {});
+    const opts = Buffer.from(packer.pack(storedOptions(queue, job.opts)));
     const delayed = typeof job.opts.delay === 'number' && job.opts.delay > 0 ? 1 : 0;
-    chunks.push(arrayHeader(4), strHeader(args.length), args, strHeader(data.length), data, strHeader(opts.length), opts, Buffer.from([delayed]));
+    return { args, data, dataBytes: Buffer.byteLength(data), opts, delayed };
+  });
+  const size = entries.reduce((sum, e) => sum + 1 + strSize(e.args.length) + strSize(e.dataBytes) + strSize(e.opts.length) + 1, headerSize(jobs.length, 16, false));
+  const out = Buffer.allocUnsafe(size);
+  let at = writeHeader(out, 0, jobs.length, 0x90, 16, ARRAY);
+  for (const e of entries) {
+    at = writeHeader(out, at, 4, 0x90, 16, ARRAY);
+    at = writeHeader(out, at, e.args.length, 0xa0, 32, STR);
+    at += e.args.copy(out, at);
+    at = writeHeader(out, at, e.dataBytes, 0xa0, 32, STR);
+    at += out.write(e.data, at);
+    at = writeHeader(out, at, e.opts.length, 0xa0, 32, STR);
+    at += e.opts.copy(out, at);
+    at = out.writeUInt8(e.delayed, at);
   }
-  return Buffer.concat(chunks);
+  return out;
 }
 
 /** BullMQ's negative answers of its add-job scripts (a missing parent and the like), as it reports them. */

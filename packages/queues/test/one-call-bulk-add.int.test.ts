@@ -98,3 +98,11 @@ it('falls back to addBulk for options it does not take (priority)', async () => 
   await addJobsInOneCall(queue, [{ ...entry, opts: { ...entry.opts, priority: 3 } }]);
   expect(await queue.getJobCounts('prioritized')).toEqual({ prioritized: 1 });
 });
+
+it('frames long lists and long payloads (msgpack 16-bit headers) without losing a byte', async () => {
+  const queue = open(`long-${randomBytes(3).toString('hex')}`);
+  const jobs = Array.from({ length: 300 }, (_, i) => ({ ...job(`msg_l${i}`, i), content: { text: `€ ${'x'.repeat(300 + i)}` } }));
+  await addJobsInOneCall(queue, jobs.map((j) => sendMessageBulkJob(j)));
+  expect(await queue.getJobCounts('waiting')).toEqual({ waiting: 300 });
+  expect((await queue.getJob('msg_l299'))?.data).toEqual(jobs[299]);
+});
