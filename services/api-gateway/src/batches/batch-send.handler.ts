@@ -3,12 +3,12 @@ import { ApiError, ConflictError, newId, UnprocessableError } from '@switchboard
 import type { SendMessageJob } from '@switchboard/queues';
 import { repointBatchItemError, type BatchRequest } from '@switchboard/schemas';
 import type { DependencyGuard } from '../http/dependency-guard';
-import { problemDocument } from '../http/problem';
 import { callerOf, requestIdOf } from '../http/request-context';
 import { readIdempotencyKey } from '../idempotency/idempotency-key';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
-import { acceptedBody, type MessageAcceptance } from '../messages/message-acceptance';
+import type { MessageAcceptance } from '../messages/message-acceptance';
+import { batchAnswerJson, type Outcome } from './batch-answer';
 import { createBatchAdmission } from './batch-admission';
 import type { BatchSummary, BatchSummaryStore } from './batch-summary.store';
 
@@ -33,8 +33,6 @@ export interface SendBatchDeps {
   batchesInRedis?: number;
 }
 
-type Outcome = { job: SendMessageJob } | { error: ApiError };
-
 const inUse = () => new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.', { 'Retry-After': '1' });
 const reused = () =>
   new UnprocessableError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.', [
@@ -49,12 +47,9 @@ function send(res: Response, response: StoredResponse, replayed: boolean): void 
   res.end(response.body);
 }
 
-/** The 202 body: one result per item, in order, each the single-send answer or a problem document. */
+/** The 202 answer, stored with an Idempotency-Key and replayed byte for byte. */
 function batchResponse(batchId: string, createdAt: string, outcomes: Outcome[], requestId: string): StoredResponse {
-  const results = outcomes.map((o) => ('job' in o ? acceptedBody(o.job) : problemDocument(o.error, requestId)));
-  const accepted = outcomes.filter((o) => 'job' in o).length;
-  const body = { batch_id: batchId, created_at: createdAt, accepted, rejected: outcomes.length - accepted, results };
-  return { status: 202, body: JSON.stringify(body), location: `/v1/batches/${batchId}` };
+  return { status: 202, body: batchAnswerJson(batchId, createdAt, outcomes, requestId), location: `/v1/batches/${batchId}` };
 }
 
 function summaryOf(batchId: string, accountId: string, createdAt: string, outcomes: Outcome[]): BatchSummary {
