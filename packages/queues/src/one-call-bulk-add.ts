@@ -93,6 +93,8 @@ type QueueInternals = Queue & { keys: Record<string, string>; opts: { telemetry?
 function takesOneCall(queue: QueueInternals, jobs: ReadonlyArray<OneCallJob<unknown>>): boolean {
   if (queue.opts.telemetry) return false;
   const defaults = queue.defaultJobOptions as Record<string, unknown>;
+  // Each job's own jobId and delay are added to the options the jobs share (optionsPacker), never a default's.
+  if (defaults.jobId !== undefined || defaults.delay !== undefined) return false;
   return jobs.every((job) => FALLBACK_OPTIONS.every((name) => (job.opts as unknown as Record<string, unknown>)[name] === undefined && defaults[name] === undefined));
 }
 
@@ -121,6 +123,47 @@ const STR: [number, number, number] = [0xd9, 0xda, 0xdb];
 const ARRAY: [null, number, number] = [null, 0xdc, 0xdd];
 const strSize = (length: number) => headerSize(length, 32, true) + length;
 
+/** A msgpack map split into its entry count and its entries, so that entries can be added after. */
+function mapEntries(packed: Buffer): { count: number; entries: Buffer } {
+  if (packed[0] >= 0x80 && packed[0] <= 0x8f) return { count: packed[0] & 0x0f, entries: Buffer.from(packed.subarray(1)) };
+  if (packed[0] === 0xde) return { count: packed.readUInt16BE(1), entries: Buffer.from(packed.subarray(3)) };
+  if (packed[0] === 0xdf) return { count: packed.readUInt32BE(1), entries: Buffer.from(packed.subarray(5)) };
+  throw new Error(`not a msgpack map: 0x${packed[0].toString(16)}`);
+}
+
+const VARYING_OPTIONS = new Set(['jobId', 'delay']);
+
+/** Whether two jobs' options differ at most in jobId and delay (values compared as they are, nested ones by reference). */
+function sameOptionsBesidesIdAndDelay(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  for (const name in a) if (!VARYING_OPTIONS.has(name) && a[name] !== b[name]) return false;
+  for (const name in b) if (!VARYING_OPTIONS.has(name) && !(name in a)) return false;
+  return true;
+}
+
+/**
+ * Each job's packed options, as `packer.pack(storedOptions(...))` would give them: the options the jobs share
+ * are packed once, and each job's jobId and delay are added as entries of that map (the script decodes the
+ * map, so where an entry sits does not matter).
+ */
+function optionsPacker(queue: QueueInternals) {
+  let shared: { opts: Record<string, unknown>; count: number; entries: Buffer } | null = null;
+  const jobIdKey = Buffer.from(packer.pack('jobId'));
+  const delayKey = Buffer.from(packer.pack('delay'));
+  return (opts: OneCallJob<unknown>['opts']): Buffer => {
+    const own = opts as unknown as Record<string, unknown>;
+    if (!shared || !sameOptionsBesidesIdAndDelay(shared.opts, own)) {
+      shared = { opts: own, ...mapEntries(packer.pack(storedOptions(queue, { ...opts, jobId: undefined, delay: undefined }))) };
+    }
+    const extra = [jobIdKey, Buffer.from(packer.pack(opts.jobId))];
+    if (opts.delay !== undefined) extra.push(delayKey, Buffer.from(packer.pack(opts.delay)));
+    const count = shared.count + extra.length / 2;
+    const header = Buffer.alloc(5);
+    header[0] = 0xdf;
+    header.writeUInt32BE(count, 1);
+    return Buffer.concat([header, shared.entries, ...extra]);
+  };
+}
+
 /**
  * The script's job list, msgpack-framed by hand into one buffer: Redis's cmsgpack reads no `bin` type, so
  * BullMQ's packed arguments travel as msgpack strings of their raw bytes, which the script hands on to
@@ -128,11 +171,12 @@ const strSize = (length: number) => headerSize(length, 32, true) + length;
  * delayed job.
  */
 function scriptJobs(queue: QueueInternals, jobs: ReadonlyArray<OneCallJob<unknown>>, timestamp: number): Buffer {
+  const packOptions = optionsPacker(queue);
   const entries = jobs.map((job) => {
     // Copied out of msgpackr's shared buffer, which the next pack call may reuse.
     const args = Buffer.from(packer.pack([queue.keys[''], job.opts.jobId, job.name, timestamp, null, null, undefined, undefined, null, null]));
     const data = JSON.stringify(job.data ?? {});
-    const opts = Buffer.from(packer.pack(storedOptions(queue, job.opts)));
+    const opts = packOptions(job.opts);
     const delayed = typeof job.opts.delay === 'number' && job.opts.delay > 0 ? 1 : 0;
     return { args, data, dataBytes: Buffer.byteLength(data), opts, delayed };
   });
