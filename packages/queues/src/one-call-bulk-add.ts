@@ -1,17 +1,7 @@
 import { Backoffs, type JobsOptions, type Queue } from 'bullmq';
 import { Packr } from 'msgpackr';
 
-/**
- * Adds many jobs in ONE Redis script call instead of BullMQ's one `EVALSHA` per job
- * (docs/performance.md#batch-accept-benchbatchmjs). The script runs BullMQ's own add-job scripts, read
- * from the installed BullMQ, once per job inside a loop, so each job is stored exactly as `addBulk`
- * stores it (hash, wait list or delayed set, markers, events); what changes is the gateway's work per job
- * (no `Job` object, no Redis command of its own) and Redis's (one script call). The whole call is one
- * Redis script, so the jobs go in together or not at all.
- *
- * Only the options the send contracts use are taken this way; a job with anything else (priority, parent,
- * deduplication, repeat) or a queue with telemetry goes through `addBulk` unchanged.
- */
+/** One job for `addJobsInOneCall`: what `addBulk` takes, always under a job id of the caller's. */
 export interface OneCallJob<Data> {
   name: string;
   data: Data;
@@ -201,6 +191,17 @@ function failedAdd(code: number): Error {
   return new Error(`Could not add job: BullMQ add-job script answered ${code}`);
 }
 
+/**
+ * Adds many jobs in ONE Redis script call instead of BullMQ's one `EVALSHA` per job
+ * (docs/performance.md#batch-accept-benchbatchmjs). The script runs BullMQ's own add-job scripts, read
+ * from the installed BullMQ, once per job inside a loop, so each job is stored exactly as `addBulk`
+ * stores it (hash, wait list or delayed set, markers, events); what changes is the producer's work per job
+ * (no `Job` object, no Redis command of its own) and Redis's (one script call). Being one script, no other
+ * client sees the jobs half added.
+ *
+ * Only the options the send contracts use are taken this way; a job with anything else (priority, parent,
+ * deduplication, repeat) or a queue with telemetry goes through `addBulk` unchanged.
+ */
 export async function addJobsInOneCall<Data>(queue: Queue, jobs: ReadonlyArray<OneCallJob<Data>>): Promise<void> {
   if (jobs.length === 0) return;
   const internals = queue as QueueInternals;
