@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { devstack, runAutocannon, startBareExpress, summarise } from './lib.mjs';
-import { measureRss, treeCpuMeter } from './process-tree.mjs';
+import { cpuMs, measureRss, treeCpuMeter } from './process-tree.mjs';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 50);
@@ -53,9 +53,12 @@ const request = (url, withKey) => ({
  */
 async function measured(name, pid, opts) {
   const cpu = treeCpuMeter(pid);
+  const redisStart = cpuMs(redis.child.pid);
   const { result, rss } = await measureRss(pid, () => runAutocannon(opts));
   const row = summarise(name, result);
-  return { ...row, cpu_ms_per_request: Number((cpu.elapsedMs() / Math.max(1, result.requests.total)).toFixed(3)), ...rss };
+  const perRequest = (ms) => Number((ms / Math.max(1, result.requests.total)).toFixed(3));
+  // Redis's CPU beside the server's: the bare baseline uses no Redis, so its figure shows the idle cost.
+  return { ...row, cpu_ms_per_request: perRequest(cpu.elapsedMs()), redis_cpu_ms_per_request: perRequest(cpuMs(redis.child.pid) - redisStart), ...rss };
 }
 
 try {

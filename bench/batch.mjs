@@ -2,11 +2,13 @@
 // single-message POST /v1/messages on the same gateway, in the same run; with the gateway's peak RSS.
 // Usage: npm run build && [GATEWAY_WORKERS=auto] node bench/batch.mjs [seconds=10] [batchSize=1000] [singleConnections=50] [batchConnections=4]
 // GATEWAY_WORKERS is passed on to the gateway (docs/running.md#gateway-workers): unset, one process. RSS is
-// reported summed over the gateway's processes and per process (primary, largest worker).
+// reported summed over the gateway's processes and per process (primary, largest worker). Beside each rate: the
+// CPU milliseconds the gateway (all its processes) and Redis used per 1,000 accepted messages, the steadier
+// figure on a shared machine.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { devstack, runAutocannon, summarise } from './lib.mjs';
-import { measureRss, treeRss } from './process-tree.mjs';
+import { cpuMs, measureRss, treeCpuMeter, treeRss } from './process-tree.mjs';
 
 const seconds = Number(process.argv[2] ?? 10);
 const batchSize = Number(process.argv[3] ?? 1000);
@@ -51,12 +53,20 @@ try {
   // Warm both paths (JIT, pools), then measure: single first, then batch.
   await runAutocannon(request('/v1/messages', single, singleConnections, 2));
   await runAutocannon(request('/v1/messages/batch', batch, batchConnections, 2));
-  const s = await measureRss(pid, () => runAutocannon(request('/v1/messages', single, singleConnections, seconds)));
-  const b = await measureRss(pid, () => runAutocannon(request('/v1/messages/batch', batch, batchConnections, seconds)));
+  const cpuPer1000 = async (run, messagesOf) => {
+    const gatewayCpu = treeCpuMeter(pid);
+    const redisStart = cpuMs(redis.child.pid);
+    const measured = await run();
+    const per1000 = (ms) => Number(((ms * 1000) / Math.max(1, messagesOf(measured.result))).toFixed(1));
+    return { ...measured, cpu: { gateway_cpu_ms_per_1000: per1000(gatewayCpu.elapsedMs()), redis_cpu_ms_per_1000: per1000(cpuMs(redis.child.pid) - redisStart) } };
+  };
+  const accepted = (perRequest) => (result) => (result.requests.total - result.non2xx) * perRequest;
+  const s = await cpuPer1000(() => measureRss(pid, () => runAutocannon(request('/v1/messages', single, singleConnections, seconds))), accepted(1));
+  const b = await cpuPer1000(() => measureRss(pid, () => runAutocannon(request('/v1/messages/batch', batch, batchConnections, seconds))), accepted(batchSize));
   // From the totals: a batch run completes few requests per second, so the per-second average rounds badly.
   const perSecond = (result, perRequest) => Math.round(((result.requests.total - result.non2xx) * perRequest) / result.duration);
-  const singleRow = { ...summarise('POST /v1/messages', s.result), messages_per_s: perSecond(s.result, 1), ...s.rss };
-  const batchRow = { ...summarise(`POST /v1/messages/batch (${batchSize})`, b.result), messages_per_s: perSecond(b.result, batchSize), ...b.rss };
+  const singleRow = { ...summarise('POST /v1/messages', s.result), messages_per_s: perSecond(s.result, 1), ...s.cpu, ...s.rss };
+  const batchRow = { ...summarise(`POST /v1/messages/batch (${batchSize})`, b.result), messages_per_s: perSecond(b.result, batchSize), ...b.cpu, ...b.rss };
   console.table([singleRow, batchRow]);
   console.log(
     JSON.stringify({

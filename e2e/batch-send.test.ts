@@ -48,6 +48,12 @@ describe('batch sends', () => {
     expect(badNumber.errors.map((e: any) => e.field)).toEqual(['/messages/1/recipient']);
     expect(suppressed).toMatchObject({ status: 422, code: 'recipient_opted_out', errors: [expect.objectContaining({ field: '/messages/2/recipient' })] });
     expect(unknownField.errors.map((e: any) => e.field)).toEqual(['/messages/4/channel']);
+    // Accepted means its job is in Redis: each id reads at once, before the dispatcher stores it.
+    for (const accepted of [first, second]) {
+      const read = await m.api<any>('GET', `/v1/messages/${accepted.id}`);
+      expect(read.status).toBe(200);
+      expect(read.body).toMatchObject({ id: accepted.id, recipient: accepted.recipient });
+    }
 
     const one = await m.waitForMessage(first.id, reached('delivered'), 'first batch item delivered', 60_000);
     const two = await m.waitForMessage(second.id, reached('delivered'), 'second batch item delivered', 60_000);
@@ -71,6 +77,8 @@ describe('batch sends', () => {
     });
     expect(res.status).toBe(202);
     expect(res.body.results.map((r: any) => r.status)).toEqual(['scheduled', 'scheduled', 'scheduled']);
+    const waiting = await m.api<any>('GET', `/v1/messages/${res.body.results[1].id}`);
+    expect(waiting.body).toMatchObject({ id: res.body.results[1].id, status: 'scheduled' });
     expect((await m.api<any>('DELETE', `/v1/messages/${res.body.results[0].id}`)).status).toBe(200);
     const batch = await m.api<any>('GET', `/v1/batches/${res.body.batch_id}`);
     expect(batch.body.counts).toMatchObject({ scheduled: 2, canceled: 1, queued: 0 });

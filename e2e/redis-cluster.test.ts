@@ -61,6 +61,21 @@ describe('Redis Cluster', () => {
     );
     for (const event of received) expect(event.data.id).toBe(id);
 
+    // A batch's jobs go to Redis in one script call (docs/messages.md#batch-sends): in the queue's slot too.
+    const batch = await fetch(`${stack.baseUrl}/v1/messages/batch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ channel: 'sms', messages: [1, 2].map((i) => ({ recipient: `+44791112341${i}`, content: { text: `cluster batch ${i}` } })) }),
+    });
+    expect(batch.status).toBe(202);
+    const { results } = (await batch.json()) as { results: Array<{ id: string }> };
+    const states = await eventually(
+      () => Promise.all(results.map(async (r) => ((await (await fetch(`${stack.baseUrl}/v1/messages/${r.id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { status: string }).status)),
+      (s) => s.every((status) => status === 'delivered' || status === 'read'),
+      { what: 'both batch items delivered through the cluster', timeoutMs: 90_000 },
+    );
+    expect(states).toHaveLength(2);
+
     // The scrape-time queue readings and Bull Board's API run their commands through the cluster too.
     const metrics = await (await fetch(`${stack.baseUrl}/metrics`)).text();
     expect(metrics).toMatch(/switchboard_queue_jobs\{queue="message-send",state="waiting"\} \d+/);

@@ -12,3 +12,4 @@ export * from './job-worker';
 export * from './queue-metrics';
 export * from './trace-context';
 export * from './contracts/voice-calls.queue';
+export * from './one-call-bulk-add';

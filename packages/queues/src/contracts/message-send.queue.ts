@@ -1,5 +1,7 @@
 import type { AcceptedMessageFields, ConcreteChannel } from '@switchboard/domain';
+import type { Queue } from 'bullmq';
 import { exponentialRetry, JOB_RETENTION } from '../job-options';
+import { addJobsInOneCall } from '../one-call-bulk-add';
 import { payloadType, type BulkJobAdder, type JobAdder, type QueueContract } from '../queue-contract';
 
 /**
@@ -51,4 +53,9 @@ export function enqueueSendMessage(queue: JobAdder<SendMessageJob>, job: SendMes
 /** Many send jobs in one Redis round trip (a batch send, docs/messages.md#batch-sends). */
 export function enqueueSendMessages(queue: BulkJobAdder<SendMessageJob>, jobs: ReadonlyArray<{ job: SendMessageJob; delayMs: number }>): Promise<unknown> {
   return queue.addBulk(jobs.map(({ job, delayMs }) => sendMessageBulkJob(job, delayMs)));
+}
+
+/** Many send jobs in ONE Redis script call, stored as `addBulk` stores them (docs/messages.md#batch-sends). */
+export function enqueueSendMessagesInOneCall(queue: Queue, jobs: ReadonlyArray<{ job: SendMessageJob; delayMs: number }>): Promise<void> {
+  return addJobsInOneCall(queue, jobs.map(({ job, delayMs }) => sendMessageBulkJob(job, delayMs)));
 }

@@ -3,12 +3,12 @@ import { ApiError, ConflictError, newId, UnprocessableError } from '@switchboard
 import type { SendMessageJob } from '@switchboard/queues';
 import { repointBatchItemError, type BatchRequest } from '@switchboard/schemas';
 import type { DependencyGuard } from '../http/dependency-guard';
-import { problemDocument } from '../http/problem';
 import { callerOf, requestIdOf } from '../http/request-context';
 import { readIdempotencyKey } from '../idempotency/idempotency-key';
 import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotency.store';
 import { requestFingerprint } from '../idempotency/request-fingerprint';
-import { acceptedBody, type MessageAcceptance } from '../messages/message-acceptance';
+import type { MessageAcceptance } from '../messages/message-acceptance';
+import { batchAnswerJson, type Outcome } from './batch-answer';
 import { createBatchAdmission } from './batch-admission';
 import type { BatchSummary, BatchSummaryStore } from './batch-summary.store';
 
@@ -23,11 +23,15 @@ export interface SendBatchDeps {
   guard: DependencyGuard;
   newMessageId: () => string;
   clock?: () => number;
-  /** Batches checked, priced and enqueued at once; the rest wait (docs/performance.md#batch-accept-benchbatchmjs). @defaultValue 1 */
+  /** Batches checked and priced at once; the rest wait (docs/performance.md#batch-accept-benchbatchmjs). @defaultValue 1 */
   concurrentBatches?: number;
+  /**
+   * Prepared batches whose Redis calls (key reservation, jobs, summary) run at once; the rest wait. Separate
+   * from the first limit so the next batch is prepared while Redis stores the jobs of the one before
+   * (docs/performance.md#batch-accept-benchbatchmjs). @defaultValue 2
+   */
+  batchesInRedis?: number;
 }
-
-type Outcome = { job: SendMessageJob } | { error: ApiError };
 
 const inUse = () => new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.', { 'Retry-After': '1' });
 const reused = () =>
@@ -43,12 +47,9 @@ function send(res: Response, response: StoredResponse, replayed: boolean): void 
   res.end(response.body);
 }
 
-/** The 202 body: one result per item, in order, each the single-send answer or a problem document. */
+/** The 202 answer, stored with an Idempotency-Key and replayed byte for byte. */
 function batchResponse(batchId: string, createdAt: string, outcomes: Outcome[], requestId: string): StoredResponse {
-  const results = outcomes.map((o) => ('job' in o ? acceptedBody(o.job) : problemDocument(o.error, requestId)));
-  const accepted = outcomes.filter((o) => 'job' in o).length;
-  const body = { batch_id: batchId, created_at: createdAt, accepted, rejected: outcomes.length - accepted, results };
-  return { status: 202, body: JSON.stringify(body), location: `/v1/batches/${batchId}` };
+  return { status: 202, body: batchAnswerJson(batchId, createdAt, outcomes, requestId), location: `/v1/batches/${batchId}` };
 }
 
 function summaryOf(batchId: string, accountId: string, createdAt: string, outcomes: Outcome[]): BatchSummary {
@@ -78,12 +79,13 @@ function adoptStoredIds(outcomes: Outcome[], stored: StoredResponse): Outcome[] 
 
 /**
  * `POST /v1/messages/batch` → 202 (docs/messages.md#batch-sends). Items are checked and priced one by
- * one (their Redis lookups coalesced), then every accepted job goes to Redis in one `addBulk`; with an
+ * one (their Redis lookups coalesced), then every accepted job goes to Redis in one script call; with an
  * Idempotency-Key the key is reserved with the whole answer first, in one more round trip. The summary
  * written last marks the batch as enqueued, which a replay checks before answering.
  */
-export function createSendBatchHandler({ validateBatch, acceptance, idempotency, summaries, guard, newMessageId, clock = Date.now, concurrentBatches = 1 }: SendBatchDeps): RequestHandler {
-  const admitted = createBatchAdmission(concurrentBatches);
+export function createSendBatchHandler({ validateBatch, acceptance, idempotency, summaries, guard, newMessageId, clock = Date.now, concurrentBatches = 1, batchesInRedis = 2 }: SendBatchDeps): RequestHandler {
+  const preparing = createBatchAdmission(concurrentBatches);
+  const storing = createBatchAdmission(batchesInRedis);
   async function prepareAll(res: Response, batch: BatchRequest, rawItems: unknown[]): Promise<Outcome[]> {
     const caller = callerOf(res);
     return Promise.all(
@@ -105,18 +107,33 @@ export function createSendBatchHandler({ validateBatch, acceptance, idempotency,
     await guard('redis', () => summaries.save(summaryOf(batchId, accountId, createdAt, outcomes)));
   }
 
-  return async (req, res) => {
-    const key = readIdempotencyKey(req.headers['idempotency-key']);
-    await admitted(() => accept(req.body as unknown, key, res));
-  };
+  interface Prepared {
+    body: unknown;
+    outcomes: Outcome[];
+    batchId: string;
+    createdAt: string;
+    response: StoredResponse;
+  }
 
-  async function accept(body: unknown, key: string | null, res: Response): Promise<void> {
-    const caller = callerOf(res);
+  /** The CPU-bound part: check, price and answer every item; nothing reaches Redis yet but the opt-out MGET. */
+  async function prepare(body: unknown, res: Response): Promise<Prepared> {
     const batch = validateBatch(body);
     const outcomes = await prepareAll(res, batch, (body as { messages: unknown[] }).messages);
     const batchId = newId('bat');
     const createdAt = new Date(clock()).toISOString();
-    const response = batchResponse(batchId, createdAt, outcomes, requestIdOf(res));
+    return { body, outcomes, batchId, createdAt, response: batchResponse(batchId, createdAt, outcomes, requestIdOf(res)) };
+  }
+
+  return async (req, res) => {
+    const key = readIdempotencyKey(req.headers['idempotency-key']);
+    // The Redis phase takes its own slot after the preparing slot is free: the next batch is checked and
+    // priced while Redis runs this one's jobs, and neither limit waits on the other.
+    const prepared = await preparing(() => prepare(req.body as unknown, res));
+    await storing(() => accept(prepared, key, res));
+  };
+
+  async function accept({ body, outcomes, batchId, createdAt, response }: Prepared, key: string | null, res: Response): Promise<void> {
+    const caller = callerOf(res);
     if (key === null) {
       await enqueue(batchId, caller.accountId, createdAt, outcomes);
       return send(res, response, false);

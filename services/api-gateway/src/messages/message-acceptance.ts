@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import { costUnits, estimatedDelivery, renderAsText, type UnitPrices } from '@switchboard/domain';
-import { enqueueSendMessage, enqueueSendMessages, scheduledExpiryJob, type BulkJobAdder, type MessageTimerJob, type SendMessageJob } from '@switchboard/queues';
+import { enqueueSendMessage, enqueueSendMessages, enqueueSendMessagesInOneCall, scheduledExpiryJob, type BulkJobAdder, type MessageTimerJob, type SendMessageJob } from '@switchboard/queues';
 import { sendAtDelayMs, type MessageRequest } from '@switchboard/schemas';
 import type { NumberRecord } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
@@ -47,7 +47,7 @@ export interface MessageAcceptance {
    * concurrent requests share one `addBulk`; each call resolves once its own job is in Redis.
    */
   enqueue(job: SendMessageJob): Promise<void>;
-  /** Enqueues many jobs with one `addBulk` (plus one for the expiry timers of scheduled ones, if any). */
+  /** Enqueues many jobs with one Redis script call (plus one `addBulk` for the expiry timers of scheduled ones, if any). */
   enqueueMany(jobs: readonly SendMessageJob[]): Promise<void>;
   /** Whether the message of this id reached the queue (it is there, or the dispatcher already stored it). */
   wasEnqueued(messageId: string): Promise<boolean>;
@@ -141,7 +141,7 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
 
     async enqueueMany(jobs) {
       if (jobs.length === 0) return;
-      await guard('redis', () => enqueueSendMessages(queue, jobs.map((job) => ({ job, delayMs: delayOf(job) }))));
+      await guard('redis', () => enqueueSendMessagesInOneCall(queue, jobs.map((job) => ({ job, delayMs: delayOf(job) }))));
       await armExpiries(jobs);
     },
 
