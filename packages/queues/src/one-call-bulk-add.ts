@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Backoffs, type JobsOptions, type Queue } from 'bullmq';
 import { Packr } from 'msgpackr';
 
@@ -76,7 +77,32 @@ return results
 `;
 }
 
-const COMMAND = 'switchboardAddJobs';
+/**
+ * The script's text and SHA-1, worked out once. It runs by plain `EVALSHA` (then `EVAL` when Redis answers
+ * NOSCRIPT, after a restart or `SCRIPT FLUSH`), never as a command defined on the client on first use: an
+ * auto-pipelined client that opened a pipeline in the same tick would lack a command defined after it, which
+ * ioredis answers by throwing outside the caller (docs/performance.md#batch-accept-benchbatchmjs).
+ */
+let script: { lua: string; sha: string } | undefined;
+function loopScriptOnce(): { lua: string; sha: string } {
+  if (!script) {
+    const lua = loopScript();
+    script = { lua, sha: createHash('sha1').update(lua).digest('hex') };
+  }
+  return script;
+}
+
+type ScriptClient = { evalsha(...args: unknown[]): Promise<unknown>; eval(...args: unknown[]): Promise<unknown> };
+
+async function runLoopScript(client: ScriptClient, keys: string[], payload: Buffer): Promise<unknown> {
+  const { lua, sha } = loopScriptOnce();
+  try {
+    return await client.evalsha(sha, keys.length, ...keys, payload);
+  } catch (error) {
+    if (!String((error as Error).message).startsWith('NOSCRIPT')) throw error;
+    return client.eval(lua, keys.length, ...keys, payload);
+  }
+}
 
 type QueueInternals = Queue & { keys: Record<string, string>; opts: { telemetry?: unknown } };
 
@@ -230,13 +256,12 @@ export async function addJobsInOneCall<Data>(queue: Queue, jobs: ReadonlyArray<O
     await queue.addBulk(jobs.map((job) => ({ name: job.name, data: job.data, opts: job.opts })) as Parameters<Queue['addBulk']>[0]);
     return;
   }
-  const client = (await queue.backend.client) as unknown as Record<string, (...args: unknown[]) => Promise<unknown>> & { defineCommand: (name: string, def: { numberOfKeys: number; lua: string }) => void };
-  if (typeof client[COMMAND] !== 'function') client.defineCommand(COMMAND, { numberOfKeys: 15, lua: loopScript() });
+  const client = (await queue.backend.client) as unknown as ScriptClient;
   const k = internals.keys;
   const keys = [k.wait, k.paused, k.meta, k.id, k.completed, k.delayed, k.active, k.events, k.marker, k.marker, k.meta, k.id, k.delayed, k.completed, k.events];
   const timestamp = Date.now();
   const payload = scriptJobs(internals, jobs, timestamp);
-  const results = (await client[COMMAND](...keys, payload)) as Array<string | number>;
+  const results = (await runLoopScript(client, keys, payload)) as Array<string | number>;
   const failed = results.find((r): r is number => typeof r === 'number' && r < 0);
   if (failed !== undefined) throw failedAdd(failed);
 }

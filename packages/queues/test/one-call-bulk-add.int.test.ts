@@ -110,3 +110,22 @@ it('frames long lists and long payloads (msgpack 16-bit headers) without losing 
   expect(await queue.getJobCounts('waiting')).toEqual({ waiting: 300 });
   expect((await queue.getJob('msg_l299'))?.data).toEqual(jobs[299]);
 });
+
+it('runs again after Redis has forgotten its script (NOSCRIPT, then EVAL)', async () => {
+  const queue = open(`flush-${randomBytes(3).toString('hex')}`);
+  await addJobsInOneCall(queue, [sendMessageBulkJob(job('msg_f1', 1))]);
+  await redis.script('FLUSH');
+  await addJobsInOneCall(queue, [sendMessageBulkJob(job('msg_f2', 2))]);
+  expect(await queue.getJobCounts('waiting')).toEqual({ waiting: 2 });
+});
+
+it('takes its first calls in the same tick as other commands on an auto-pipelined connection', async () => {
+  // The gateway's queue connection auto-pipelines: a command defined on the client after ioredis opened that
+  // tick's pipeline would be missing from it, and ioredis would throw outside the caller.
+  const queue = new Queue(`pipe-${randomBytes(3).toString('hex')}`, { connection: { url: redisUrl, enableAutoPipelining: true }, prefix });
+  opened.push(queue);
+  const client = (await (queue as unknown as { backend: { client: Promise<Redis> } }).backend.client);
+  const calls = Array.from({ length: 20 }, (_, i) => [client.get(`${prefix}:nothing`), addJobsInOneCall(queue, [sendMessageBulkJob(job(`msg_t${i}`, i))])]).flat();
+  await Promise.all(calls);
+  expect(await queue.getJobCounts('waiting')).toEqual({ waiting: 20 });
+});
