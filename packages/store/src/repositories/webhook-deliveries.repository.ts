@@ -3,103 +3,14 @@ import type { Queryable } from '../db';
 import { preparedStatement } from '../prepared-statements';
 import type { SecretCipher } from '../secret-cipher';
 import { callbackSecretLocation } from './accounts.repository';
-import { openEndpointSecrets, type WebhookEndpointRow } from './webhook-endpoints.repository';
+import { openEndpointSecrets } from './webhook-endpoints.repository';
+import { CALLBACK_TARGET, type WebhookDeliveryRow, type DeliveryTarget, type AttemptRecord, type AttemptView, type PendingDelivery, type DeliveryForAttempt, type AttemptEffects } from './webhook-deliveries.types';
+
+export * from './webhook-deliveries.types';
 
 // Two ids per delivered event (the delivery and its attempt): from a pooled random buffer, since `ulid`
 // reads the OS's random source once per character (a tenth of webhook-delivery's busy CPU, docs/performance.md).
 const newId = createPooledIdGenerator();
-
-export interface WebhookDeliveryRow {
-  id: string;
-  event_id: string;
-  account_id: string;
-  target_key: string;
-  endpoint_id: string | null;
-  url: string;
-  status: 'pending' | 'delivered' | 'failed';
-  generation: number;
-  attempt_count: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  next_attempt_at: Date | null;
-  delivered_at: Date | null;
-  failed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface DeliveryTarget {
-  /** The endpoint id, or `callback` for the resource's own callback_url. */
-  targetKey: string;
-  endpointId: string | null;
-  url: string;
-}
-
-export interface AttemptRecord {
-  deliveryId: string;
-  endpointId: string | null;
-  url: string;
-  statusCode: number | null;
-  latencyMs: number;
-  error: string | null;
-  responseSize: number | null;
-  responseExcerpt: string | null;
-  at: Date;
-}
-
-export interface AttemptView {
-  id: string;
-  delivery_id: string;
-  event_id: string;
-  event_type: string;
-  attempt: number;
-  url: string;
-  status_code: number | null;
-  latency_ms: number;
-  error: string | null;
-  response_size: number | null;
-  delivery_status: string;
-  created_at: string;
-}
-
-export const CALLBACK_TARGET = 'callback';
-
-export interface PendingDelivery {
-  id: string;
-  generation: number;
-  /** Attempts already stored: 0 for a delivery never tried (webhook-delivery then makes its first attempt at once). */
-  attempt_count: number;
-}
-
-/** A delivery with everything one attempt needs, read in one round trip. */
-export interface DeliveryForAttempt {
-  id: string;
-  account_id: string;
-  endpoint_id: string | null;
-  url: string;
-  status: WebhookDeliveryRow['status'];
-  generation: number;
-  event: { id: string; type: string; created_at: Date; data: Record<string, unknown> };
-  /** Null for a callback_url delivery. */
-  endpoint: Pick<WebhookEndpointRow, 'enabled' | 'deleted_at' | 'disabled_reason' | 'secret' | 'previous_secret' | 'previous_secret_expires_at'> | null;
-  /** The account's callback secret; read only for a callback_url delivery. */
-  callback_secret: string | null;
-  /**
-   * Set when a sealed secret of this delivery does not open (its key is gone, or the value was moved or
-   * tampered with); the secrets are then absent. Only this delivery fails: the others read with it do not.
-   */
-  secrets_error?: string;
-}
-
-/** What an attempt does besides being stored, applied in the same statement. */
-export interface AttemptEffects {
-  /** Ends the delivery, but only while it is pending in this generation (a stale job changes nothing). */
-  settle?: { generation: number; status: 'delivered' } | { generation: number; status: 'failed'; reason: string };
-  /** The next try of a delivery that stays pending. */
-  nextAttemptAt?: Date;
-  /** A success ends the endpoint's run of failures; a failure starts or continues it. */
-  endpointRun?: 'success' | 'failure';
-}
 
 // $11 generation, $12 final status: the delivery ends only while pending in the job's generation.
 const SETTLES = `generation = $11 AND status = 'pending' AND $12::text IS NOT NULL`;
