@@ -17,6 +17,6 @@ COPY --from=build --chown=root:root /app /app
 # Numeric, so Kubernetes can check runAsNonRoot; 1000 is the base image's `node` user. The code stays
 # owned by root and the services write nothing but /tmp, so the root filesystem can be read-only.
 USER 1000:1000
-# The dispatcher and the simulator run with a young generation of 4 MB semi-spaces, as devstack starts them; the
-# old generation's cap comes from NODE_OPTIONS (the chart, docker-compose) (docs/operations.md#memory).
-CMD ["sh", "-c", "case $SERVICE in dispatcher|carrier-sim) young=--max-semi-space-size=4;; esac; exec node $young services/${SERVICE}/dist/main.js"]
+# The dispatcher and the simulator run with a young generation of 4 MB semi-spaces, the gateway 8 MB, as devstack
+# starts them; the old generation's cap comes from NODE_OPTIONS (the chart, docker-compose) (docs/operations.md#memory).
+CMD ["sh", "-c", "case $SERVICE in dispatcher|carrier-sim) young=--max-semi-space-size=4;; api-gateway) young=--max-semi-space-size=8;; esac; exec node $young services/${SERVICE}/dist/main.js"]

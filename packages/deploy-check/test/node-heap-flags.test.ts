@@ -17,12 +17,16 @@ const nodeOptionsOf = (objects: KubeObject[], name: string) => environmentOf(obj
 describe('V8 heap flags', () => {
   it('starts each image with the young generation devstack gives that service', () => {
     const cmd = (JSON.parse(/^CMD (.*)$/m.exec(dockerfile)?.[1] ?? '[]') as string[]).join(' ');
-    const youngFlag = /\) young=(\S+);;/.exec(cmd)?.[1];
-    const withYoungFlag = /case \$SERVICE in ([a-z|-]+)\)/.exec(cmd)?.[1].split('|') ?? [];
+    // Each `a|b) young=<flag>;;` arm of the CMD's case gives its services that flag.
+    const youngFlagOf = new Map<string, string>();
+    for (const arm of cmd.matchAll(/(?<=in |;; )([a-z|-]+)\) young=(\S+);;/g)) {
+      for (const name of arm[1].split('|')) youngFlagOf.set(name, arm[2]);
+    }
+    expect(youngFlagOf.size).toBeGreaterThan(0);
     expect(cmd).toContain('exec node $young services/${SERVICE}/dist/main.js');
     for (const name of [...SERVICES, 'carrier-sim'] as const) {
       const semiSpace = SERVICE_NODE_FLAGS[name].find((flag) => flag.startsWith('--max-semi-space-size='));
-      expect({ name, flag: withYoungFlag.includes(name) ? youngFlag : undefined }).toEqual({ name, flag: semiSpace });
+      expect({ name, flag: youngFlagOf.get(name) }).toEqual({ name, flag: semiSpace });
     }
   });
 
