@@ -16,16 +16,23 @@ export interface EventOutbox {
 export interface EventPublisher {
   /**
    * Enqueues one fan-out job per event and then marks the events published. Throws when Redis or the
-   * store fails; the outbox sweeper of webhook-delivery publishes whatever stays unpublished.
+   * store fails; the outbox sweeper of webhook-delivery publishes whatever stays unpublished. An event
+   * inserted already published (`published: true`, no target would receive it) is skipped.
    */
-  publish(events: readonly { id: string }[]): Promise<void>;
+  publish(events: readonly PublishableEvent[]): Promise<void>;
+}
+
+/** An event as its producer stored it; `published` when it was inserted already published. */
+export interface PublishableEvent {
+  id: string;
+  published?: boolean;
 }
 
 export function createEventPublisher({ queue, outbox, clock = () => new Date() }: { queue: BulkJobAdder<FanOutEventJob>; outbox: EventOutbox; clock?: () => Date }): EventPublisher {
   return {
     async publish(events) {
-      if (events.length === 0) return;
-      const all = events.map((e) => e.id);
+      const all = events.filter((e) => !e.published).map((e) => e.id);
+      if (all.length === 0) return;
       const ids = outbox.publishUntargeted ? await outbox.publishUntargeted(all, clock()) : all;
       if (ids.length === 0) return;
       // Enqueue first, mark second: a crash in between leaves the event unpublished, and publishing it
@@ -42,7 +49,7 @@ export function createEventPublisher({ queue, outbox, clock = () => new Date() }
  * run at once (docs/performance.md#dispatch). Each caller still learns whether its own events went out.
  */
 export function createBatchingEventPublisher(publisher: EventPublisher, maxBatch = 500): EventPublisher {
-  let pending: Array<{ events: readonly { id: string }[]; resolve: () => void; reject: (error: unknown) => void }> = [];
+  let pending: Array<{ events: readonly PublishableEvent[]; resolve: () => void; reject: (error: unknown) => void }> = [];
   let scheduled = false;
   const flush = async () => {
     scheduled = false;
@@ -83,7 +90,7 @@ export function createBatchingEventPublisher(publisher: EventPublisher, maxBatch
  * the `events` table is the outbox, so a failure loses nothing; it is logged (with the caller's
  * fields) and the caller's work goes on.
  */
-export type PublishEvents<Event extends { id: string } = { id: string }> = (events: readonly Event[], fields?: Record<string, unknown>) => Promise<void>;
+export type PublishEvents<Event extends PublishableEvent = PublishableEvent> = (events: readonly Event[], fields?: Record<string, unknown>) => Promise<void>;
 
 export function publishEventsOrLeaveInOutbox(publisher: EventPublisher, logger: Pick<Logger, 'error'>): PublishEvents {
   return async (events, fields = {}) => {

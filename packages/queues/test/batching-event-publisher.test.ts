@@ -1,4 +1,4 @@
-import { createBatchingEventPublisher, type EventPublisher } from '../src/event-publisher';
+import { createBatchingEventPublisher, createEventPublisher, type EventPublisher } from '../src/event-publisher';
 
 /** Events of jobs running together go out in one publish (docs/performance.md#dispatch); each caller learns its outcome. */
 function recordingPublisher(fail = false) {
@@ -34,4 +34,21 @@ it('rejects every caller of a batch that failed, so each can leave its events in
   const results = await Promise.allSettled([batching.publish([{ id: 'evt_1' }]), batching.publish([{ id: 'evt_2' }])]);
   expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
   await expect(batching.publish([])).resolves.toBeUndefined();
+});
+
+it('queues no fan-out job and marks nothing for events inserted already published', async () => {
+  const queued: string[][] = [];
+  const judged: string[][] = [];
+  const marked: string[][] = [];
+  const publisher = createEventPublisher({
+    queue: { addBulk: async (jobs) => { queued.push(jobs.map((job) => String(job.opts?.jobId))); return []; } } as unknown as Parameters<typeof createEventPublisher>[0]['queue'],
+    outbox: {
+      markPublished: async (ids) => void marked.push(ids),
+      publishUntargeted: async (ids) => (judged.push([...ids]), [...ids]),
+    },
+  });
+  await publisher.publish([{ id: 'evt_quiet', published: true }, { id: 'evt_open' }]);
+  expect({ judged, marked, queued: queued.length }).toEqual({ judged: [['evt_open']], marked: [['evt_open']], queued: 1 });
+  await publisher.publish([{ id: 'evt_quiet_2', published: true }]);
+  expect({ judged: judged.length, marked: marked.length, queued: queued.length }).toEqual({ judged: 1, marked: 1, queued: 1 });
 });

@@ -24,6 +24,11 @@ export interface StoredEvent {
   type: string;
   resource_id: string;
   sequence: number;
+  /**
+   * Inserted already published, because no target would receive it: publishing skips it
+   * (docs/webhooks.md#how-nothing-is-lost). @defaultValue false
+   */
+  published?: boolean;
 }
 
 export interface ChangeResult {

@@ -8,6 +8,7 @@ import {
   createWebhookEndpointsRepository,
   type Db,
   type MessageWritesRepository,
+  type StoredEvent,
 } from '../src';
 
 // Which committed events fan-out would deliver to anyone (docs/webhooks.md#events), against a real PostgreSQL.
@@ -28,8 +29,8 @@ afterAll(async () => {
 
 const AT = new Date('2025-01-01T10:00:00.000Z');
 
-/** A message moved to `sent`, whose `message.sent` event is committed and unpublished. */
-async function sendingEvent(accountId: string, callbackUrl?: string): Promise<string> {
+/** A message moved to `sent` by the batched change statement; its `message.sent` event as that statement returned it. */
+async function sentEvent(accountId: string, callbackUrl?: string): Promise<StoredEvent> {
   const id = newId('msg');
   await writes.persistAccepted({
     id,
@@ -48,12 +49,50 @@ async function sendingEvent(accountId: string, callbackUrl?: string): Promise<st
   if (started.outcome !== 'started') throw new Error('expected a started attempt');
   const sent = await writes.attemptAccepted({ messageId: id, attemptId: started.attempt.id, upstreamMessageId: `smsc-${id}`, at: AT });
   expect(sent.events).toHaveLength(1);
-  return sent.events[0].id;
+  return sent.events[0];
+}
+
+/** The same, with the event left unpublished as the single-change paths leave every event. */
+async function sendingEvent(accountId: string, callbackUrl?: string): Promise<string> {
+  const { id } = await sentEvent(accountId, callbackUrl);
+  await db.query('UPDATE events SET published_at = NULL WHERE id = $1', [id]);
+  return id;
 }
 
 async function publishedAt(eventId: string) {
   return (await db.query<{ published_at: Date | null }>('SELECT published_at FROM events WHERE id = $1', [eventId])).rows[0].published_at;
 }
+
+describe('the batched change statement', () => {
+  it('inserts an event nobody would receive already published, and flags it so that publishing skips it', async () => {
+    const accounts = createAccountsRepository(db, testSecretCipher(database.url));
+    const quiet = (await accounts.ensure('insert-quiet')).id;
+    const subscribed = (await accounts.ensure('insert-subscribed')).id;
+    const otherType = (await accounts.ensure('insert-other-type')).id;
+    const disabled = (await accounts.ensure('insert-disabled')).id;
+    const endpoints = createWebhookEndpointsRepository(db, testSecretCipher(database.url));
+    await endpoints.create({ accountId: subscribed, url: 'https://example.com/hook', events: ['message.sent'], at: AT });
+    await endpoints.create({ accountId: otherType, url: 'https://example.com/hook', events: ['message.read'], at: AT });
+    const off = await endpoints.create({ accountId: disabled, url: 'https://example.com/hook', events: ['*'], at: AT });
+    await db.query('UPDATE webhook_endpoints SET enabled = false WHERE id = $1', [off.id]);
+
+    const noTarget = await sentEvent(quiet);
+    const withCallback = await sentEvent(quiet, 'https://example.com/callback');
+    const withEndpoint = await sentEvent(subscribed);
+    const notSubscribed = await sentEvent(otherType);
+    const endpointDisabled = await sentEvent(disabled);
+
+    for (const event of [noTarget, notSubscribed, endpointDisabled]) {
+      expect({ id: event.id, published: event.published }).toEqual({ id: event.id, published: true });
+      expect(await publishedAt(event.id)).not.toBeNull();
+    }
+    // Those with a target stay in the outbox until their fan-out job is queued.
+    for (const event of [withCallback, withEndpoint]) {
+      expect({ id: event.id, published: event.published }).toEqual({ id: event.id, published: undefined });
+      expect(await publishedAt(event.id)).toBeNull();
+    }
+  });
+});
 
 describe('publishUntargeted', () => {
   it('marks published the events nobody would receive and returns the rest, in one call', async () => {

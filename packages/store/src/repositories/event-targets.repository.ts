@@ -13,6 +13,16 @@ const HAS_TARGET = `
              WHERE w.account_id = e.account_id AND w.enabled AND w.deleted_at IS NULL
                AND CASE WHEN e.type = 'webhook.test' THEN w.id = e.resource_id ELSE w.events && ARRAY[e.type, '*']::text[] END)`;
 
+/**
+ * The same conditions for a message event not yet inserted, read from a row `e` with `account_id`, `type` and
+ * `resource_id` (the message id): the batched change statement inserts an event nobody would receive already
+ * published (docs/webhooks.md#how-nothing-is-lost).
+ */
+export const MESSAGE_EVENT_HAS_TARGET = `
+  EXISTS (SELECT 1 FROM messages m WHERE m.id = e.resource_id AND m.callback_url IS NOT NULL)
+  OR EXISTS (SELECT 1 FROM webhook_endpoints w
+             WHERE w.account_id = e.account_id AND w.enabled AND w.deleted_at IS NULL AND w.events && ARRAY[e.type, '*']::text[])`;
+
 export function createEventTargetsRepository(db: Db) {
   return {
     /**
