@@ -51,7 +51,8 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
   });
 
   it('publishes events once (job id = event id) and marks them; the outbox lists only unpublished ones', async () => {
-    const { events } = await sentAndDeliveredMessage(db, accountId);
+    // With a callback_url, so its events have a target and are written unpublished (docs/webhooks.md#how-nothing-is-lost).
+    const { events } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/outbox');
     expect(events.map((e) => e.type)).toEqual(['message.sent', 'message.delivered']);
     const repo = createEventsRepository(db);
     const future = new Date(Date.now() + 60_000);
