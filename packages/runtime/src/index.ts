@@ -4,3 +4,4 @@ export * from './http-drain';
 export * from './metrics';
 export * from './common-config';
 export * from './worker-service';
+export * from './group-commit';

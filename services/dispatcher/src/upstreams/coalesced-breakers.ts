@@ -1,5 +1,5 @@
 import type { BreakerRecord, UpstreamBreakerStore } from '@switchboard/shared-state';
-import { createGroupCommit } from '../dispatch/group-commit';
+import { createGroupCommit } from '@switchboard/runtime';
 
 /**
  * The shared breaker store, with the Redis work of concurrent sends gathered (docs/performance.md#dispatch):

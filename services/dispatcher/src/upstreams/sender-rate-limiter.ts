@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ConcreteChannel } from '@switchboard/domain';
-import { createGroupCommit } from '../dispatch/group-commit';
+import { createGroupCommit } from '@switchboard/runtime';
 
 /**
  * The Redis key of one (upstream, sender) bucket. The `{...}` hash tag keeps the one key of a script call

@@ -2,7 +2,7 @@ import type { JobsOptions } from 'bullmq';
 import type { UpstreamReceipt } from '@switchboard/domain';
 import type { SmsAdapter } from '@switchboard/providers';
 import { enqueueProviderCallback, providerCallbackJobId, type JobAdder, type ProviderCallbackJob } from '@switchboard/queues';
-import { createGroupCommit } from '../dispatch/group-commit';
+import { createGroupCommit } from '@switchboard/runtime';
 
 /**
  * SMS receipts and mobile-originated texts arrive on the dispatcher's own SMPP session, not through the
