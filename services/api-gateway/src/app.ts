@@ -235,6 +235,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
       guard,
       logger,
       bodyLimitBytes: config.bodyLimitBytes,
+      receiptsGroupMax: config.callbackReceiptsGroupMax,
       chatAppSecret: config.chatAppSecret,
       chatVerifyToken: config.chatVerifyToken,
       rbmClientToken: config.rbmClientToken,

@@ -122,4 +122,18 @@ describe('RCS events (RBM Pub/Sub push)', () => {
     expect(job?.data).toMatchObject({ source: 'rcs', receipts: [{ channel: 'rcs', status: 'delivered', upstreamMessageId: event.messageId }] });
     expect((await h.callbackQueue.count()) - before).toBe(1);
   });
+
+  it('queues the receipts of events arriving together in fewer jobs, each receipt once, and answers each event', async () => {
+    const before = new Set((await h.callbackQueue.getJobs(['waiting', 'delayed', 'prioritized'])).map((job) => job.id));
+    const events = Array.from({ length: 100 }, (_, i) => push({ senderPhoneNumber: '+14155552671', eventType: 'READ', eventId: `ev-group-${i}`, messageId: `msg_group_${i}`, sendTime: '2026-01-01T00:00:00Z', agentId: 'a' }));
+    const answers = await Promise.all(events.map(({ body, signature }) => postRcs(body, signature)));
+    expect(answers.map((answer) => answer.status)).toEqual(events.map(() => 200));
+
+    const jobs = (await h.callbackQueue.getJobs(['waiting', 'delayed', 'prioritized'])).filter((job) => !before.has(job.id));
+    const receipts = jobs.flatMap((job) => (job.data as ProviderCallbackJob).receipts.map((receipt) => receipt.upstreamMessageId));
+    expect(receipts.sort()).toEqual(events.map((_, i) => `msg_group_${i}`).sort());
+    // Events that arrived while a job was being queued went into the next one together (CALLBACK_RECEIPTS_GROUP_MAX).
+    expect(jobs.length).toBeLessThan(events.length);
+    expect(jobs.some((job) => String(job.id).startsWith('rcs-group-'))).toBe(true);
+  });
 });

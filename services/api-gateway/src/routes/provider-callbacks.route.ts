@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import { Router, type RequestHandler } from 'express';
+import type { UpstreamReceipt } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
 import { parseChatWebhook, parseRbmEvent, verifyChatSignature, verifyRbmSignature } from '@switchboard/providers';
+import { createGroupCommit } from '@switchboard/runtime';
 import { enqueueProviderCallback, providerCallbackJobId, type CallbackSource, type ProviderCallbackJob } from '@switchboard/queues';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { parseJsonBody, readJsonRequestBody } from '../http/json-body.middleware';
@@ -14,6 +16,8 @@ export interface ProviderCallbackDeps {
   guard: DependencyGuard;
   logger: Logger;
   bodyLimitBytes: number;
+  /** Callbacks carrying only receipts that may share one job (CALLBACK_RECEIPTS_GROUP_MAX). @defaultValue 1 */
+  receiptsGroupMax?: number;
   chatAppSecret: string;
   chatVerifyToken: string;
   rbmClientToken: string;
@@ -30,15 +34,38 @@ function sha256(data: Buffer | string): string {
  * Upstream callbacks (docs/api.md#upstream-callbacks): verified with the upstream's own scheme,
  * parsed into our normalised shapes, enqueued and acknowledged at once. The job id is a digest of what
  * the upstream signed, so a redelivery of the same callback is ignored by BullMQ.
+ * Callbacks that carry only receipts (RBM sends one event per request) go through a group commit: one
+ * arriving while the previous job of its upstream is being queued waits and goes into the next job with
+ * the others (docs/performance.md#dispatch). Each is still answered only once its job is in Redis. A
+ * redelivered callback may land in another group and be applied twice, which changes nothing: a receipt
+ * only moves a message forward. Inbound messages and template updates keep a job per callback.
  */
 export function providerCallbacksRouter(deps: ProviderCallbackDeps): Router {
   const { queue, guard, logger, clock = Date.now } = deps;
   const router = Router();
+  const callbackJob = (source: CallbackSource, contents: Contents): ProviderCallbackJob => ({ source, received_at: new Date(clock()).toISOString(), ...contents });
+  const onlyReceipts = (receipts: UpstreamReceipt[]): Contents => ({ receipts, inbound: [], template_updates: [] });
+
+  const enqueueReceipts = createGroupCommit<CallbackSource, { digest: string; receipts: UpstreamReceipt[] }, void>({
+    writeOne: async (source, { digest, receipts }) => {
+      await enqueueProviderCallback(queue, callbackJob(source, onlyReceipts(receipts)), providerCallbackJobId.signedBody(source, digest));
+    },
+    writeMany: async (source, callbacks) => {
+      const job = callbackJob(source, onlyReceipts(callbacks.flatMap((callback) => callback.receipts)));
+      await enqueueProviderCallback(queue, job, providerCallbackJobId.signedBodies(source, callbacks.map((callback) => callback.digest)));
+      return callbacks.map(() => undefined);
+    },
+    maxGroup: deps.receiptsGroupMax ?? 1,
+  });
 
   async function enqueue(source: CallbackSource, signed: Buffer | string, contents: Contents): Promise<void> {
     if (contents.receipts.length + contents.inbound.length + contents.template_updates.length === 0) return;
-    const job: ProviderCallbackJob = { source, received_at: new Date(clock()).toISOString(), ...contents };
-    await guard('redis', () => enqueueProviderCallback(queue, job, providerCallbackJobId.signedBody(source, sha256(signed))));
+    const digest = sha256(signed);
+    if (contents.inbound.length + contents.template_updates.length === 0) {
+      await guard('redis', () => enqueueReceipts(source, { digest, receipts: contents.receipts }));
+      return;
+    }
+    await guard('redis', () => enqueueProviderCallback(queue, callbackJob(source, contents), providerCallbackJobId.signedBody(source, digest)));
   }
 
   /** A signed body we cannot read would be retried forever by the upstream; 400 ends that. */
