@@ -31,6 +31,7 @@ import {
 } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
 import { createBatchedSendStore } from './dispatch/batched-send-store';
+import { createPendingAcceptances } from './dispatch/pending-acceptances';
 import { createMessageTimers } from './dispatch/message-timers';
 import { createMediaCheck } from './media/media-check';
 import { createDispatcherMetrics } from './metrics';
@@ -83,7 +84,11 @@ runWorkerService({
     const queueOptions = { connection: producerConnection, prefix: config.queuePrefix };
     const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, queueOptions);
     const receiptRetry = exponentialRetry(config.receiptMatchAttempts, config.receiptRetryBackoffMs);
-    for (const sms of adapters.smsSessions) forwardSmsCallbacks({ sms, queue: callbackQueue, clock, retry: receiptRetry, maxReceiptsPerJob: config.smppReceiptBatchMax });
+    // SMS receipts that overtake their acceptance wait for it (docs/performance.md#dispatch), at most one retry's backoff.
+    const pendingAcceptances = createPendingAcceptances();
+    for (const sms of adapters.smsSessions) {
+      forwardSmsCallbacks({ sms, queue: callbackQueue, clock, retry: receiptRetry, maxReceiptsPerJob: config.smppReceiptBatchMax, pendingAcceptances, maxAcceptanceWaitMs: config.receiptRetryBackoffMs });
+    }
     // Events are committed with each change (the outbox); publishing hands them to webhook fan-out at once,
     // and webhook-delivery's sweeper publishes any that a crash left behind.
     const eventFanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOptions);
@@ -119,7 +124,7 @@ runWorkerService({
       rcsResendDeduped: (mode) => adapters.rcsResendDeduped[mode],
       senderSlot: (mode, channel, sender, messageId) => senderLimits.take(channel, adapters.rateLimitUpstream[mode][channel], sender, messageId),
       timers: messageTimers,
-      store: createBatchedSendStore(store, { maxBatch: config.sendBatchMax, waitMs: config.sendBatchWaitMs }),
+      store: createBatchedSendStore(store, { maxBatch: config.sendBatchMax, waitMs: config.sendBatchWaitMs, pendingAcceptances }),
       suppressedChannels: suppressionCache.suppressedChannels,
       providers: adapters.byMode,
       clock,

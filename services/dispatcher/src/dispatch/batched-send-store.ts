@@ -1,5 +1,6 @@
 import type { MessageWritesRepository } from '@switchboard/store';
 import type { SendMessageStore } from '../processors/send-message.processor';
+import type { PendingAcceptances } from './pending-acceptances';
 import { createWriteBatcher } from './write-batcher';
 
 export interface SendBatchOptions {
@@ -7,6 +8,8 @@ export interface SendBatchOptions {
   maxBatch?: number;
   /** @defaultValue 2 */
   waitMs?: number;
+  /** Where acceptances being written are registered, so that an early receipt waits for its own. @defaultValue none */
+  pendingAcceptances?: PendingAcceptances;
 }
 
 /**
@@ -19,11 +22,15 @@ export function createBatchedSendStore(
   store: SendMessageStore & Pick<MessageWritesRepository, 'persistAcceptedMany' | 'startAttempts' | 'attemptsAccepted' | 'attemptsFailed'>,
   options: SendBatchOptions = {},
 ): SendMessageStore {
+  const { pendingAcceptances, ...batching } = options;
+  const attemptAccepted = createWriteBatcher({ writeMany: store.attemptsAccepted, writeOne: store.attemptAccepted, ...batching });
   return {
     ...store,
-    persistAccepted: createWriteBatcher({ writeMany: store.persistAcceptedMany, writeOne: store.persistAccepted, ...options }),
-    startAttempt: createWriteBatcher({ writeMany: store.startAttempts, writeOne: store.startAttempt, ...options }),
-    attemptAccepted: createWriteBatcher({ writeMany: store.attemptsAccepted, writeOne: store.attemptAccepted, ...options }),
-    attemptFailed: createWriteBatcher({ writeMany: store.attemptsFailed, writeOne: store.attemptFailed, ...options }),
+    persistAccepted: createWriteBatcher({ writeMany: store.persistAcceptedMany, writeOne: store.persistAccepted, ...batching }),
+    startAttempt: createWriteBatcher({ writeMany: store.startAttempts, writeOne: store.startAttempt, ...batching }),
+    attemptAccepted: pendingAcceptances
+      ? (input) => pendingAcceptances.track([input.upstreamMessageId, ...(input.partIds ?? [])], attemptAccepted(input))
+      : attemptAccepted,
+    attemptFailed: createWriteBatcher({ writeMany: store.attemptsFailed, writeOne: store.attemptFailed, ...batching }),
   };
 }

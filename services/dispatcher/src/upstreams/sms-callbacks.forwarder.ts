@@ -3,6 +3,7 @@ import type { UpstreamReceipt } from '@switchboard/domain';
 import type { SmsAdapter } from '@switchboard/providers';
 import { enqueueProviderCallback, providerCallbackJobId, type JobAdder, type ProviderCallbackJob } from '@switchboard/queues';
 import { createGroupCommit } from '@switchboard/runtime';
+import type { PendingAcceptances } from '../dispatch/pending-acceptances';
 
 /**
  * SMS receipts and mobile-originated texts arrive on the dispatcher's own SMPP session, not through the
@@ -22,6 +23,13 @@ export function forwardSmsCallbacks(deps: {
   retry: Pick<JobsOptions, 'attempts' | 'backoff'>;
   /** Receipts per job at most (SMPP_RECEIPT_BATCH_MAX). @defaultValue 1: a job per receipt */
   maxReceiptsPerJob?: number;
+  /**
+   * This process's acceptances being written: a receipt for one of them is queued once it is committed, so its
+   * job matches on the first run instead of retrying. @defaultValue none: every receipt is queued at once
+   */
+  pendingAcceptances?: PendingAcceptances;
+  /** How long a receipt waits for its acceptance at most; past it, the job's own retries take over. */
+  maxAcceptanceWaitMs?: number;
 }): void {
   const { sms, queue, clock, retry } = deps;
   const callback = (contents: Pick<ProviderCallbackJob, 'receipts' | 'inbound'>): ProviderCallbackJob => ({
@@ -41,10 +49,22 @@ export function forwardSmsCallbacks(deps: {
     },
     maxGroup: deps.maxReceiptsPerJob ?? 1,
   });
+  const acceptanceOf = (receipt: UpstreamReceipt) =>
+    (receipt.partId !== undefined ? deps.pendingAcceptances?.settled(receipt.partId) : undefined) ?? deps.pendingAcceptances?.settled(receipt.upstreamMessageId);
   sms.onReceipt(async (receipt) => {
+    const acceptance = acceptanceOf(receipt);
+    if (acceptance) await waitAtMost(acceptance, deps.maxAcceptanceWaitMs ?? 1_000);
     await forwardReceipts('receipts', receipt);
   });
   sms.onInbound(async (inbound) => {
     await enqueueProviderCallback(queue, callback({ receipts: [], inbound: [inbound] }), providerCallbackJobId.smsInbound(inbound), retry);
   });
+}
+
+function waitAtMost(settles: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([settles, timeout]).finally(() => clearTimeout(timer));
 }
