@@ -4,7 +4,7 @@
 // database and Redis), the peak RSS of the webhook-delivery process, and the CPU time each process of
 // either path spent per event: on a shared machine the rates swing with other load, the CPU costs do not.
 // Usage: npm run build && node bench/webhooks.mjs [events=5000] [concurrency=64]
-// BENCH_CPU_PROF_DIR=<dir> writes a CPU profile of the webhook-delivery process there (cpu-profile-preload.cjs).
+// BENCH_CPU_PROF_DIR=<dir> writes a CPU profile of the webhook-delivery process there (cpu-profile.cjs).
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { spawn } from 'node:child_process';
@@ -57,7 +57,7 @@ try {
 
   const profileDir = process.env.BENCH_CPU_PROF_DIR;
   worker = await devstack.startService('webhook-delivery', {
-    ...(profileDir ? { NODE_OPTIONS: `--require ${new URL('./cpu-profile-preload.cjs', import.meta.url).pathname}`, CPU_PROFILE_DIR: profileDir } : {}),
+    ...(profileDir ? { NODE_OPTIONS: `--require ${new URL('./cpu-profile.cjs', import.meta.url).pathname}`, BENCH_PROFILE_DIR: profileDir } : {}),
     DATABASE_URL: database.url, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn', SECRETS_ENCRYPTION_KEYS: devstack.testSecretsKeys(database.url),
     WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     // First attempts run inside the fan-out jobs, retries in delivery jobs: either way at most `concurrency` POSTs in flight, as in the bare loop.
