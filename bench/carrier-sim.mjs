@@ -1,4 +1,4 @@
-// Carrier-sim bare send rate (docs/performance.md#carrier-sim): sends per second on each channel, straight
+// Carrier-sim bare send rate (docs/performance/carrier-sim.md#carrier-sim): sends per second on each channel, straight
 // at the simulator, each printed beside a baseline measured in the same run on the same machine:
 //   - chat, rcs: autocannon with CONNECTIONS keep-alive connections; the baseline is a bare node:http
 //     server answering a fixed JSON body of the same size (bench/carrier-sim.peers.mjs bare-http);

@@ -1,4 +1,4 @@
-// Dispatch throughput (docs/performance.md#dispatch): messages per second from the first 202 to the last
+// Dispatch throughput (docs/performance/dispatch.md#dispatch): messages per second from the first 202 to the last
 // `delivered` in the store, per channel, beside two baselines measured in the same run on the same machine:
 //   - raw BullMQ: the same number of jobs through a no-op processor at the dispatcher's concurrency, on the
 //     same Redis (the queue's own limit here);

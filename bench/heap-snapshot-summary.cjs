@@ -1,4 +1,4 @@
-// Summarises a V8 heap snapshot (docs/performance.md#memory): the self size of every node, totalled by
+// Summarises a V8 heap snapshot (docs/performance/memory.md#memory): the self size of every node, totalled by
 // constructor for objects and closures and by kind for the rest (strings, compiled code, arrays, shapes).
 // A snapshot holds only what survived the full collection that precedes it, so this is the live set.
 // Usage: node --max-old-space-size=2000 bench/heap-snapshot-summary.cjs <file.heapsnapshot> [rows=20]

@@ -1,4 +1,4 @@
-// Preloaded with `NODE_OPTIONS=--require <this file>` into every service a bench starts (docs/performance.md#memory):
+// Preloaded with `NODE_OPTIONS=--require <this file>` into every service a bench starts (docs/performance/memory.md#memory):
 // every 250 ms it samples the process's resident set split into anonymous and file-backed memory
 // (/proc/self/smaps_rollup) and process.memoryUsage(), and writes to MEMORY_PROBE_DIR/<service>-<pid>.json the
 // reading 8 s after start (idle, with the count of loaded modules), the reading at the highest RSS, the GC

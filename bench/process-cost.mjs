@@ -1,4 +1,4 @@
-// Where the CPU of a bench run goes, per message (docs/performance.md#dispatch): CPU time of every process of
+// Where the CPU of a bench run goes, per message (docs/performance/dispatch.md#dispatch): CPU time of every process of
 // the stack (user + system from /proc/<pid>/stat), the bench's own load generator, Redis commands and
 // PostgreSQL transactions, taken before and after a run and divided by the messages of that run.
 // An extra figure beside the bench's own; it does not change what the bench measures.

@@ -1,4 +1,4 @@
-// Send-side store writes (docs/performance.md#send-batches): messages through persist → send guard → acceptance,
+// Send-side store writes (docs/performance/dispatch.md#send-batches): messages through persist → send guard → acceptance,
 // 64 at a time like the dispatcher's send jobs, against PostgreSQL with the dispatcher's pool size. Batched
 // (SEND_BATCH_MAX=64, the default) beside the baseline of the same writes one job at a time (SEND_BATCH_MAX=1),
 // alternated in the same run on the same database. No upstream, no Redis: the store's share of a send alone.

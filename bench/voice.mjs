@@ -1,4 +1,4 @@
-// Voice (docs/performance.md#voice), two parts, each beside a baseline from the same run.
+// Voice (docs/performance/voice.md#voice), two parts, each beside a baseline from the same run.
 // 1. Concurrency: calls carried by one orchestrator process whose trunk points at SIPp (sip-tester) answering
 //    every call and echoing its RTP (-rtp_echo). Each call hears a prompt, waits for a digit that never comes,
 //    hears a goodbye and is hung up. Reports the share of RTP frames our paced sender sent more than 20 ms late,

@@ -8,7 +8,7 @@ import type { ServiceName } from './service-process';
  *   1.3× (256 MB) to 1.6× (1 GB) of what survived the last full collection before it runs the next one,
  *   instead of 4× under the default cap (a quarter of the machine's memory, up to 4 GB); that growth was the
  *   garbage kept resident under load.
- * Each service gets what it was measured to gain from at no CPU cost (docs/performance.md#memory): the
+ * Each service gets what it was measured to gain from at no CPU cost (docs/performance/memory.md#memory): the
  * dispatcher both; the gateway the old-generation cap and 8 MB semi-spaces: with 4 MB its CPU per accepted request
  * rose by about a quarter (more of each request's objects outlive a young collection), while 8 MB kept its peak
  * under a 1,000-item batch load at 134–139 MB instead of 146–153 for about a tenth more CPU per batch; webhook-delivery

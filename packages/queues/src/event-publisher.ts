@@ -8,7 +8,7 @@ export interface EventOutbox {
   /**
    * Marks published the events no target would receive and returns the ids of the others. When the outbox
    * has it, only those others get a fan-out job: an account without webhook endpoints, whose messages have
-   * no callback_url, costs no Redis work per event (docs/performance.md#dispatch). @defaultValue every event is fanned out
+   * no callback_url, costs no Redis work per event (docs/performance/dispatch.md#dispatch). @defaultValue every event is fanned out
    */
   publishUntargeted?(ids: readonly string[], at: Date): Promise<string[]>;
 }
@@ -46,7 +46,7 @@ export function createEventPublisher({ queue, outbox, clock = () => new Date() }
 /**
  * Publishes the events of every caller that arrives within one turn of the event loop together: one
  * `addBulk` and one `markPublished` for all of them, instead of one of each per change, when many jobs
- * run at once (docs/performance.md#dispatch). Each caller still learns whether its own events went out.
+ * run at once (docs/performance/dispatch.md#dispatch). Each caller still learns whether its own events went out.
  */
 export function createBatchingEventPublisher(publisher: EventPublisher, maxBatch = 500): EventPublisher {
   let pending: Array<{ events: readonly PublishableEvent[]; resolve: () => void; reject: (error: unknown) => void }> = [];

@@ -45,7 +45,7 @@ function splitScript(content: string): { helpers: Map<string, string>; body: str
  * One script that runs BullMQ's addStandardJob or addDelayedJob per job, each as a local function whose
  * KEYS and ARGV are that job's. BullMQ's helper functions, the same text in both scripts, are defined once
  * outside the loop: defined inside it, Lua would build some 25 closures per job, which cost Redis more
- * than BullMQ's own one call per job (docs/performance.md#batch-accept-benchbatchmjs). If the two scripts
+ * than BullMQ's own one call per job (docs/performance/batch.md#batch-accept-benchbatchmjs). If the two scripts
  * ever disagree on a helper, each keeps its own, unhoisted.
  */
 function loopScript(): string {
@@ -81,7 +81,7 @@ return results
  * The script's text and SHA-1, worked out once. It runs by plain `EVALSHA` (then `EVAL` when Redis answers
  * NOSCRIPT, after a restart or `SCRIPT FLUSH`), never as a command defined on the client on first use: an
  * auto-pipelined client that opened a pipeline in the same tick would lack a command defined after it, which
- * ioredis answers by throwing outside the caller (docs/performance.md#batch-accept-benchbatchmjs).
+ * ioredis answers by throwing outside the caller (docs/performance/batch.md#batch-accept-benchbatchmjs).
  */
 let script: { lua: string; sha: string } | undefined;
 function loopScriptOnce(): { lua: string; sha: string } {
@@ -240,7 +240,7 @@ function failedAdd(code: number): Error {
 
 /**
  * Adds many jobs in ONE Redis script call instead of BullMQ's one `EVALSHA` per job
- * (docs/performance.md#batch-accept-benchbatchmjs). The script runs BullMQ's own add-job scripts, read
+ * (docs/performance/batch.md#batch-accept-benchbatchmjs). The script runs BullMQ's own add-job scripts, read
  * from the installed BullMQ, once per job inside a loop, so each job is stored exactly as `addBulk`
  * stores it (hash, wait list or delayed set, markers, events); what changes is the producer's work per job
  * (no `Job` object, no Redis command of its own) and Redis's (one script call). Being one script, no other

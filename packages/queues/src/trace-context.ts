@@ -24,7 +24,7 @@ let tracer: OtelTracer | undefined;
 export function enableTracing(on: boolean, options: TracingOptions): void {
   if (!on || provider) return;
   // Loaded only when tracing is on: the SDK and the OTLP exporter are about 300 modules and 20 MB of a
-  // process's memory that a service with tracing off never uses (docs/performance.md#gateway-memory).
+  // process's memory that a service with tracing off never uses (docs/performance/batch.md#gateway-memory).
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
   const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');

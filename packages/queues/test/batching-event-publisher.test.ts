@@ -1,6 +1,6 @@
 import { createBatchingEventPublisher, createEventPublisher, type EventPublisher } from '../src/event-publisher';
 
-/** Events of jobs running together go out in one publish (docs/performance.md#dispatch); each caller learns its outcome. */
+/** Events of jobs running together go out in one publish (docs/performance/dispatch.md#dispatch); each caller learns its outcome. */
 function recordingPublisher(fail = false) {
   const calls: string[][] = [];
   const publisher: EventPublisher = {

@@ -20,7 +20,7 @@ export interface GroupCommitOptions<K, I, R> {
 export type GroupedWrite<K, I, R> = (key: K, input: I) => Promise<R>;
 
 /**
- * Group commit without a timer (docs/performance.md#dispatch): a write arriving while nothing of its key is
+ * Group commit without a timer (docs/performance/dispatch.md#dispatch): a write arriving while nothing of its key is
  * being written goes out at once (a lone write waits for nothing, and a peer that sends one item at a time is
  * not slowed); the writes of that key arriving meanwhile wait for it and go together in the next group, up to
  * `maxGroup`, in the order they came. Groups grow with the load by themselves. A key holds no state while

@@ -28,7 +28,7 @@ const WRITABLE = new Set([
 ]);
 
 /**
- * Writes many planned message changes in one statement (docs/performance.md#send-batches): each message's
+ * Writes many planned message changes in one statement (docs/performance/dispatch.md#send-batches): each message's
  * final row, every history row and every event. The callers hold the messages' row locks and planned the
  * changes of one message one after the other on its row in memory, so the history and event sequences are
  * exactly those of one transaction per change. Returns each step's events, in the order of `steps`.

@@ -42,7 +42,7 @@ export async function lockMessage(tx: Queryable, id: string): Promise<MessageRow
   return rows[0] ?? null;
 }
 
-/** What one change does to a message, computed without a round trip (docs/performance.md#send-batches). */
+/** What one change does to a message, computed without a round trip (docs/performance/dispatch.md#send-batches). */
 export interface PlannedChange {
   /** The row as it stands once the change is written. */
   next: MessageRow;

@@ -2,7 +2,7 @@ import type { Queryable } from './db';
 
 /**
  * Statement texts a repository marks as hot, by text: a fixed text run many times a second, whose
- * parse and plan in PostgreSQL cost more than the rows it touches (docs/performance.md#webhook-delivery-benchwebhooksmjs).
+ * parse and plan in PostgreSQL cost more than the rows it touches (docs/performance/webhooks.md#webhook-delivery-benchwebhooksmjs).
  * Only fixed texts are registered, so each connection prepares a bounded set of statements.
  */
 const preparedNames = new Map<string, string>();

@@ -2,7 +2,7 @@ import { newId } from '@switchboard/domain';
 import { createTestDatabase, testSecretCipher, type TestDatabase } from '@switchboard/devstack';
 import { createAccountsRepository, createDb, createMessageWritesRepository, type AcceptedMessage, type Db, type MessageWritesRepository } from '../src';
 
-// The batched send writes (docs/performance.md#send-batches) against a real PostgreSQL.
+// The batched send writes (docs/performance/dispatch.md#send-batches) against a real PostgreSQL.
 let database: TestDatabase;
 let db: Db;
 let writes: MessageWritesRepository;

@@ -27,7 +27,7 @@ export interface GatewayConfig extends CommonConfig {
   bodyLimitBytes: number;
   /**
    * CALLBACK_RECEIPTS_GROUP_MAX: at most this many upstream callbacks carrying only receipts share one
-   * provider-callback job (docs/performance.md#dispatch); 1 queues a job per callback.
+   * provider-callback job (docs/performance/dispatch.md#dispatch); 1 queues a job per callback.
    */
   callbackReceiptsGroupMax: number;
   /** An in-flight Idempotency-Key reservation older than this is presumed orphaned by a crash and taken over. */

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 /**
  * The gateway loads Bull Board, the OpenTelemetry SDK and libphonenumber-geo-carrier (with its 17 MB bson
- * buffer) on first use only (docs/performance.md#gateway-memory). A plain import of one of them anywhere
+ * buffer) on first use only (docs/performance/batch.md#gateway-memory). A plain import of one of them anywhere
  * in the application's module graph would quietly bring the memory back, so this loads the built
  * application in a fresh process and lists which of them it pulled in.
  */

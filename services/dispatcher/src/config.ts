@@ -31,13 +31,13 @@ export interface DispatcherConfig extends CommonConfig {
   /** Runs of a callback job whose receipt matches no attempt yet, before it is logged and dropped. */
   receiptMatchAttempts: number;
   receiptRetryBackoffMs: number;
-  /** Receipts of concurrently running callback jobs applied in one transaction (docs/performance.md#receipt-batches). */
+  /** Receipts of concurrently running callback jobs applied in one transaction (docs/performance/dispatch.md#receipt-batches). */
   receiptBatchMax: number;
   receiptBatchWaitMs: number;
-  /** Persist, send-guard, acceptance and failure writes of concurrently running send jobs, gathered per kind (docs/performance.md#send-batches). */
+  /** Persist, send-guard, acceptance and failure writes of concurrently running send jobs, gathered per kind (docs/performance/dispatch.md#send-batches). */
   sendBatchMax: number;
   sendBatchWaitMs: number;
-  /** SMPP receipts arriving while the previous ones are being queued, forwarded as one callback job (docs/performance.md#dispatch). */
+  /** SMPP receipts arriving while the previous ones are being queued, forwarded as one callback job (docs/performance/dispatch.md#dispatch). */
   smppReceiptBatchMax: number;
   /** `auto` moves on when a message is not delivered this long after acceptance, unless the request or account says otherwise (docs/routing.md#time-based-fallback). */
   fallbackTimeoutSeconds: number;

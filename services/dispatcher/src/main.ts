@@ -84,7 +84,7 @@ runWorkerService({
     const queueOptions = { connection: producerConnection, prefix: config.queuePrefix };
     const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, queueOptions);
     const receiptRetry = exponentialRetry(config.receiptMatchAttempts, config.receiptRetryBackoffMs);
-    // SMS receipts that overtake their acceptance wait for it (docs/performance.md#dispatch), at most one retry's backoff.
+    // SMS receipts that overtake their acceptance wait for it (docs/performance/dispatch.md#dispatch), at most one retry's backoff.
     const pendingAcceptances = createPendingAcceptances();
     for (const sms of adapters.smsSessions) {
       forwardSmsCallbacks({ sms, queue: callbackQueue, clock, retry: receiptRetry, maxReceiptsPerJob: config.smppReceiptBatchMax, pendingAcceptances, maxAcceptanceWaitMs: config.receiptRetryBackoffMs });

@@ -3,7 +3,7 @@ import type { AcceptedMessage, MessageWritesRepository, StartAttemptInput } from
 import { createBatchedSendStore } from '../src/dispatch/batched-send-store';
 import { openMessageStore, type MessageStore } from './support/message-store';
 
-// The send writes of concurrent jobs gathered into batches (docs/performance.md#send-batches), on a real PostgreSQL.
+// The send writes of concurrent jobs gathered into batches (docs/performance/dispatch.md#send-batches), on a real PostgreSQL.
 let world: MessageStore;
 let store: MessageWritesRepository;
 let accountId: string;

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { createUpstreamBreakerStore, type UpstreamBreakerStore } from '@switchboard/shared-state';
 import { coalesceBreakerStore } from '../src/upstreams/coalesced-breakers';
 
-/** The breaker store with concurrent sends' Redis work gathered (docs/performance.md#dispatch), over real Redis. */
+/** The breaker store with concurrent sends' Redis work gathered (docs/performance/dispatch.md#dispatch), over real Redis. */
 let redis: Redis;
 let store: UpstreamBreakerStore;
 let writes: number;

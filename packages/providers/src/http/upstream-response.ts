@@ -28,7 +28,7 @@ export function createUpstreamHttp(baseUrl: string, accessToken: string, timeout
     maxRedirects: 0,
     proxy: false,
     // Connections are kept and reused: at thousands of sends per second a TCP (and TLS) handshake per send
-    // would cost more than the send (docs/performance.md#dispatch). The socket count stays bounded per upstream.
+    // would cost more than the send (docs/performance/dispatch.md#dispatch). The socket count stays bounded per upstream.
     httpAgent: new http.Agent({ keepAlive: true, maxSockets: 128 }),
     httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 128 }),
   });

@@ -24,14 +24,14 @@ export function createMessageWritesRepository(db: Db) {
     /**
      * Idempotent: the job may run again after a crash; the first insert wins and records `queued`. One
      * statement (the message, its first history row, or the row already there) instead of a transaction of
-     * four round trips (docs/performance.md#dispatch). `inserted` tells a first run, which has no attempts yet.
+     * four round trips (docs/performance/dispatch.md#dispatch). `inserted` tells a first run, which has no attempts yet.
      */
     async persistAccepted(m: AcceptedMessage): Promise<PersistedMessage> {
       const [row] = await persistAcceptedBatch(db, [m]);
       return row;
     },
 
-    /** `persistAccepted` for many messages in one statement (docs/performance.md#send-batches), results in their order. */
+    /** `persistAccepted` for many messages in one statement (docs/performance/dispatch.md#send-batches), results in their order. */
     persistAcceptedMany: (messages: readonly AcceptedMessage[]): Promise<PersistedMessage[]> => persistAcceptedBatch(db, messages),
 
     /**
@@ -45,7 +45,7 @@ export function createMessageWritesRepository(db: Db) {
 
     /**
      * The send guard of many messages in one transaction, committed when this resolves, before any of their
-     * upstream calls (docs/performance.md#send-batches). All or nothing: when it throws, none was started.
+     * upstream calls (docs/performance/dispatch.md#send-batches). All or nothing: when it throws, none was started.
      */
     startAttempts: (inputs: readonly StartAttemptInput[]): Promise<StartAttemptResult[]> => db.transaction((tx) => startAttemptBatch(tx, inputs)),
 
@@ -58,7 +58,7 @@ export function createMessageWritesRepository(db: Db) {
       return result;
     },
 
-    /** `attemptAccepted` of many messages in one transaction; all or nothing (docs/performance.md#send-batches). */
+    /** `attemptAccepted` of many messages in one transaction; all or nothing (docs/performance/dispatch.md#send-batches). */
     attemptsAccepted: (inputs: readonly AttemptAcceptedInput[]) => db.transaction((tx) => attemptAcceptedBatch(tx, inputs)),
 
     /**
@@ -70,7 +70,7 @@ export function createMessageWritesRepository(db: Db) {
       return result;
     },
 
-    /** `attemptFailed` of many messages in one transaction; all or nothing (docs/performance.md#send-batches). */
+    /** `attemptFailed` of many messages in one transaction; all or nothing (docs/performance/dispatch.md#send-batches). */
     attemptsFailed: (inputs: readonly AttemptFailedInput[]) => db.transaction((tx) => attemptFailedBatch(tx, inputs)),
 
     /** The upstream answered and did not take the message (throttled, transient): safe to send again later. */
@@ -111,7 +111,7 @@ export function createMessageWritesRepository(db: Db) {
     },
 
     /**
-     * Many receipts in one transaction, each with its own result in the given order (docs/performance.md#receipt-batches).
+     * Many receipts in one transaction, each with its own result in the given order (docs/performance/dispatch.md#receipt-batches).
      * All or nothing: when it throws, none was applied, and the caller may apply them one by one.
      */
     async applyReceipts(receipts: readonly UpstreamReceipt[]): Promise<ReceiptResult[]> {

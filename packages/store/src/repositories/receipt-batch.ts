@@ -9,7 +9,7 @@ export interface ReceiptResult {
   matched: boolean;
   /**
    * Unmatched, and never will be: its reference names no message of ours. A message's row is written before
-   * any of its sends, so a later run could not find it either (docs/performance.md#receipts-that-are-not-ours).
+   * any of its sends, so a later run could not find it either (docs/performance/dispatch.md#receipts-that-are-not-ours).
    */
   notOurs?: boolean;
   messageId?: string;
@@ -21,7 +21,7 @@ export interface ReceiptResult {
 const ATTEMPT_RANK: Record<string, number> = { pending: 0, sending: 0, unknown: 0, sent: 1, failed: 2, undelivered: 2, delivered: 3, read: 4 };
 
 /**
- * Applies many receipts in the caller's transaction (docs/performance.md#receipt-batches): one statement finds
+ * Applies many receipts in the caller's transaction (docs/performance/dispatch.md#receipt-batches): one statement finds
  * the attempts by upstream id, one locks every message concerned (in id order, so two batches never deadlock),
  * one reads their attempts, and one writes every changed attempt at the end. Between those, the receipts are
  * applied in their given order on the rows held in memory, so that two receipts of one message see each other

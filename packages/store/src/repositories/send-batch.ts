@@ -40,7 +40,7 @@ export interface AttemptAcceptedInput {
 
 /**
  * Idempotent: a job may run again after a crash; the first insert wins and records `queued`. One statement for
- * every message (each message, its first history row, or the row already there; docs/performance.md#send-batches).
+ * every message (each message, its first history row, or the row already there; docs/performance/dispatch.md#send-batches).
  * `inserted` tells a first run, which has no attempts yet. Results follow `messages`; a message given twice is
  * inserted once, and its second entry reads as already there.
  */
@@ -124,7 +124,7 @@ async function lockWithAttempts(tx: Queryable, messageIds: readonly string[]) {
  * The send guard for many messages in the caller's transaction: records `sending` for each one's attempt before
  * any upstream call, under the messages' row locks, so that a second run of a job (in this batch, another batch
  * or another process) sees the first one's attempt instead of sending again. Statements per batch: the locks,
- * the attempts, one upsert of the `sending` attempts, one write of the message changes (docs/performance.md#send-batches).
+ * the attempts, one upsert of the `sending` attempts, one write of the message changes (docs/performance/dispatch.md#send-batches).
  */
 export async function startAttemptBatch(tx: Queryable, inputs: readonly StartAttemptInput[]): Promise<StartAttemptResult[]> {
   const { rows, attemptsOf, rowOf } = await lockWithAttempts(tx, inputs.map((i) => i.messageId));
@@ -224,7 +224,7 @@ type Settle<I> = (input: I, attempt: AttemptRow, row: MessageRow) => { attempt: 
 
 /**
  * Records the upstreams' answers to many attempts in the caller's transaction: the locks, the attempts, one write
- * of the attempts and one of the message changes for the whole batch (docs/performance.md#send-batches). The
+ * of the attempts and one of the message changes for the whole batch (docs/performance/dispatch.md#send-batches). The
  * answers are applied in their order on the rows held in memory, so two answers of one message see each other.
  */
 async function settleAttemptBatch<I extends { messageId: string; attemptId: string }>(tx: Queryable, inputs: readonly I[], settle: Settle<I>): Promise<ChangeResult[]> {

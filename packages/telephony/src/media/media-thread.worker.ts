@@ -91,7 +91,7 @@ function start(leg: ThreadLeg, id: number, remote: Extract<MainToMediaThread, { 
     Atomics.add(leg.words, inbound.stats.packetsDropped > before ? SHARED.packetsDropped : SHARED.packetsReceived, 1);
   });
   leg.sender = createPacedRtpSender({
-    // One frame of send-ahead absorbs a wake-up up to 20 ms late (docs/performance.md#voice).
+    // One frame of send-ahead absorbs a wake-up up to 20 ms late (docs/performance/voice.md#voice).
     sendAheadMs: 20,
     produce: () => leg.outbound.nextTick(),
     transmit: (packet) => {

@@ -21,7 +21,7 @@ export interface PacingMembership {
 }
 
 /**
- * One 20 ms grid for every paced sender of a process (docs/performance.md#voice). A timer per leg meant 50 timer
+ * One 20 ms grid for every paced sender of a process (docs/performance/voice.md#voice). A timer per leg meant 50 timer
  * wake-ups per leg per second, each at its own phase, and under load a late wake-up for one leg delayed the next
  * leg's; with one timer, every leg's ticks are due at the same grid points and one wake-up sends them all. A sender
  * joining starts on the last grid point, so its first tick goes out at once and is at most one period "late".

@@ -62,7 +62,7 @@ export async function openRtpSession(bindAddress: string, listener: RtpSessionLi
       inbound = handler;
       socket.on('message', (datagram) => handler.handle(datagram));
       sender = createPacedRtpSender({
-        // One frame of send-ahead absorbs a wake-up up to 20 ms late (docs/performance.md#voice).
+        // One frame of send-ahead absorbs a wake-up up to 20 ms late (docs/performance/voice.md#voice).
         sendAheadMs: 20,
         produce: () => outbound.nextTick(),
         transmit: (packet) => {

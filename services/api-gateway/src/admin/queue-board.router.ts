@@ -46,7 +46,7 @@ const askBrowserForLogin: ErrorRequestHandler = (error: unknown, _req, _res, nex
 export function queueBoardRouter({ queues, connection, prefix, authenticateAdmin }: { queues: readonly Queue[]; connection: ConnectionOptions; prefix: string; authenticateAdmin: RequestHandler[] }): Router {
   let board: RequestHandler | undefined;
   // Built on the first admin request: Bull Board is about 18 MB of the gateway's memory that an
-  // API-only gateway never uses (docs/performance.md#gateway-memory).
+  // API-only gateway never uses (docs/performance/batch.md#gateway-memory).
   const lazyBoard: RequestHandler = (req, res, next) => {
     board ??= buildBoard(queues, connection, prefix);
     board(req, res, next);

@@ -3,7 +3,7 @@
  * order. The gateway is one CPU-bound thread, so running four 1,000-item batches side by side is not
  * faster than one after the other: it only holds four sets of jobs, BullMQ job objects and answers in
  * memory at the same time. Measured with one at a time: the same throughput, a lower peak RSS
- * (docs/performance.md#batch-accept-benchbatchmjs).
+ * (docs/performance/batch.md#batch-accept-benchbatchmjs).
  */
 export function createBatchAdmission(limit: number) {
   let running = 0;

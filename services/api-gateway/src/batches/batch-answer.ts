@@ -9,7 +9,7 @@ const quoted = (value: string) => JSON.stringify(value);
 
 /**
  * `JSON.stringify(acceptedBody(job))`, the same bytes, written without building the object: a batch
- * answers up to 1,000 of them (`acceptedBody` in messages/message-acceptance.ts is the object form) (docs/performance.md#batch-accept-benchbatchmjs). A unit test compares the two.
+ * answers up to 1,000 of them (`acceptedBody` in messages/message-acceptance.ts is the object form) (docs/performance/batch.md#batch-accept-benchbatchmjs). A unit test compares the two.
  */
 export function acceptedJson(job: SendMessageJob): string {
   const status = job.scheduled_until ? 'scheduled' : 'queued';

@@ -23,12 +23,12 @@ export interface SendBatchDeps {
   guard: DependencyGuard;
   newMessageId: () => string;
   clock?: () => number;
-  /** Batches checked and priced at once; the rest wait (docs/performance.md#batch-accept-benchbatchmjs). @defaultValue 1 */
+  /** Batches checked and priced at once; the rest wait (docs/performance/batch.md#batch-accept-benchbatchmjs). @defaultValue 1 */
   concurrentBatches?: number;
   /**
    * Prepared batches whose Redis calls (key reservation, jobs, summary) run at once; the rest wait. Separate
    * from the first limit so the next batch is prepared while Redis stores the jobs of the one before
-   * (docs/performance.md#batch-accept-benchbatchmjs). @defaultValue 2
+   * (docs/performance/batch.md#batch-accept-benchbatchmjs). @defaultValue 2
    */
   batchesInRedis?: number;
 }

@@ -4,7 +4,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * One route run as a plain chain of handlers, placed first in the application: a request it matches skips
  * express's layer-by-layer walk (each app-level middleware, each router and route it passes through is a
  * path match and a `next` hop), which was about a tenth of the gateway's CPU on `POST /v1/messages`
- * (docs/performance.md#accepting-messages-benchacceptmjs). `handlers` must be the same middlewares, in the same order, the
+ * (docs/performance/accept.md#accepting-messages-benchacceptmjs). `handlers` must be the same middlewares, in the same order, the
  * request would meet on the regular route, so the answer does not change; only the exact path (query
  * string allowed) takes this way, anything else (other case, trailing slash) goes on to the regular route.
  * Errors go to the application's error middlewares, as a regular route's do.

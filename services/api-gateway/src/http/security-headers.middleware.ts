@@ -44,7 +44,7 @@ function recordHelmet(handler: ReturnType<typeof helmet>): HeaderEffect {
  * behind a proxy the proxy that owns the certificate sets it.
  *
  * helmet is a chain of a dozen middlewares, one `next()` hop and closure each, on every request; the
- * accept path is measured against a bare express handler (docs/performance.md#accepting-messages-benchacceptmjs),
+ * accept path is measured against a bare express handler (docs/performance/accept.md#accepting-messages-benchacceptmjs),
  * so the headers helmet produces are recorded once at start-up and set by one middleware.
  */
 export function securityHeaders({ servesTls }: { servesTls: boolean }): RequestHandler {

@@ -48,7 +48,7 @@ if current then return current end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 return false
 `;
-// The send path's one script call (docs/performance.md#cost-per-request-of-one-gateway-process).
+// The send path's one script call (docs/performance/accept.md#cost-per-request-of-one-gateway-process).
 // KEYS[1] the idempotency key, KEYS[2] the rate-limit set (or '' when the request was counted already),
 // KEYS[3..] the recipient's suppression keys on the plan's channels. ARGV: record, TTL, window µs, quota,
 // member. Replies { allowed, count, oldest age, outcome, current }: outcome 0 reserved, 1 suppressed

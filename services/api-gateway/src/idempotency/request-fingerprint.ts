@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
  *
  * Written as plain loops appending to one string: a 1,000-item batch body is fingerprinted on every
  * request with an Idempotency-Key, and the map/filter/join version spent most of its time building
- * throw-away arrays (docs/performance.md#batch-accept-benchbatchmjs). The output is the same byte for byte.
+ * throw-away arrays (docs/performance/batch.md#batch-accept-benchbatchmjs). The output is the same byte for byte.
  */
 /** Quoted field names: the same few dozen recur in every item; bounded, as metadata keys are the client's. */
 const quotedKeys = new Map<string, string>();

@@ -1,6 +1,6 @@
 /**
  * Gathers the jobs that concurrent requests enqueue in the same turn of the event loop and sends them
- * to Redis in one `addBulk` (docs/performance.md#cost-per-request-of-one-gateway-process). Each caller's promise settles only
+ * to Redis in one `addBulk` (docs/performance/accept.md#cost-per-request-of-one-gateway-process). Each caller's promise settles only
  * once the call that carried its job settled, so a 202 still means "the job is in Redis"; a failed call
  * rejects exactly the callers whose jobs it carried, each with the same error.
  */

@@ -17,7 +17,7 @@ let geoCarrier: typeof import('libphonenumber-geo-carrier') | undefined;
 
 /**
  * Loaded on the first quiet-hours check: its `bson` dependency allocates a 17 MB buffer when it loads,
- * which a gateway whose sends never meet quiet hours does not need (docs/performance.md#gateway-memory).
+ * which a gateway whose sends never meet quiet hours does not need (docs/performance/batch.md#gateway-memory).
  */
 function zoneMap(): typeof import('libphonenumber-geo-carrier') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -53,7 +53,7 @@ export function rateLimitAlongsideBody(limiter: RateLimiter, defaultQuota: numbe
 
 /**
  * The send routes: a request with an `Idempotency-Key` is counted inside the handler's one script call
- * with the key reservation and the opt-out read (docs/performance.md#cost-per-request-of-one-gateway-process).
+ * with the key reservation and the opt-out read (docs/performance/accept.md#cost-per-request-of-one-gateway-process).
  * Any request that leaves before that call (400, 403, a 422 from pricing) is counted by `settleRateLimit`,
  * which the error middleware awaits, so every request is counted once and a 429 still outranks other errors.
  * Requests without a key are counted alongside the body read, as `rateLimitAlongsideBody`.

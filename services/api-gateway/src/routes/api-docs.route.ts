@@ -9,7 +9,7 @@ export interface ApiDocsOptions {
 
 /**
  * `GET /v1/openapi.json` and the reference at `GET /docs` (docs/api.md#reference-docs), both built once, on
- * their first request (the renderer bundle alone is 3.5 MB, docs/performance.md#gateway-memory); only the
+ * their first request (the renderer bundle alone is 3.5 MB, docs/performance/batch.md#gateway-memory); only the
  * document's absolute `servers` URL may differ per request.
  */
 export function apiDocsRouter({ publicBaseUrl }: ApiDocsOptions = {}): Router {

@@ -36,7 +36,7 @@ function sha256(data: Buffer | string): string {
  * the upstream signed, so a redelivery of the same callback is ignored by BullMQ.
  * Callbacks that carry only receipts (RBM sends one event per request) go through a group commit: one
  * arriving while the previous job of its upstream is being queued waits and goes into the next job with
- * the others (docs/performance.md#dispatch). Each is still answered only once its job is in Redis. A
+ * the others (docs/performance/dispatch.md#dispatch). Each is still answered only once its job is in Redis. A
  * redelivered callback may land in another group and be applied twice, which changes nothing: a receipt
  * only moves a message forward. Inbound messages and template updates keep a job per callback.
  */

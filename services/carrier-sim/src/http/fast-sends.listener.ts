@@ -42,7 +42,7 @@ class NodeJsonAnswer implements JsonAnswer {
  * run-time fault on its channel is answered here on bare node:http: no router walk, no middleware chain,
  * one JSON.parse. Everything else (other routes, a wrong token, a fault, a non-JSON content type or a
  * compressed body, odd paths) goes to the express app unchanged, which keeps every refusal byte-for-byte what it was
- * (docs/performance.md#carrier-sim).
+ * (docs/performance/carrier-sim.md#carrier-sim).
  */
 export function createFastSendsListener(deps: { routes: FastSendRoute[]; faults: FaultSwitchStore; gate: SendGate; fallback: RequestListener; logger: Logger }): RequestListener {
   const pick = (req: IncomingMessage, path: string): { route: FastSendRoute; params: Record<string, string> } | null => {

@@ -1,6 +1,6 @@
 /**
  * The little of express's request and response that the send endpoints use, so that the same handler
- * serves both the express routes and the fast path of http/fast-sends.listener.ts (docs/performance.md#carrier-sim).
+ * serves both the express routes and the fast path of http/fast-sends.listener.ts (docs/performance/carrier-sim.md#carrier-sim).
  */
 export interface SendRequest {
   params: Record<string, string | string[] | undefined>;

@@ -3,7 +3,7 @@ import type { Session } from 'smpp';
 /**
  * The smpp library writes every PDU with its own `socket.write`, so a window of 50 `submit_sm` answered in
  * one turn, or a lane of receipts falling due together, cost one system call each: the SMSC's largest cost
- * under load (docs/performance.md#carrier-sim). Corking the socket from the first PDU of a turn to the end
+ * under load (docs/performance/carrier-sim.md#carrier-sim). Corking the socket from the first PDU of a turn to the end
  * of that turn sends them in one write. The bytes on the wire are the same PDUs in the same order; only
  * the TCP segments they travel in change, which SMPP peers must already cope with.
  */

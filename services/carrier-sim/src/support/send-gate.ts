@@ -5,7 +5,7 @@
  * congested upstream answers slowly. Held sends go as soon as it is, not after a deeper drain: the wait has
  * to stay well inside the sender's request timeout (a sender that gives up and resends would double the work). A sender with a bounded number of connections or a bounded SMPP window
  * (all of ours) then slows to the receiver's pace, and the simulator's memory stays bounded
- * (docs/performance.md#carrier-sim, docs/sandbox.md#receipts-under-load).
+ * (docs/performance/carrier-sim.md#carrier-sim, docs/sandbox.md#receipts-under-load).
  */
 export interface SendGate {
   /** Runs `send` now, or once the backlog is under the maximum again, after the sends held before it. */

@@ -3,7 +3,7 @@ import { randomBytes, randomInt, randomUUID } from 'node:crypto';
 /**
  * Ids handed out on every send come from a block of random bytes drawn once per 4 KiB of ids, not from
  * a crypto call each (one `randomBytes` per send was a visible share of the send path's CPU under load;
- * docs/performance.md#carrier-sim). They only need to be unguessable enough not to collide across
+ * docs/performance/carrier-sim.md#carrier-sim). They only need to be unguessable enough not to collide across
  * simulator restarts, which 96+ bits from a CSPRNG are.
  */
 const POOL_SIZE = 4096;

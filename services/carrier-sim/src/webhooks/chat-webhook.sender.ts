@@ -118,7 +118,7 @@ export function buildTemplateStatusNotification(wabaId: string, template: Templa
  * simulator does the same: statuses reported in the same event-loop turn leave together, one notification
  * per business number, at most `maxStatusesPerWebhook` each. A lone status still leaves at once (the flush
  * is a setImmediate, not a timer), and a number's statuses keep the order they were reported in. Under
- * load this turns thousands of webhook requests a second into tens (docs/performance.md#carrier-sim).
+ * load this turns thousands of webhook requests a second into tens (docs/performance/carrier-sim.md#carrier-sim).
  *
  * While every webhook connection is busy (the receiver is slower than the sends), statuses are held here
  * as small records rather than built into notification bodies, and leave when a connection frees up, in

@@ -23,7 +23,7 @@ export const BEHIND_CLOSING_ANSWER = 'pipelined behind an answer that closed the
  * One keep-alive HTTP/1.1 connection carrying pipelined requests. Requests handed to it in one event-loop
  * turn leave in one socket write, and their answers come back in order on the same socket: at thousands of
  * webhooks a second, one `writev` per request (what `http.request` does) was a third of the simulator's time
- * (docs/performance.md#carrier-sim). Each request is still a complete request of its own, with its own headers
+ * (docs/performance/carrier-sim.md#carrier-sim). Each request is still a complete request of its own, with its own headers
  * and signature, so a receiver sees the same bytes it would from one request per connection.
  */
 export class PipelinedConnection {

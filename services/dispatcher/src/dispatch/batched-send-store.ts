@@ -14,7 +14,7 @@ export interface SendBatchOptions {
 
 /**
  * The send processor's store, with the writes every send makes (persist, send guard, then acceptance or failure) gathered
- * across the jobs running together (docs/performance.md#send-batches). Each job still awaits its own committed
+ * across the jobs running together (docs/performance/dispatch.md#send-batches). Each job still awaits its own committed
  * guard before its upstream call, so exactly-once holds as with one transaction per job
  * (docs/architecture.md#exactly-once-dispatch). The rarer writes (retryable answers, abandoned attempts, reads) stay one per job.
  */

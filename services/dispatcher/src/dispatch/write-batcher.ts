@@ -22,7 +22,7 @@ export interface WriteBatcherOptions<I, R> {
 
 /**
  * Gathers the writes of concurrently running jobs for `waitMs` or until `maxBatch`, then writes them together
- * (docs/performance.md#send-batches), as the receipt batcher does for receipts. When the batch fails nothing of it
+ * (docs/performance/dispatch.md#send-batches), as the receipt batcher does for receipts. When the batch fails nothing of it
  * was written, and each input is written again alone, so that one bad input (or a deadlock) fails only its own job.
  * A caller's promise settles only once its write is committed.
  */

@@ -9,7 +9,7 @@ export interface ReceiptBatcher {
 
 /**
  * Applies the receipts of the callback jobs running at the same moment in one transaction
- * (docs/performance.md#receipt-batches): it collects for `waitMs` or until `maxReceipts` receipts, then writes them
+ * (docs/performance/dispatch.md#receipt-batches): it collects for `waitMs` or until `maxReceipts` receipts, then writes them
  * together. When that transaction fails, nothing of it was applied, and each job's receipts are applied again
  * in a transaction of their own, so that one bad receipt (or a deadlock) fails only its own job.
  */

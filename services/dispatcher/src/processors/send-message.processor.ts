@@ -274,7 +274,7 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
   /** One decision: finish, move to the next pass (fallback, abandoned attempt), or leave the run. */
   async function runPass(ctx: RunContext, fresh?: MessageRow): Promise<Pass> {
     const { data } = ctx;
-    // A message this run has just inserted has no attempts yet: two reads spared (docs/performance.md#dispatch).
+    // A message this run has just inserted has no attempts yet: two reads spared (docs/performance/dispatch.md#dispatch).
     const row = fresh ?? (await store.findRow(data.message_id));
     if (!row) return 'done';
     const attempts = fresh ? [] : await store.attempts(data.message_id);

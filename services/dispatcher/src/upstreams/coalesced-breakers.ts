@@ -2,7 +2,7 @@ import type { BreakerRecord, UpstreamBreakerStore } from '@switchboard/shared-st
 import { createGroupCommit } from '@switchboard/runtime';
 
 /**
- * The shared breaker store, with the Redis work of concurrent sends gathered (docs/performance.md#dispatch):
+ * The shared breaker store, with the Redis work of concurrent sends gathered (docs/performance/dispatch.md#dispatch):
  * sends asking for an upstream's state while a read of it is under way share that read, and outcomes
  * arriving while one upstream's outcomes are being written go together in its next write (one LPUSH of
  * several values). Nothing is cached beyond a read in flight, so a send sees a state at most one Redis round

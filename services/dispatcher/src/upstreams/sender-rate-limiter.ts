@@ -94,7 +94,7 @@ export interface SenderRateLimiter {
  */
 export function createSenderRateLimiter(deps: { redis: RateLimitRedis; prefix: string; rates: SenderRates; burstMs: number }): SenderRateLimiter {
   // The messages asking while a call for their schedule is under way take their slots together in the
-  // schedule's next call, in the order they asked (docs/performance.md#dispatch).
+  // schedule's next call, in the order they asked (docs/performance/dispatch.md#dispatch).
   const takeTogether = createGroupCommit<string, { messageId: string; rate: number }, number>({
     writeMany: (key, asks) => takeSlots(deps.redis, key, asks[0].rate, deps.burstMs, ...asks.map((ask) => ask.messageId)),
     maxGroup: 256,

@@ -10,7 +10,7 @@ import type { PendingAcceptances } from '../dispatch/pending-acceptances';
  * gateway. Each is queued as a provider callback like any other upstream's, and the handler resolves
  * only once the job is in Redis: the adapter answers `deliver_sm_resp` after that, so anything not yet
  * queued is redelivered by the SMSC. Receipts arriving while the previous receipts' job is being queued go
- * together into the next job (docs/performance.md#dispatch): one job per receipt was most of the Redis work
+ * together into the next job (docs/performance/dispatch.md#dispatch): one job per receipt was most of the Redis work
  * of an SMS. No receipt waits for a timer, so an SMSC that keeps one deliver_sm in flight is not slowed.
  * A receipt alone keeps its own job id, which makes a redelivered duplicate a no-op; applying a receipt
  * twice changes nothing either way (status only moves forward).

@@ -28,7 +28,7 @@ export interface FlowEngineDeps {
   transfer: (to: string) => Promise<TransferResult>;
   /** Dials `to` as a second leg and bridges it to the call (docs/voice.md#bridged-transfer). */
   bridge?: (to: string, ringTimeoutMs: number) => Promise<BridgeAttempt>;
-  /** Where the parts of a speech turn go (docs/performance.md#speech-turn): recognition, synthesis, queueing. */
+  /** Where the parts of a speech turn go (docs/performance/voice.md#speech-turn): recognition, synthesis, queueing. */
   onSpeechTurn?: (timing: SpeechTurnTiming) => void;
 }
 

@@ -7,7 +7,7 @@ const KEEP_SAMPLES = 160;
 
 /**
  * μ-law audio without the silence a synthesiser puts before the first word: flite starts every utterance with about
- * 220 ms of it, dead air that the callee would hear as part of every turn (docs/performance.md#speech-turn).
+ * 220 ms of it, dead air that the callee would hear as part of every turn (docs/performance/voice.md#speech-turn).
  */
 export function trimLeadingSilence(mulaw: Buffer): Buffer {
   let first = 0;

@@ -44,7 +44,7 @@ function vocabulary(phrases: string[], dictionary: string): Map<string, string[]
  */
 export function createPocketsphinxRecognizer(): SpeechRecognizer {
   // pocketsphinx gets a dictionary of the grammar's words only: loading all 130,000 entries took it about a second
-  // per utterance, most of its time (docs/performance.md#speech-turn). The full text is read once, at start-up.
+  // per utterance, most of its time (docs/performance/voice.md#speech-turn). The full text is read once, at start-up.
   const dictionary = readFile(join(MODEL, 'cmudict-en-us.dict'), 'utf8').then((text) => `\n${text}`);
   dictionary.catch(() => undefined); // a missing model surfaces on the first recognition
   return {

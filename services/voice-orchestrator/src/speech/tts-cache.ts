@@ -30,7 +30,7 @@ export function createCachedTts(opts: {
         cache.set(key, cached);
         return cached;
       }
-      // Every engine's lead-in silence is dead air in the turn (docs/performance.md#speech-turn).
+      // Every engine's lead-in silence is dead air in the turn (docs/performance/voice.md#speech-turn).
       const made = opts.synthesize(text, voice).then(trimLeadingSilence);
       if (opts.cacheEntries > 0) {
         cache.set(key, made);
