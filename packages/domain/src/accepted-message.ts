@@ -3,6 +3,13 @@ import type { MessageContent, TemplateReference } from './content';
 
 export type KeyMode = 'live' | 'test';
 
+/**
+ * The lane a message travels in (docs/messages.md#traffic-lanes): `transactional` (one-time passwords,
+ * alerts) has capacity of its own that a `bulk` backlog never takes.
+ */
+export const TRAFFIC_CLASSES = ['transactional', 'bulk'] as const;
+export type TrafficClass = (typeof TRAFFIC_CLASSES)[number];
+
 /** The sender the gateway resolved for one channel of the plan. */
 export interface ResolvedSender {
   e164: string;
@@ -28,4 +35,6 @@ export interface AcceptedMessageFields {
   metadata?: Record<string, string>;
   cost_units: number;
   created_at: string;
+  /** Absent on jobs accepted before lanes existed: those are `transactional`. */
+  traffic_class?: TrafficClass;
 }

@@ -12,4 +12,5 @@ export * from './job-worker';
 export * from './queue-metrics';
 export * from './trace-context';
 export * from './contracts/voice-calls.queue';
-export * from './one-call-bulk-add';
+export * from './fair-share';
+export * from './send-lanes';

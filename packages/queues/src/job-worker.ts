@@ -45,6 +45,8 @@ export interface JobWorkerOptions {
    * ending in the same turn of the event loop leave in one write. @defaultValue false
    */
   autoPipelining?: boolean;
+  /** Told of every job as it starts, before its handler runs (a lane's fair-share clock, docs/messages.md#fairness-between-accounts). */
+  onJobStart?: (job: Job) => void;
 }
 
 export interface JobWorker {
@@ -81,6 +83,7 @@ export function createJobWorker<C extends QueueContract>(contract: C, handlers: 
     async (job, token) => {
       const handler = byName.get(job.name);
       if (!handler) throw new UnrecoverableError(`unknown job ${job.name} on ${contract.name}`);
+      options.onJobStart?.(job);
       return handler.process(job, token);
     },
     {

@@ -26,6 +26,11 @@ export const batchRequestSchema: JsonSchema = {
   additionalProperties: false,
   properties: {
     ...Object.fromEntries(BATCH_DEFAULT_FIELDS.map((field) => [field, messageProperties[field]])),
+    traffic_class: {
+      type: 'string',
+      enum: ['bulk'],
+      description: 'Every batch item travels in the `bulk` lane; a batch may not ask for `transactional` (send those one by one).',
+    },
     messages: {
       type: 'array',
       minItems: 1,

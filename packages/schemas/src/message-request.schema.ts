@@ -2,11 +2,13 @@ import {
   CONCRETE_CHANNELS,
   QUIET_HOURS_TIME_PATTERN,
   REQUESTED_CHANNELS,
+  TRAFFIC_CLASSES,
   type ConcreteChannel,
   type MessageContent,
   type QuietHours,
   type RequestedChannel,
   type TemplateReference,
+  type TrafficClass,
 } from '@switchboard/domain';
 import { messageContentSchema } from './chat-payload.schema';
 import { HTTP_URL_PATTERN, e164Schema, type JsonSchema } from './json-schema';
@@ -41,6 +43,8 @@ export interface MessageRequest {
   quiet_hours?: QuietHours;
   /** ISO 8601; the message is `scheduled` until then (docs/messages.md#scheduled-sends). */
   send_at?: string;
+  /** The lane (docs/messages.md#traffic-lanes). @defaultValue `transactional` */
+  traffic_class?: TrafficClass;
 }
 
 export const MESSAGE_CATEGORIES = ['transactional', 'marketing'] as const;
@@ -63,6 +67,12 @@ export const metadataSchema: JsonSchema = {
   maxProperties: MESSAGE_LIMITS.metadataMaxKeys,
   propertyNames: { minLength: 1, maxLength: MESSAGE_LIMITS.metadataKeyMaxLength },
   additionalProperties: { type: 'string', maxLength: MESSAGE_LIMITS.metadataValueMaxLength },
+};
+
+export const trafficClassSchema: JsonSchema = {
+  type: 'string',
+  enum: [...TRAFFIC_CLASSES],
+  description: 'The lane: `transactional` (the default here) has capacity a `bulk` backlog never takes; accounts take turns within each lane.',
 };
 
 export const callbackUrlSchema: JsonSchema = {
@@ -103,5 +113,6 @@ export const messageRequestSchema: JsonSchema = {
     category: { type: 'string', enum: [...MESSAGE_CATEGORIES], description: '`marketing` waits out quiet hours; default `transactional`.' },
     quiet_hours: quietHoursSchema,
     send_at: sendAtSchema,
+    traffic_class: trafficClassSchema,
   },
 };

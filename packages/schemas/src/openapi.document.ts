@@ -1,4 +1,4 @@
-import { MESSAGE_STATUSES, REQUESTED_CHANNELS } from '@switchboard/domain';
+import { MESSAGE_STATUSES, REQUESTED_CHANNELS, TRAFFIC_CLASSES } from '@switchboard/domain';
 import { chatOpenApiPaths, chatOpenApiSchemas } from './chat/chat-openapi.paths';
 import type { JsonSchema } from './json-schema';
 import { finishPaths, generatorFriendly, OPENAPI_TAGS, problemExample } from './openapi-conventions';
@@ -90,6 +90,7 @@ const paths: Record<string, Record<string, Operation>> = {
         queryParameter('status', { enum: [...MESSAGE_STATUSES] }, 'Only messages in this status.'),
         queryParameter('channel', { enum: [...REQUESTED_CHANNELS] }, 'Only messages requested on this channel.'),
         queryParameter('recipient', { type: 'string' }, 'Only messages to this E.164 number.'),
+        queryParameter('traffic_class', { enum: [...TRAFFIC_CLASSES] }, 'Only messages of this lane.'),
         queryParameter('limit', { type: 'integer', minimum: 1, maximum: 100, default: 20 }, 'Page size.'),
         queryParameter('cursor', { type: 'string' }, 'The `next_cursor` of the previous page.'),
       ],

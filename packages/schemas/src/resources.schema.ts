@@ -1,4 +1,4 @@
-import { CONCRETE_CHANNELS, MESSAGE_STATUSES, REQUESTED_CHANNELS } from '@switchboard/domain';
+import { CONCRETE_CHANNELS, MESSAGE_STATUSES, REQUESTED_CHANNELS, TRAFFIC_CLASSES } from '@switchboard/domain';
 import { metadataSchema } from './message-request.schema';
 import type { JsonSchema } from './json-schema';
 
@@ -39,6 +39,7 @@ export const messageSchema: JsonSchema = {
     created_at: timestamp,
     updated_at: timestamp,
     cost_units: { type: 'integer' },
+    traffic_class: { enum: [...TRAFFIC_CLASSES], description: 'The lane the message travels in (docs/messages.md#traffic-lanes).' },
     metadata: metadataSchema,
     error: {
       type: ['object', 'null'],

@@ -18,6 +18,8 @@ export interface MessageRow {
   fallback_timeout_seconds: number | null;
   metadata: Record<string, string> | null;
   cost_units: number;
+  /** Migration 011 (docs/messages.md#traffic-lanes). */
+  traffic_class: 'transactional' | 'bulk';
   carrier_status_code: string | null;
   error_code: string | null;
   error_message: string | null;
@@ -89,6 +91,7 @@ export interface MessageResource {
   created_at: string;
   updated_at: string;
   cost_units: number;
+  traffic_class: 'transactional' | 'bulk';
   metadata: Record<string, string>;
   error: { code: string; message: string } | null;
   attempts: AttemptResource[];
@@ -108,6 +111,7 @@ export function toMessageResource(row: MessageRow, attempts: AttemptRow[]): Mess
     created_at: toIso(row.created_at) as string,
     updated_at: toIso(row.updated_at) as string,
     cost_units: row.cost_units,
+    traffic_class: row.traffic_class,
     metadata: row.metadata ?? {},
     error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
     attempts: attempts.map(toAttemptResource),
@@ -122,6 +126,8 @@ export function queuedMessageResource(fields: {
   created_at: string;
   cost_units: number;
   metadata?: Record<string, string>;
+  /** A job from before lanes existed carries none: it is transactional. */
+  traffic_class?: 'transactional' | 'bulk';
   /** `scheduled` while quiet hours hold the job back (docs/routing.md#quiet-hours). @defaultValue `queued` */
   status?: 'queued' | 'scheduled';
 }): MessageResource {
@@ -138,6 +144,7 @@ export function queuedMessageResource(fields: {
     created_at: fields.created_at,
     updated_at: fields.created_at,
     cost_units: fields.cost_units,
+    traffic_class: fields.traffic_class ?? 'transactional',
     metadata: fields.metadata ?? {},
     error: null,
     attempts: [],

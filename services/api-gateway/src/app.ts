@@ -34,7 +34,7 @@ import { createIdempotencyStore } from './idempotency/idempotency.store';
 import { createChatSendGate } from './chat/chat-send.gate';
 import { createMessageAcceptance } from './messages/message-acceptance';
 import { createBatchSending } from './batches/batch-sending';
-import { MESSAGE_TIMERS_QUEUE, openQueue } from '@switchboard/queues';
+import { createFairShare, MESSAGE_TIMERS_QUEUE, openQueue, type SendLanes } from '@switchboard/queues';
 import { createSuppressionGate } from './messages/suppression.gate';
 import { createQuietHoursSchedule } from './messages/quiet-hours.schedule';
 import { createSuppressionsRouter } from './routes/suppressions.route';
@@ -61,7 +61,7 @@ export interface GatewayDeps {
   logger: Logger;
   db: Db;
   redis: Redis;
-  messageQueue: Queue;
+  sendLanes: SendLanes;
   callbackQueue: Queue;
   /** `template-submit`: created templates wait here for the dispatcher to submit them upstream. */
   templateQueue: Queue;
@@ -77,7 +77,7 @@ export interface GatewayDeps {
 }
 
 /** Builds the express application from its dependencies; `main.ts` owns their lifecycle. */
-export function createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, scrapeMetrics, isDraining, isStarting, clock = Date.now }: GatewayDeps): Express {
+export function createApp({ config, logger, db, redis, sendLanes, callbackQueue, templateQueue, eventFanoutQueue, metrics, scrapeMetrics, isDraining, isStarting, clock = Date.now }: GatewayDeps): Express {
   const guard = createDependencyGuard(logger);
   const newMessageId = createPooledIdGenerator();
   const authenticator = createApiKeyAuthenticator({
@@ -100,7 +100,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   const authenticatedSend = [authenticate(authenticator), rateLimitInSendScript(rateLimiter, config.rateLimitPerSecond, guard), requireScope('messages:write')];
 
   const messageReads = createMessageReadsRepository(db);
-  const reads = createMessageReadHandlers({ reads: messageReads, queue: messageQueue, guard });
+  const reads = createMessageReadHandlers({ reads: messageReads, queue: sendLanes, guard });
   const templates = createTemplatesRepository(db);
   // Template sends read the definition; a short cache keeps a burst of sends off the store (docs/chat.md#sending-a-template).
   const templateFacts = createLoadingCache({
@@ -128,7 +128,8 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   // A Redis outage reaches each request through the guard; unheard, the queue's own 'error' event would crash the process.
   timersQueue.on('error', () => undefined);
   const acceptanceDeps = {
-    queue: messageQueue,
+    lanes: sendLanes,
+    fairShare: createFairShare({ redis, prefix: config.queuePrefix }),
     accountNumbers,
     guard,
     prices: config.prices,
@@ -176,7 +177,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
     suppressionKeys: suppressionCache.keysFor,
     slidingWindow,
   });
-  const batchSending = createBatchSending({ config, db, redis, logger, guard, messageQueue, eventFanoutQueue, acceptanceDeps, idempotency, newMessageId: () => newMessageId('msg'), authenticated, clock });
+  const batchSending = createBatchSending({ config, db, redis, logger, guard, sendLanes, eventFanoutQueue, acceptanceDeps, idempotency, newMessageId: () => newMessageId('msg'), authenticated, clock });
   const templateHandlers = createTemplateHandlers({ templates, submitQueue: templateQueue, validate: createTemplateCreateValidator(), guard, logger, clock });
   const inboundHandlers = createInboundReadHandlers({ inbound: createInboundMessagesRepository(db), guard });
 
@@ -191,7 +192,7 @@ export function createApp({ config, logger, db, redis, messageQueue, callbackQue
   app.use(fastRoute('POST', '/v1/messages', [...everyRequest, ...authenticatedSend, ...sendBody, sendMessage]));
   app.use(...everyRequest);
   // Before the API routers, some of which authenticate every path they see (the board asks for Basic).
-  app.use(queueBoardRouter({ queues: [messageQueue, callbackQueue, templateQueue, eventFanoutQueue], connection: redis, prefix: config.queuePrefix, authenticateAdmin: authenticated('admin') }));
+  app.use(queueBoardRouter({ queues: [...sendLanes.all, callbackQueue, templateQueue, eventFanoutQueue], connection: redis, prefix: config.queuePrefix, authenticateAdmin: authenticated('admin') }));
   // The hot path is matched first.
   app.use(
     messagesRouter({

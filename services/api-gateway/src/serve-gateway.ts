@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { getLogger, type Logger } from '@switchboard/logger';
-import { createProducerConnection, enableTracing, flushTraces, EVENT_FANOUT_QUEUE, MESSAGE_SEND_QUEUE, openQueue, PROVIDER_CALLBACKS_QUEUE, reportQueueDepths, TEMPLATE_SUBMIT_QUEUE } from '@switchboard/queues';
+import { createProducerConnection, enableTracing, flushTraces, EVENT_FANOUT_QUEUE, openQueue, openSendLanes, PROVIDER_CALLBACKS_QUEUE, reportQueueDepths, TEMPLATE_SUBMIT_QUEUE } from '@switchboard/queues';
 import { createHttpDrain, installShutdown, MetricsRegistry } from '@switchboard/runtime';
 import { createDb, createSecretCipher, migrate, resealSecrets } from '@switchboard/store';
 import { createApp } from './app';
@@ -55,19 +55,19 @@ export async function serveGateway(): Promise<void> {
   watchRedis(redis, logger);
   await untilReady(redis, config.startupTimeoutMs);
   const queueOptions = { connection: redis, prefix: config.queuePrefix };
-  const messageQueue = openQueue(MESSAGE_SEND_QUEUE, queueOptions);
+  const sendLanes = openSendLanes(queueOptions);
   const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, queueOptions);
   const templateQueue = openQueue(TEMPLATE_SUBMIT_QUEUE, queueOptions);
   const eventFanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOptions);
-  for (const queue of [messageQueue, callbackQueue, templateQueue, eventFanoutQueue]) {
+  for (const queue of [...sendLanes.all, callbackQueue, templateQueue, eventFanoutQueue]) {
     // Outages are already logged by watchRedis; an unhandled 'error' event would crash the process.
     queue.on('error', () => undefined);
     await queue.waitUntilReady();
   }
 
   const metrics = new MetricsRegistry();
-  reportQueueDepths(metrics, [messageQueue, callbackQueue, templateQueue, eventFanoutQueue]);
-  const app = createApp({ config, logger, db, redis, messageQueue, callbackQueue, templateQueue, eventFanoutQueue, metrics, scrapeMetrics: createMetricsScrape(metrics), isStarting: createClusterStarting(), isDraining: () => http.isDraining() });
+  reportQueueDepths(metrics, [...sendLanes.all, callbackQueue, templateQueue, eventFanoutQueue]);
+  const app = createApp({ config, logger, db, redis, sendLanes, callbackQueue, templateQueue, eventFanoutQueue, metrics, scrapeMetrics: createMetricsScrape(metrics), isStarting: createClusterStarting(), isDraining: () => http.isDraining() });
   const gatewayServer = createGatewayServer(app, config.tls, logger);
   const { server } = gatewayServer;
   const http = createHttpDrain(server, { idleGraceMs: config.drainIdleGraceMs, deadlineMs: config.drainDeadlineMs });
@@ -78,7 +78,7 @@ export async function serveGateway(): Promise<void> {
   reloadCertificateOnSighup(gatewayServer);
   installShutdown(logger, [
     { name: 'http', run: () => http.drain() },
-    { name: 'queues', run: () => Promise.all([messageQueue.close(), callbackQueue.close(), templateQueue.close(), eventFanoutQueue.close()]) },
+    { name: 'queues', run: () => Promise.all([sendLanes.close(), callbackQueue.close(), templateQueue.close(), eventFanoutQueue.close()]) },
     { name: 'redis', run: () => redis.quit().catch(() => redis.disconnect()) },
     { name: 'store', run: () => db.close() },
     { name: 'traces', run: flushTraces },

@@ -84,14 +84,14 @@ describe('rate limits (docs/conventions.md#rate-limits)', () => {
   it('queues nothing and reserves no Idempotency-Key for a message over the limit', async () => {
     const { key } = await h.key({ mode: 'test', rateLimitPerSecond: 3 });
     const keys = Array.from({ length: 12 }, () => randomUUID());
-    const before = await h.messageQueue.getJobCountByTypes('waiting', 'delayed', 'active');
+    const before = await h.messageQueue.getJobCountByTypes('waiting', 'prioritized', 'delayed', 'active');
     const answers = await Promise.all(keys.map((k) => h.request('/v1/messages', { key, headers: { 'idempotency-key': k }, json: textMessage() })));
     const accepted = answers.filter((r) => r.status === 202).length;
     expect(answers.every((r) => r.status === 202 || r.status === 429)).toBe(true);
     // At most the quota in any second; the bound allows for a burst that takes longer than a second to send.
     expect(accepted).toBeLessThanOrEqual(6);
     expect(answers.length - accepted).toBeGreaterThan(0);
-    expect((await h.messageQueue.getJobCountByTypes('waiting', 'delayed', 'active')) - before).toBe(accepted);
+    expect((await h.messageQueue.getJobCountByTypes('waiting', 'prioritized', 'delayed', 'active')) - before).toBe(accepted);
     // A limited request left its key free: the same key is accepted once the window has passed.
     const limitedKey = keys[answers.findIndex((r) => r.status === 429)];
     const retried = await eventually(

@@ -126,7 +126,7 @@ it('replays an Idempotency-Key answer given by one worker from the other, byte f
   expect({ status: replay.status, replayed: replay.headers['idempotent-replayed'], body: replay.body }).toEqual({ status: 202, replayed: 'true', body: original.body });
   const reused = await second.send('POST', '/v1/messages', { key, idempotencyKey, json: textMessage({ content: { text: 'another body' } }) });
   expect({ status: reused.status, code: JSON.parse(reused.body).code }).toEqual({ status: 422, code: 'idempotency_key_reused' });
-  expect(await h.messageQueue.getJobCountByTypes('waiting', 'delayed', 'active')).toBe(1);
+  expect(await h.messageQueue.getJobCountByTypes('waiting', 'prioritized', 'delayed', 'active')).toBe(1);
   for (const c of [first, second]) c.close();
 });
 
@@ -159,7 +159,7 @@ it('serves /metrics from either worker with the requests both served', async () 
   const text = (await clients[1].send('GET', '/metrics')).body;
   expect(text.match(/^# TYPE http_requests_total counter$/gm)).toHaveLength(1);
   const waiting = text.split('\n').find((l) => l.startsWith('switchboard_queue_jobs{') && l.includes('queue="message-send"') && l.includes('state="waiting"'));
-  expect(Number(waiting?.split(' ').pop())).toBe(await h.messageQueue.getWaitingCount());
+  expect(Number(waiting?.split(' ').pop())).toBe((await h.messageQueue.getWaitingCount()) + (await h.messageQueue.getPrioritizedCount()));
   for (const c of clients) c.close();
 });
 
@@ -188,7 +188,7 @@ it('survives SIGHUP, the certificate-reload signal, with its workers', async () 
 it('drains every worker on SIGTERM and exits 0', async () => {
   const { key } = await h.key({ mode: 'test' });
   const clients = await clientPerWorker();
-  const jobsBefore = await h.messageQueue.getJobCountByTypes('waiting', 'delayed', 'active');
+  const jobsBefore = await h.messageQueue.getJobCountByTypes('waiting', 'prioritized', 'delayed', 'active');
   // Each client keeps sending on its connection until the drain closes it.
   const sending = clients.map(async (c) => {
     const statuses: number[] = [];
@@ -213,7 +213,7 @@ it('drains every worker on SIGTERM and exits 0', async () => {
   expect(results.flatMap((r) => r.statuses).filter((s) => s !== 202 && s !== 429)).toEqual([]);
   // Every 202 answer stands for a job in the queue.
   expect(accepted).toBeGreaterThan(0);
-  expect(await h.messageQueue.getJobCountByTypes('waiting', 'delayed', 'active')).toBe(jobsBefore + accepted);
+  expect(await h.messageQueue.getJobCountByTypes('waiting', 'prioritized', 'delayed', 'active')).toBe(jobsBefore + accepted);
   for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
   expect(h.gateway.logs()).toMatch(/"message":"shutdown complete"/);
   expect(h.gateway.logs()).not.toMatch(/"level":"error"/);

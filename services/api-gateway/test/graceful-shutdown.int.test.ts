@@ -117,7 +117,7 @@ describe('SIGTERM under keep-alive load', () => {
     expect(responses.some((r) => r.connectionClose)).toBe(true);
     // Every 202 answer stands for a job in the queue.
     const accepted = responses.filter((r) => r.status === 202).length;
-    expect(await h.messageQueue.getJobCountByTypes('waiting', 'delayed', 'active')).toBe(accepted);
+    expect(await h.messageQueue.getJobCountByTypes('waiting', 'prioritized', 'delayed', 'active')).toBe(accepted);
 
     // The readiness prober's last answer, on the connection it kept, was 503 and closed that connection.
     expect(probes.filter((o) => o.kind === 'failed')).toEqual([]);

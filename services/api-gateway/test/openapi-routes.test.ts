@@ -1,4 +1,5 @@
 import type { Queue } from 'bullmq';
+import type { SendLanes } from '@switchboard/queues';
 import { Redis } from 'ioredis';
 import { buildOpenApiDocument } from '@switchboard/schemas';
 import { getLogger } from '@switchboard/logger';
@@ -28,7 +29,7 @@ describe('the OpenAPI document and the routes the gateway serves', () => {
       logger: getLogger({ service: 'openapi-routes-test', level: 'error' }),
       db: {} as Db,
       redis,
-      messageQueue: queue,
+      sendLanes: { of: () => queue, all: [queue, queue], getJob: async () => undefined, remove: async () => 0, close: async () => undefined } as unknown as SendLanes,
       callbackQueue: queue,
       templateQueue: queue,
       eventFanoutQueue: queue,

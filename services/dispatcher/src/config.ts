@@ -23,6 +23,8 @@ export interface DispatcherConfig extends CommonConfig {
   healthPort: number;
   healthHost: string;
   concurrency: number;
+  /** Bulk-lane jobs this process runs at once, beside `concurrency` transactional ones (docs/messages.md#traffic-lanes). */
+  bulkConcurrency: number;
   reconcileTimeoutMs: number;
   stalledIntervalMs: number;
   lockDurationMs: number;
@@ -231,6 +233,7 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     healthPort: read.int('HEALTH_PORT', 8081, { min: 0, max: 65535 }),
     healthHost: read.string('HEALTH_HOST', '127.0.0.1'),
     concurrency: read.int('DISPATCH_CONCURRENCY', 32, { min: 1, max: 10_000 }),
+    bulkConcurrency: read.int('DISPATCH_BULK_CONCURRENCY', 32, { min: 1, max: 10_000 }),
     reconcileTimeoutMs: read.int('RECONCILE_TIMEOUT_MS', 30_000, { min: 0 }),
     stalledIntervalMs: read.int('STALLED_INTERVAL_MS', 30_000, { min: 100 }),
     lockDurationMs: read.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
@@ -294,6 +297,7 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     db_pool_size: config.dbPoolSize,
     health: `${config.healthHost}:${config.healthPort}`,
     concurrency: config.concurrency,
+    bulk_concurrency: config.bulkConcurrency,
     reconcile_timeout_ms: config.reconcileTimeoutMs,
     stalled_interval_ms: config.stalledIntervalMs,
     lock_duration_ms: config.lockDurationMs,

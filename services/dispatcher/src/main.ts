@@ -1,5 +1,6 @@
 import {
   createBatchingEventPublisher,
+  createFairShare,
   createEventPublisher,
   createJobWorker,
   createProducerConnection,
@@ -8,9 +9,10 @@ import {
   reportQueueDepths,
   EVENT_FANOUT_QUEUE,
   exponentialRetry,
-  MESSAGE_SEND_QUEUE,
+  MESSAGE_SEND_LANES,
   MESSAGE_TIMERS_QUEUE,
   openQueue,
+  openSendLanes,
   PROVIDER_CALLBACKS_QUEUE,
   publishEventsOrLeaveInOutbox,
   TEMPLATE_SUBMIT_QUEUE,
@@ -31,6 +33,7 @@ import {
 } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
 import { createBatchedSendStore } from './dispatch/batched-send-store';
+import { createLaneTurns } from './dispatch/lane-turns';
 import { createPendingAcceptances } from './dispatch/pending-acceptances';
 import { createMessageTimers } from './dispatch/message-timers';
 import { createMediaCheck } from './media/media-check';
@@ -108,7 +111,9 @@ runWorkerService({
     });
     const suppressionCache = createSuppressionCache({ redis: producerConnection, prefix: config.queuePrefix });
     // STOP/START confirmations are ordinary messages of the account (docs/routing.md#opt-out).
-    const sendQueue = openQueue(MESSAGE_SEND_QUEUE, queueOptions);
+    const sendLanes = openSendLanes(queueOptions);
+    const sendQueue = sendLanes.of('transactional');
+    const laneTurns = createLaneTurns({ fairShare: createFairShare({ redis: producerConnection, prefix: config.queuePrefix }), lanes: sendLanes, logger });
     const optOut = createOptOutHandler({
       suppressions: createSuppressionsRepository(db),
       cache: suppressionCache,
@@ -170,7 +175,7 @@ runWorkerService({
       logger,
       publishEvents,
       metrics,
-      scheduledExpiry: createScheduledExpiry(db, sendQueue),
+      scheduledExpiry: createScheduledExpiry(db, sendLanes),
     });
     const submitTemplate = createTemplateSubmitProcessor({ templates, providers: adapters.byMode, logger, clock });
 
@@ -184,9 +189,13 @@ runWorkerService({
       logger,
       metrics: metrics.registry,
     };
-    reportQueueDepths(metrics.registry, [sendQueue, timerQueue, callbackQueue]);
+    reportQueueDepths(metrics.registry, [...sendLanes.all, timerQueue, callbackQueue]);
+    // One worker per lane, each with slots of its own: a bulk backlog never holds a transactional slot (docs/messages.md#traffic-lanes).
+    const sendWorker = (lane: 'transactional' | 'bulk', concurrency: number) =>
+      createJobWorker(MESSAGE_SEND_LANES[lane], { [MESSAGE_SEND_LANES[lane].jobs.sendMessage]: sendMessage }, { ...workerOptions, concurrency, onJobStart: laneTurns.startedIn(lane) });
     const workers = [
-      createJobWorker(MESSAGE_SEND_QUEUE, { [MESSAGE_SEND_QUEUE.jobs.sendMessage]: sendMessage }, workerOptions),
+      sendWorker('transactional', config.concurrency),
+      sendWorker('bulk', config.bulkConcurrency),
       createJobWorker(
         MESSAGE_TIMERS_QUEUE,
         { [MESSAGE_TIMERS_QUEUE.jobs.fallbackCheck]: messageTimer, [MESSAGE_TIMERS_QUEUE.jobs.expire]: messageTimer },
@@ -209,8 +218,9 @@ runWorkerService({
       shutdown: [
         { name: 'workers', run: () => Promise.all(workers.map((w) => w.close())) },
         { name: 'upstream state sync', run: async () => stopUpstreamSync() },
+        { name: 'lane turns', run: async () => laneTurns.stop() },
         { name: 'smpp sessions', run: () => Promise.all(adapters.smsSessions.map((sms) => sms.close())) },
-        { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close(), timerQueue.close(), sendQueue.close()]) },
+        { name: 'queues', run: () => Promise.all([callbackQueue.close(), eventFanoutQueue.close(), timerQueue.close(), sendLanes.close()]) },
         { name: 'redis', run: () => producerConnection.quit().catch(() => producerConnection.disconnect()) },
         { name: 'database', run: () => db.close() },
         { name: 'traces', run: flushTraces },

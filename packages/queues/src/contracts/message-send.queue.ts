@@ -1,20 +1,44 @@
-import type { AcceptedMessageFields, ConcreteChannel } from '@switchboard/domain';
-import type { Queue } from 'bullmq';
+import type { AcceptedMessageFields, ConcreteChannel, TrafficClass } from '@switchboard/domain';
 import { exponentialRetry, JOB_RETENTION } from '../job-options';
-import { addJobsInOneCall } from '../one-call-bulk-add';
 import { payloadType, type BulkJobAdder, type JobAdder, type QueueContract } from '../queue-contract';
 
+/** A traffic lane is a message's `traffic_class`: each has its own send queue (docs/messages.md#traffic-lanes). */
+export type TrafficLane = TrafficClass;
+
+const SEND_JOB_OPTIONS = { ...exponentialRetry(8, 1_000), ...JOB_RETENTION } as const;
+
 /**
- * One job per accepted message: produced by the gateway, consumed by the dispatcher. Job id = message
- * id, so BullMQ never holds two jobs for one message (docs/architecture.md, "Exactly-once dispatch").
- * Renaming this queue or its job needs a migration plan: waiting jobs would be orphaned.
+ * The transactional lane: one job per accepted message, produced by the gateway, consumed by the
+ * dispatcher. Job id = message id, so BullMQ never holds two jobs for one message (docs/architecture.md,
+ * "Exactly-once dispatch"). Renaming this queue or its job needs a migration plan: waiting jobs would be
+ * orphaned (it keeps the name it had before lanes existed for that reason).
  */
 export const MESSAGE_SEND_QUEUE = {
   name: 'message-send',
   jobs: { sendMessage: 'send-message' },
-  jobOptions: { ...exponentialRetry(8, 1_000), ...JOB_RETENTION },
+  jobOptions: SEND_JOB_OPTIONS,
   payload: payloadType<SendMessageJob>(),
 } as const satisfies QueueContract;
+
+/**
+ * The bulk lane: batch items and single sends that ask for `bulk`; the same job, served by its own
+ * dispatcher workers so that its backlog never takes the transactional lane's capacity. Renaming this
+ * queue or its job needs a migration plan.
+ */
+export const MESSAGE_SEND_BULK_QUEUE = {
+  name: 'message-send-bulk',
+  jobs: { sendMessage: 'send-message' },
+  jobOptions: SEND_JOB_OPTIONS,
+  payload: payloadType<SendMessageJob>(),
+} as const satisfies QueueContract;
+
+/** Both lanes' contracts, by lane. */
+export const MESSAGE_SEND_LANES = { transactional: MESSAGE_SEND_QUEUE, bulk: MESSAGE_SEND_BULK_QUEUE } as const;
+
+/** The lane of a job; a job accepted before lanes existed carries none and is transactional. */
+export function laneOf(job: Pick<SendMessageJob, 'traffic_class'>): TrafficLane {
+  return job.traffic_class ?? 'transactional';
+}
 
 export type SkipReason = 'outside_customer_service_window' | 'recipient_opted_out';
 
@@ -38,24 +62,27 @@ export interface SendMessageJob extends AcceptedMessageFields {
   scheduled_until?: string;
 }
 
-/** One send job under its message id, held back `delayMs` (send_at, quiet hours); also the unit of `addBulk`. */
-export function sendMessageBulkJob(job: SendMessageJob, delayMs = 0) {
-  const delay = delayMs > 0 ? { delay: delayMs } : {};
-  return { name: MESSAGE_SEND_QUEUE.jobs.sendMessage, data: job, opts: { ...MESSAGE_SEND_QUEUE.jobOptions, ...delay, jobId: job.message_id } };
+/** Where a send job waits and when it may run: `delayMs` holds it back (send_at, quiet hours), `priority` is its account's turn (fair-share.ts). */
+export interface SendJobPlacement {
+  job: SendMessageJob;
+  delayMs: number;
+  priority?: number;
 }
 
-/** Enqueues under the message id; a second add of the same id is a no-op in BullMQ. `delayMs` holds it back (send_at, quiet hours). */
-export function enqueueSendMessage(queue: JobAdder<SendMessageJob>, job: SendMessageJob, delayMs = 0): Promise<unknown> {
-  const { name, data, opts } = sendMessageBulkJob(job, delayMs);
+/** One send job under its message id; also the unit of `addBulk`. */
+export function sendMessageBulkJob({ job, delayMs, priority }: SendJobPlacement) {
+  const delay = delayMs > 0 ? { delay: delayMs } : {};
+  const turn = priority !== undefined && priority > 0 ? { priority } : {};
+  return { name: MESSAGE_SEND_QUEUE.jobs.sendMessage, data: job, opts: { ...SEND_JOB_OPTIONS, ...delay, ...turn, jobId: job.message_id } };
+}
+
+/** Enqueues under the message id; a second add of the same id is a no-op in BullMQ. */
+export function enqueueSendMessage(queue: JobAdder<SendMessageJob>, placement: SendJobPlacement): Promise<unknown> {
+  const { name, data, opts } = sendMessageBulkJob(placement);
   return queue.add(name, data, opts);
 }
 
-/** Many send jobs in one Redis round trip (a batch send, docs/messages.md#batch-sends). */
-export function enqueueSendMessages(queue: BulkJobAdder<SendMessageJob>, jobs: ReadonlyArray<{ job: SendMessageJob; delayMs: number }>): Promise<unknown> {
-  return queue.addBulk(jobs.map(({ job, delayMs }) => sendMessageBulkJob(job, delayMs)));
-}
-
-/** Many send jobs in ONE Redis script call, stored as `addBulk` stores them (docs/messages.md#batch-sends). */
-export function enqueueSendMessagesInOneCall(queue: Queue, jobs: ReadonlyArray<{ job: SendMessageJob; delayMs: number }>): Promise<void> {
-  return addJobsInOneCall(queue, jobs.map(({ job, delayMs }) => sendMessageBulkJob(job, delayMs)));
+/** Many send jobs in one Redis round trip (concurrent single sends, a batch send: docs/messages.md#batch-sends). */
+export function enqueueSendMessages(queue: BulkJobAdder<SendMessageJob>, placements: readonly SendJobPlacement[]): Promise<unknown> {
+  return queue.addBulk(placements.map(sendMessageBulkJob));
 }

@@ -1,7 +1,8 @@
 import { isValidE164, UnprocessableError, ValidationError, type FieldError, type MessageContent, type TemplateReference } from '@switchboard/domain';
 import { CHAT_PAYLOAD_TYPES, type ChatPayloadType } from '../chat-payload.schema';
 import { e164Schema, type JsonSchema } from '../json-schema';
-import { callbackUrlSchema, metadataSchema, type MessageRequest } from '../message-request.schema';
+import { callbackUrlSchema, metadataSchema, trafficClassSchema, type MessageRequest } from '../message-request.schema';
+import type { TrafficClass } from '@switchboard/domain';
 import { compileSchema } from '../validator';
 import { webhookUrlRefusal, type WebhookTargetPolicy } from '../webhook-target.guard';
 import { chatPayloadRuleErrors, pointAtFirstExcessItem, type ChatPayloadRules } from './chat-payload.checks';
@@ -13,6 +14,7 @@ export interface ChatMessageRequest {
   type: ChatPayloadType;
   callback_url?: string;
   metadata?: Record<string, string>;
+  traffic_class?: TrafficClass;
   [typedObject: string]: unknown;
 }
 
@@ -26,6 +28,7 @@ export const chatMessageRequestSchema: JsonSchema = {
     ...chatTypeSchemas,
     callback_url: callbackUrlSchema,
     metadata: metadataSchema,
+    traffic_class: trafficClassSchema,
   },
   allOf: CHAT_PAYLOAD_TYPES.map((type) => ({ if: { properties: { type: { const: type } }, required: ['type'] }, then: { required: [type] } })),
 };
@@ -83,5 +86,6 @@ export function chatRequestToMessageRequest(request: ChatMessageRequest): Messag
   else message.content = { type, [type]: request[type] } as MessageContent;
   if (callback_url !== undefined) message.callback_url = callback_url;
   if (metadata !== undefined) message.metadata = metadata;
+  if (request.traffic_class !== undefined) message.traffic_class = request.traffic_class;
   return message;
 }

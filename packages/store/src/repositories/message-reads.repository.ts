@@ -6,6 +6,8 @@ export interface MessageListFilter {
   status?: string;
   channel?: string;
   recipient?: string;
+  /** The lane (docs/messages.md#traffic-lanes). */
+  trafficClass?: string;
   /** Exclusive upper bound on the id: the page continues below the last id seen. */
   beforeId?: string;
   /** Time range on created_at, `from` inclusive and `to` exclusive (the console's filter). */
@@ -51,6 +53,7 @@ export function createMessageReadsRepository(db: Queryable) {
       if (filter.status) add('status = ?', filter.status);
       if (filter.channel) add('channel = ?', filter.channel);
       if (filter.recipient) add('recipient = ?', filter.recipient);
+      if (filter.trafficClass) add('traffic_class = ?', filter.trafficClass);
       if (filter.beforeId) add('id < ?', filter.beforeId);
       if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
       if (filter.createdTo) add('created_at < ?', filter.createdTo);

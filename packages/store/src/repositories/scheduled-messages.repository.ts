@@ -16,8 +16,8 @@ export type CancelResult =
 async function insertScheduled(tx: Queryable, m: AcceptedMessage): Promise<void> {
   const inserted = await tx.query(
     `INSERT INTO messages (id, account_id, mode, status, channel, plan, senders, recipient, content, template, callback_url,
-       ttl_seconds, fallback_timeout_seconds, metadata, cost_units, sequence, created_at, updated_at)
-     VALUES ($1, $2, $3, 'scheduled', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1, $15, $15)
+       ttl_seconds, fallback_timeout_seconds, metadata, cost_units, sequence, created_at, updated_at, traffic_class)
+     VALUES ($1, $2, $3, 'scheduled', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1, $15, $15, $16)
      ON CONFLICT (id) DO NOTHING RETURNING id`,
     [
       m.id, m.account_id, m.mode, m.channel, m.plan, JSON.stringify(m.senders), m.recipient,
@@ -25,6 +25,7 @@ async function insertScheduled(tx: Queryable, m: AcceptedMessage): Promise<void>
       m.template === undefined ? null : JSON.stringify(m.template),
       m.callback_url ?? null, m.ttl_seconds ?? null, m.fallback_timeout_seconds ?? null,
       m.metadata === undefined ? null : JSON.stringify(m.metadata), m.cost_units, m.created_at,
+      m.traffic_class ?? 'transactional',
     ],
   );
   if (inserted.rowCount === 1) {

@@ -51,12 +51,12 @@ export async function persistAcceptedBatch(db: Queryable, messages: readonly Acc
     `WITH input AS (
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS v(id text, account_id text, mode text, channel text, plan text[],
          senders jsonb, recipient text, content jsonb, template jsonb, callback_url text, ttl_seconds integer,
-         fallback_timeout_seconds integer, metadata jsonb, cost_units integer, created_at timestamptz)
+         fallback_timeout_seconds integer, metadata jsonb, cost_units integer, created_at timestamptz, traffic_class text)
      ), inserted AS (
        INSERT INTO messages (id, account_id, mode, status, channel, plan, senders, recipient, content, template, callback_url,
-         ttl_seconds, fallback_timeout_seconds, metadata, cost_units, sequence, created_at, updated_at)
+         ttl_seconds, fallback_timeout_seconds, metadata, cost_units, sequence, created_at, updated_at, traffic_class)
        SELECT id, account_id, mode, 'queued', channel, plan, senders, recipient, content, template, callback_url,
-         ttl_seconds, fallback_timeout_seconds, metadata, cost_units, 1, created_at, created_at FROM input ORDER BY id
+         ttl_seconds, fallback_timeout_seconds, metadata, cost_units, 1, created_at, created_at, traffic_class FROM input ORDER BY id
        -- In id order, so that two batches inserting the same ids wait on each other instead of deadlocking.
        ON CONFLICT (id) DO NOTHING RETURNING *
      ), history AS (
@@ -83,6 +83,7 @@ export async function persistAcceptedBatch(db: Queryable, messages: readonly Acc
           metadata: m.metadata ?? null,
           cost_units: m.cost_units,
           created_at: m.created_at,
+          traffic_class: m.traffic_class ?? 'transactional',
         })),
       ),
     ],

@@ -92,7 +92,8 @@ export function createSendBatchHandler({ validateBatch, acceptance, idempotency,
       batch.items.map(async (item, index): Promise<Outcome> => {
         if ('error' in item) return item;
         try {
-          return { job: await acceptance.prepare(caller, item.request, newMessageId()) };
+          // Every batch item travels in the bulk lane (docs/messages.md#traffic-lanes).
+          return { job: await acceptance.prepare(caller, item.request, newMessageId(), { trafficClass: 'bulk' }) };
         } catch (error) {
           // A 4xx refuses this item only; a 5xx (store or Redis down) refuses the whole batch, with nothing enqueued.
           if (error instanceof ApiError && error.status < 500) return { error: repointBatchItemError(error, index, rawItems[index]) };

@@ -1,9 +1,9 @@
-import type { Queue } from 'bullmq';
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Scope } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
-import { createEventPublisher, publishEventsOrLeaveInOutbox } from '@switchboard/queues';
+import { createEventPublisher, publishEventsOrLeaveInOutbox, type SendLanes } from '@switchboard/queues';
+import type { Queue } from 'bullmq';
 import { createBatchRequestValidator } from '@switchboard/schemas';
 import { createBatchCountsRepository, createEventsRepository, createMessageReadsRepository, createScheduledMessagesRepository, type Db } from '@switchboard/store';
 import type { GatewayConfig } from '../config';
@@ -28,7 +28,7 @@ export interface BatchSendingDeps {
   redis: Redis;
   logger: Logger;
   guard: DependencyGuard;
-  messageQueue: Queue;
+  sendLanes: SendLanes;
   eventFanoutQueue: Queue;
   /** The single send's acceptance parts; batches swap in a suppression lookup coalesced into one MGET. */
   acceptanceDeps: MessageAcceptanceDeps;
@@ -61,7 +61,7 @@ export function createBatchSending(deps: BatchSendingDeps) {
   const getBatch = createBatchReadHandler({ summaries, counts: createBatchCountsRepository(db), guard, clock });
   const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: deps.eventFanoutQueue, outbox: createEventsRepository(db) }), logger);
   const cancelMessage = createMessageCancelHandler({
-    queue: deps.messageQueue,
+    queue: deps.sendLanes,
     reads: createMessageReadsRepository(db),
     scheduled: createScheduledMessagesRepository(db),
     publishEvents,

@@ -1,4 +1,4 @@
-import { isValidE164, MESSAGE_STATUSES, REQUESTED_CHANNELS, ValidationError, type FieldError } from '@switchboard/domain';
+import { isValidE164, MESSAGE_STATUSES, REQUESTED_CHANNELS, TRAFFIC_CLASSES, ValidationError, type FieldError } from '@switchboard/domain';
 import type { MessageListFilter } from '@switchboard/store';
 import { decodeCursor as decodeCursorOf, readPageParams } from '../pagination/page-query';
 
@@ -35,6 +35,11 @@ export function parseListQuery(query: Record<string, unknown>): MessageListFilte
   if (channel !== undefined) {
     if ((REQUESTED_CHANNELS as readonly string[]).includes(channel)) filter.channel = channel;
     else errors.push({ field: 'query:channel', message: `must be one of: ${REQUESTED_CHANNELS.join(', ')}` });
+  }
+  const trafficClass = single('traffic_class');
+  if (trafficClass !== undefined) {
+    if ((TRAFFIC_CLASSES as readonly string[]).includes(trafficClass)) filter.trafficClass = trafficClass;
+    else errors.push({ field: 'query:traffic_class', message: `must be one of: ${TRAFFIC_CLASSES.join(', ')}` });
   }
   // An unencoded `+` in a query string decodes as a space; read it as the `+` the client meant.
   const recipient = single('recipient')?.replace(/^ /, '+');

@@ -1,6 +1,17 @@
-import type { Queue } from 'bullmq';
-import { costUnits, estimatedDelivery, renderAsText, type UnitPrices } from '@switchboard/domain';
-import { enqueueSendMessage, enqueueSendMessages, enqueueSendMessagesInOneCall, scheduledExpiryJob, type BulkJobAdder, type MessageTimerJob, type SendMessageJob } from '@switchboard/queues';
+import { costUnits, estimatedDelivery, renderAsText, type TrafficClass, type UnitPrices } from '@switchboard/domain';
+import {
+  enqueueSendMessage,
+  enqueueSendMessages,
+  laneOf,
+  scheduledExpiryJob,
+  type BulkJobAdder,
+  type FairShare,
+  type MessageTimerJob,
+  type SendJobPlacement,
+  type SendLanes,
+  type SendMessageJob,
+  type TrafficLane,
+} from '@switchboard/queues';
 import { sendAtDelayMs, type MessageRequest } from '@switchboard/schemas';
 import type { NumberRecord } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
@@ -13,7 +24,9 @@ import { resolveSenders, type SenderPlan } from './sender-resolution';
 const COALESCED_ENQUEUE_MAX_JOBS = 100;
 
 export interface MessageAcceptanceDeps {
-  queue: Queue;
+  lanes: SendLanes;
+  /** Each account's turn within its lane (docs/messages.md#fairness-between-accounts). */
+  fairShare: Pick<FairShare, 'priorities'>;
   /** The account's numbers, oldest first; cached by the caller. */
   accountNumbers: (accountId: string) => Promise<NumberRecord[]>;
   guard: DependencyGuard;
@@ -41,13 +54,13 @@ export interface MessageAcceptance {
    * With `deferSuppression` the opt-out read is left to the caller, who checks every channel of
    * `job.plan` and calls `prepare` again without it if the recipient opted out of any.
    */
-  prepare(caller: Caller, request: MessageRequest, messageId: string, options?: { deferSuppression?: boolean }): Promise<SendMessageJob>;
+  prepare(caller: Caller, request: MessageRequest, messageId: string, options?: { deferSuppression?: boolean; trafficClass?: TrafficClass }): Promise<SendMessageJob>;
   /**
    * Enqueues the job under its message id; BullMQ ignores a second add of the same id. Jobs enqueued by
    * concurrent requests share one `addBulk`; each call resolves once its own job is in Redis.
    */
   enqueue(job: SendMessageJob): Promise<void>;
-  /** Enqueues many jobs with one Redis script call (plus one `addBulk` for the expiry timers of scheduled ones, if any). */
+  /** Enqueues many jobs of one account in one `addBulk` (plus one for the expiry timers of scheduled ones, if any). */
   enqueueMany(jobs: readonly SendMessageJob[]): Promise<void>;
   /** Whether the message of this id reached the queue (it is there, or the dispatcher already stored it). */
   wasEnqueued(messageId: string): Promise<boolean>;
@@ -73,7 +86,40 @@ export function acceptedResponse(job: AcceptedJob): StoredResponse {
   return { status: 202, body: JSON.stringify(acceptedBody(job)), location: `/v1/messages/${job.message_id}` };
 }
 
-export function createMessageAcceptance({ queue, accountNumbers, guard, prices, sandboxSender, chatGate, suppressionGate, quietHoursDelay, timersQueue, messageStored, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
+/**
+ * Places jobs in their lanes, each due job at its account's next turn: one tagging call per (lane, account).
+ * A scheduled job takes no turn now (it would push the account's sends of today behind tomorrow's); it
+ * runs as soon as it is due (docs/messages.md#fairness-between-accounts).
+ */
+function append<K, V>(map: Map<K, V[]>, key: K, values: V[]): void {
+  const list = map.get(key);
+  if (list) list.push(...values);
+  else map.set(key, values);
+}
+
+async function placeInTurn(fairShare: Pick<FairShare, 'priorities'>, placements: readonly SendJobPlacement[]): Promise<Map<TrafficLane, SendJobPlacement[]>> {
+  const groups = new Map<string, SendJobPlacement[]>();
+  const byLane = new Map<TrafficLane, SendJobPlacement[]>();
+  for (const placement of placements) {
+    if (placement.delayMs > 0) {
+      append(byLane, laneOf(placement.job), [placement]);
+      continue;
+    }
+    const key = `${laneOf(placement.job)}\n${placement.job.account_id}`;
+    append(groups, key, [placement]);
+  }
+  await Promise.all(
+    [...groups.values()].map(async (group) => {
+      const lane = laneOf(group[0].job);
+      const priorities = await fairShare.priorities(lane, group[0].job.account_id, group.length);
+      const placed = group.map((placement, i) => ({ ...placement, priority: priorities[i] }));
+      append(byLane, lane, placed);
+    }),
+  );
+  return byLane;
+}
+
+export function createMessageAcceptance({ lanes, fairShare, accountNumbers, guard, prices, sandboxSender, chatGate, suppressionGate, quietHoursDelay, timersQueue, messageStored, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
   // The delay is counted from now, so a takeover after the gateway died still waits only until scheduled_until.
   const delayOf = (job: SendMessageJob) => (job.scheduled_until ? Math.max(0, Date.parse(job.scheduled_until) - clock()) : 0);
 
@@ -86,9 +132,17 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
     if (timers.length > 0) await guard('redis', () => timersQueue.addBulk(timers));
   }
 
-  const enqueueCoalesced = createEnqueueCoalescer<{ job: SendMessageJob; delayMs: number }>({
-    addOne: ({ job, delayMs }) => enqueueSendMessage(queue, job, delayMs),
-    addMany: (items) => enqueueSendMessages(queue, items),
+  /** Tags every job with its account's turn, then one add per lane (a plain add for a job alone). */
+  async function addInTurn(placements: readonly SendJobPlacement[]): Promise<void> {
+    const byLane = await placeInTurn(fairShare, placements);
+    await Promise.all(
+      [...byLane].map(([lane, placed]) => (placed.length === 1 ? enqueueSendMessage(lanes.of(lane), placed[0]) : enqueueSendMessages(lanes.of(lane), placed))),
+    );
+  }
+
+  const enqueueCoalesced = createEnqueueCoalescer<SendJobPlacement>({
+    addOne: (placement) => addInTurn([placement]),
+    addMany: addInTurn,
     maxItems: COALESCED_ENQUEUE_MAX_JOBS,
   });
 
@@ -117,6 +171,7 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
         recipient: request.recipient,
         cost_units: costUnits(firstChannel, renderAsText(request.content, request.template), prices),
         created_at: new Date(clock()).toISOString(),
+        traffic_class: options?.trafficClass ?? request.traffic_class ?? 'transactional',
       };
       if (request.content !== undefined) job.content = request.content;
       if (request.template !== undefined) job.template = request.template;
@@ -141,12 +196,12 @@ export function createMessageAcceptance({ queue, accountNumbers, guard, prices, 
 
     async enqueueMany(jobs) {
       if (jobs.length === 0) return;
-      await guard('redis', () => enqueueSendMessagesInOneCall(queue, jobs.map((job) => ({ job, delayMs: delayOf(job) }))));
+      await guard('redis', () => addInTurn(jobs.map((job) => ({ job, delayMs: delayOf(job) }))));
       await armExpiries(jobs);
     },
 
     async wasEnqueued(messageId) {
-      if (await guard('redis', () => queue.getJob(messageId))) return true;
+      if (await guard('redis', () => lanes.getJob(messageId))) return true;
       return guard('store', () => messageStored(messageId));
     },
   };

@@ -8,7 +8,8 @@ import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 
 export interface MessageCancelDeps {
-  queue: Queue;
+  /** The send lanes (docs/messages.md#traffic-lanes): a message waits in one of them until it is stored. */
+  queue: Pick<Queue, 'getJob'>;
   reads: Pick<MessageReadsRepository, 'findForAccount'>;
   scheduled: Pick<ScheduledMessagesRepository, 'cancelScheduled'>;
   publishEvents: PublishEvents;

@@ -9,7 +9,8 @@ import { encodeCursor, parseListQuery } from '../messages/list-query';
 
 export interface MessageReadsDeps {
   reads: MessageReadsRepository;
-  queue: Queue;
+  /** The send lanes (docs/messages.md#traffic-lanes): a message waits in one of them until it is stored. */
+  queue: Pick<Queue, 'getJob'>;
   guard: DependencyGuard;
 }
 
@@ -52,6 +53,7 @@ export function createMessageReadHandlers({ reads, queue, guard }: MessageReadsD
           created_at: job.created_at,
           cost_units: job.cost_units,
           metadata: job.metadata,
+          traffic_class: job.traffic_class,
           status: waitingStatus(job),
         }),
       );

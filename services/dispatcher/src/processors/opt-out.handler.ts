@@ -52,7 +52,7 @@ export function createOptOutHandler(deps: OptOutHandlerDeps) {
       created_at: new Date(deps.clock()).toISOString(),
       metadata: { switchboard_reason: 'opt_out_confirmation' },
     };
-    await enqueueSendMessage(deps.sendQueue, job);
+    await enqueueSendMessage(deps.sendQueue, { job, delayMs: 0 });
     return job.message_id;
   }
 
