@@ -35,6 +35,8 @@ export interface SimSend {
 export interface MessagingStack {
   stack: Stack;
   key: string;
+  /** A test key of another account on the same stack. */
+  keyOf(account: string): Promise<string>;
   api<T = unknown>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
   send(body: Record<string, unknown>): Promise<{ id: string; cost_units: number }>;
   message(id: string): Promise<MessageView>;
@@ -83,6 +85,7 @@ export async function startMessagingStack(dispatcherEnv: Record<string, string> 
   return {
     stack: started,
     key,
+    keyOf: async (account) => (await createAccountKey(database.url, { account, mode: 'test', scopes: ['*'] })).key,
     api,
     async send(body) {
       const res = await api<{ id: string; cost_units: number }>('POST', '/v1/messages', body);

@@ -29,7 +29,7 @@ describe('the OpenAPI document and the routes the gateway serves', () => {
       logger: getLogger({ service: 'openapi-routes-test', level: 'error' }),
       db: {} as Db,
       redis,
-      sendLanes: { of: () => queue, all: [queue, queue], getJob: async () => undefined, remove: async () => 0, close: async () => undefined } as unknown as SendLanes,
+      sendLanes: { of: () => queue, all: [queue, { ...queue, name: 'unused-bulk' } as unknown as Queue], getJob: async () => undefined, remove: async () => 0, close: async () => undefined } as unknown as SendLanes,
       callbackQueue: queue,
       templateQueue: queue,
       eventFanoutQueue: queue,
