@@ -98,6 +98,15 @@ describe('the SDK against the running stack', () => {
     assert.equal(second.id, first.id);
   });
 
+  liveTest('a send in the bulk lane reads and lists by its lane', async () => {
+    const sb = client();
+    const customer = recipient(39);
+    const message = await sb.messages.send({ channel: 'sms', recipient: customer, text: 'newsletter', traffic_class: 'bulk' });
+    assert.equal((await sb.messages.get(message.id)).traffic_class, 'bulk');
+    assert.deepEqual((await sb.messages.list({ recipient: customer, traffic_class: 'bulk' }).toArray()).map((m) => m.id), [message.id]);
+    assert.deepEqual(await sb.messages.list({ recipient: customer, traffic_class: 'transactional' }).toArray(), []);
+  });
+
   liveTest('the list iterator walks every page', async () => {
     const sb = client();
     const customer = recipient(46);

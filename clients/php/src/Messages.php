@@ -12,7 +12,7 @@ final class Messages
 
     /**
      * POST /v1/messages. $message is the body as docs/api.md names it: channel, recipient, content or template,
-     * and the optional fields. The Idempotency-Key is generated once here, so the transport's retries replay.
+     * and the optional fields (traffic_class among them: 'transactional' by default, or 'bulk'). The Idempotency-Key is generated once here, so the transport's retries replay.
      *
      * @param array<string, mixed> $message
      * @return array<string, mixed>
@@ -46,7 +46,7 @@ final class Messages
     }
 
     /**
-     * One page: filters status, channel, recipient; limit; cursor.
+     * One page: filters status, channel, recipient, traffic_class; limit; cursor.
      *
      * @param array<string, scalar|null> $query
      * @return array{data: list<array<string, mixed>>, next_cursor: ?string}

@@ -132,6 +132,15 @@ final class LiveStackTest extends TestCase
         $this->assertNotNull($page['next_cursor']);
     }
 
+    public function testASendInTheBulkLaneReadsAndListsByItsLane(): void
+    {
+        $message = $this->client->messages->send(['channel' => 'sms', 'recipient' => self::recipient(28), 'content' => ['text' => 'newsletter'], 'traffic_class' => 'bulk']);
+        $this->assertSame('bulk', $this->client->messages->get($message['id'])['traffic_class']);
+        $bulk = $this->client->messages->listPage(['recipient' => self::recipient(28), 'traffic_class' => 'bulk']);
+        $this->assertSame([$message['id']], array_column($bulk['data'], 'id'));
+        $this->assertSame([], $this->client->messages->listPage(['recipient' => self::recipient(28), 'traffic_class' => 'transactional'])['data']);
+    }
+
     public function testAnInvalidRequestThrowsTheProblemFields(): void
     {
         try {

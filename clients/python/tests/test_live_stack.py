@@ -104,6 +104,14 @@ class LiveStackTest(unittest.TestCase):
         self.assertEqual(len(first_page["data"]), 10)
         self.assertIsNotNone(first_page["next_cursor"])
 
+    def test_a_send_in_the_bulk_lane_reads_and_lists_by_its_lane(self) -> None:
+        customer = recipient(18)
+        message = self.client.messages.send("sms", customer, text="newsletter", traffic_class="bulk")
+        self.assertEqual(self.client.messages.get(message["id"])["traffic_class"], "bulk")
+        listed = [m["id"] for m in self.client.messages.list(recipient=customer, traffic_class="bulk")]
+        self.assertEqual(listed, [message["id"]])
+        self.assertEqual(list(self.client.messages.list(recipient=customer, traffic_class="transactional")), [])
+
     def test_an_invalid_request_raises_the_problem_fields(self) -> None:
         with self.assertRaises(ApiError) as caught:
             self.client.messages.send("sms", "not-a-number", text="x")

@@ -127,7 +127,7 @@ runWorkerService({
     const senderLimits = createSenderRateLimiter({ redis: producerConnection, prefix: config.queuePrefix, rates: config.senderRates, burstMs: config.senderRateBurstMs });
     const sendMessage = createSendMessageProcessor({
       rcsResendDeduped: (mode) => adapters.rcsResendDeduped[mode],
-      senderSlot: (mode, channel, sender, messageId) => senderLimits.take(channel, adapters.rateLimitUpstream[mode][channel], sender, messageId),
+      senderSlot: (mode, channel, sender, messageId, lane) => senderLimits.take(channel, adapters.rateLimitUpstream[mode][channel], sender, messageId, lane),
       timers: messageTimers,
       store: createBatchedSendStore(store, { maxBatch: config.sendBatchMax, waitMs: config.sendBatchWaitMs, pendingAcceptances }),
       suppressedChannels: suppressionCache.suppressedChannels,

@@ -87,3 +87,33 @@ it('gives messages asking at once their turns in the order they asked, in fewer 
   expect(next - again).toBeGreaterThan(500);
   expect(next - again).toBeLessThanOrEqual(1000);
 });
+
+describe('transactional first (docs/messages.md#traffic-lanes)', () => {
+  it('does not queue a transactional message behind a bulk backlog, and the bulk message whose slot it took moves to the end', async () => {
+    const bulkWaits: number[] = [];
+    for (let i = 0; i < 6; i += 1) bulkWaits.push(await limiter.take('chat', 'meta', '+14155550100', `bulk_${i}`, 'bulk'));
+    // Five bulk messages hold reserved slots up to about 5 s ahead.
+    expect(bulkWaits[5]).toBeGreaterThan(4_000);
+    const otp = await limiter.take('chat', 'meta', '+14155550100', 'otp_1', 'transactional');
+    expect(otp).toBe(0);
+    // A second transactional message paces against the first only: one slot, not the backlog.
+    const otp2 = await limiter.take('chat', 'meta', '+14155550100', 'otp_2', 'transactional');
+    expect(otp2).toBeGreaterThan(0);
+    expect(otp2).toBeLessThanOrEqual(1_000);
+    // The bulk message whose turn comes next gives its slot up for the first one: it is moved behind the backlog.
+    await new Promise((resolve) => setTimeout(resolve, bulkWaits[1] + 20));
+    const displaced = await limiter.take('chat', 'meta', '+14155550100', 'bulk_1', 'bulk');
+    expect(displaced).toBeGreaterThan(3_000);
+    // Two transactional sends, one slot given up so far: one more bulk message will give up its slot.
+    const schedule = await redis.hgetall(senderRateKey(prefix, 'meta', '+14155550100'));
+    expect(Number(schedule.debt)).toBe(1);
+  });
+
+  it('shares the schedule as before while no backlog holds it ahead', async () => {
+    expect(await limiter.take('chat', 'meta', '+14155550100', 'otp_a', 'transactional')).toBe(0);
+    const next = await limiter.take('chat', 'meta', '+14155550100', 'bulk_a', 'bulk');
+    expect(next).toBeGreaterThan(500);
+    const schedule = await redis.hgetall(senderRateKey(prefix, 'meta', '+14155550100'));
+    expect(Number(schedule.debt)).toBe(0);
+  });
+});

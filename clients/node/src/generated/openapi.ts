@@ -1272,6 +1272,11 @@ export interface components {
                     type: "text";
                 }[];
             };
+            /**
+             * @description Every batch item travels in the `bulk` lane; a batch may not ask for `transactional` (send those one by one).
+             * @enum {string}
+             */
+            traffic_class?: "bulk";
             ttl_seconds?: number;
         };
         Call: {
@@ -1466,6 +1471,11 @@ export interface components {
             };
             /** @description The recipient, E.164. */
             to: string;
+            /**
+             * @description The lane: `transactional` (the default here) has capacity a `bulk` backlog never takes; accounts take turns within each lane.
+             * @enum {string}
+             */
+            traffic_class?: "transactional" | "bulk";
             /** @enum {string} */
             type: "text" | "template" | "interactive" | "image" | "document" | "audio" | "location";
         } & ({
@@ -1622,6 +1632,11 @@ export interface components {
             sent_at?: string | null;
             /** @enum {unknown} */
             status: "scheduled" | "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "undelivered" | "canceled";
+            /**
+             * @description The lane the message travels in (docs/messages.md#traffic-lanes).
+             * @enum {unknown}
+             */
+            traffic_class?: "transactional" | "bulk";
             /** Format: date-time */
             updated_at: string;
         };
@@ -1706,6 +1721,11 @@ export interface components {
                     type: "text";
                 }[];
             };
+            /**
+             * @description The lane: `transactional` (the default here) has capacity a `bulk` backlog never takes; accounts take turns within each lane.
+             * @enum {string}
+             */
+            traffic_class?: "transactional" | "bulk";
             ttl_seconds?: number;
         };
         MessageTransition: {
@@ -2401,6 +2421,8 @@ export interface operations {
                 recipient?: string;
                 /** @description Only messages in this status. */
                 status?: "scheduled" | "queued" | "sending" | "sent" | "delivered" | "read" | "failed" | "undelivered" | "canceled";
+                /** @description Only messages of this lane. */
+                traffic_class?: "transactional" | "bulk";
             };
             header?: never;
             path?: never;

@@ -19,6 +19,8 @@ export interface MessageListQuery extends PageQuery {
   status?: Message['status'];
   channel?: Message['channel'];
   recipient?: string;
+  /** The lane: `transactional` or `bulk` (docs/messages.md#traffic-lanes). */
+  traffic_class?: Message['traffic_class'];
 }
 
 /** Sending and reading messages (docs/api.md, docs/chat.md). */

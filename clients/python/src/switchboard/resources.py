@@ -46,7 +46,7 @@ class Messages:
         **fields: Any,
     ) -> Message:
         """POST /v1/messages; `text` is a shortcut for content={"text": text}. Other fields (metadata, fallback,
-        callback_url, ttl_seconds, from_) go through as they are named in docs/api.md."""
+        callback_url, ttl_seconds, traffic_class, from_) go through as they are named in docs/api.md."""
         body: Dict[str, Any] = {"channel": channel, "recipient": recipient}
         if text is not None:
             body["content"] = {"text": text}
@@ -70,7 +70,7 @@ class Messages:
         return cast(List[MessageEvent], self._t.request("GET", f"/v1/messages/{_id(message_id)}/events").body["data"])
 
     def list_page(self, **query: Any) -> Page:
-        """One page: filters status, channel, recipient; limit; cursor."""
+        """One page: filters status, channel, recipient, traffic_class; limit; cursor."""
         return cast(Page, self._t.request("GET", "/v1/messages", query=query).body)
 
     def list(self, **query: Any) -> Iterator[Message]:

@@ -29,6 +29,7 @@ class Message(TypedDict, total=False):
     read_at: Optional[str]
     created_at: str
     updated_at: str
+    traffic_class: str
     metadata: Dict[str, str]
     error: Optional[MessageError]
     attempts: List[Attempt]

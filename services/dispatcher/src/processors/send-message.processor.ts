@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import type { ConcreteChannel, TemplateReference } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
 import { ProviderError, type OutboundContent, type SendAccepted } from '@switchboard/providers';
-import type { PublishEvents, SendMessageJob } from '@switchboard/queues';
+import { laneOf, type PublishEvents, type SendMessageJob, type TrafficLane } from '@switchboard/queues';
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import { isHandedOff, type AttemptRow, type MessageRow, type MessageWritesRepository, type StoredEvent } from '@switchboard/store';
 import { channelsWithoutSender, currentChannel, fallbackChannel } from '../dispatch/channel-progress';
@@ -60,7 +60,7 @@ export interface SendMessageDeps {
    * @defaultValue always true
    */
   rcsResendDeduped?: (mode: SendMessageJob['mode']) => boolean;
-  senderSlot?: (mode: SendMessageJob['mode'], channel: ConcreteChannel, sender: string, messageId: string) => Promise<number>;
+  senderSlot?: (mode: SendMessageJob['mode'], channel: ConcreteChannel, sender: string, messageId: string, lane: TrafficLane) => Promise<number>;
 }
 
 type Pass = 'done' | 'next';
@@ -107,7 +107,7 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
    * using an attempt (docs/routing.md#per-sender-limits).
    */
   async function waitForSenderSlot(ctx: RunContext, channel: ConcreteChannel): Promise<void> {
-    const waitMs = await deps.senderSlot?.(ctx.data.mode, channel, ctx.data.senders[channel]?.e164 ?? '', ctx.data.message_id);
+    const waitMs = await deps.senderSlot?.(ctx.data.mode, channel, ctx.data.senders[channel]?.e164 ?? '', ctx.data.message_id, laneOf(ctx.data));
     ctx.slotTakenFor = channel;
     if (!waitMs) return;
     count(channel, 'sender_rate_limited');

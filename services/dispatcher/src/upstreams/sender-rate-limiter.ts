@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ConcreteChannel } from '@switchboard/domain';
+import type { TrafficLane } from '@switchboard/queues';
 import { createGroupCommit } from '@switchboard/runtime';
 
 /**
@@ -17,9 +18,15 @@ export function senderRateKey(prefix: string, upstream: string, sender: string):
  * its id: when it comes back it sends without asking again, so a backlog is served in turn rather than all
  * asking at every free slot, and a message back late (a busy dispatcher) still has its slot. Whatever the
  * lateness, the sends since a schedule began never exceed rate × elapsed time + burst
- * (docs/routing.md#per-sender-limits). One call takes the slots of several messages, one after the other in
- * the given order, exactly as that many calls in a row would; it answers, per message, 0 to send now, else
- * the milliseconds to wait.
+ * (docs/routing.md#per-sender-limits).
+ *
+ * Transactional first (docs/messages.md#traffic-lanes): while a backlog holds the schedule ahead, a
+ * transactional message (member `t:<id>`) does not queue behind it. It takes a slot of a pace of its own
+ * (`ttat`) and the schedule owes one slot (`debt`): the next bulk message (`b:<id>`) whose reserved slot comes
+ * due gives it up and is moved to the end of the schedule. The rate holds, up to the sends of one interval.
+ *
+ * One call takes the slots of several messages, one after the other in the given order, exactly as that many
+ * calls in a row would; it answers, per message, 0 to send now, else the milliseconds to wait.
  */
 const TAKE_SLOTS = `
 local interval = 1000 / tonumber(ARGV[1])
@@ -27,22 +34,43 @@ local burst = tonumber(ARGV[2])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 local tat = tonumber(redis.call('HGET', KEYS[1], 'tat'))
+local ttat = tonumber(redis.call('HGET', KEYS[1], 'ttat'))
+local debt = tonumber(redis.call('HGET', KEYS[1], 'debt') or '0')
+if not tat or tat <= now then debt = 0 end
 local moved = false
 local waits = {}
+local function slotAtEnd()
+  local slot = math.max(tat or now, now)
+  tat = slot + interval
+  moved = true
+  return slot
+end
 for i = 3, #ARGV do
-  local member = 'r:' .. ARGV[i]
+  local lane = string.sub(ARGV[i], 1, 1)
+  local member = 'r:' .. string.sub(ARGV[i], 3)
   local reserved = tonumber(redis.call('HGET', KEYS[1], member))
   if reserved then
     if reserved > now + 1 then
       waits[#waits + 1] = math.ceil(reserved - now)
+    elseif lane == 'b' and debt > 0 then
+      debt = debt - 1
+      local slot = slotAtEnd()
+      redis.call('HSET', KEYS[1], member, tostring(slot))
+      waits[#waits + 1] = math.max(1, math.ceil(slot - now))
     else
       redis.call('HDEL', KEYS[1], member)
       waits[#waits + 1] = 0
     end
   else
-    local slot = math.max(tat or now, now)
-    tat = slot + interval
-    moved = true
+    local slot
+    if lane == 't' and tat and tat > now + burst then
+      slot = math.max(ttat or now, now)
+      ttat = slot + interval
+      debt = debt + 1
+      moved = true
+    else
+      slot = slotAtEnd()
+    end
     if slot - now <= burst then
       waits[#waits + 1] = 0
     else
@@ -52,8 +80,9 @@ for i = 3, #ARGV do
   end
 end
 if moved then
-  redis.call('HSET', KEYS[1], 'tat', tostring(tat))
-  redis.call('PEXPIRE', KEYS[1], math.ceil(tat - now) + 60000)
+  redis.call('HSET', KEYS[1], 'tat', tostring(tat), 'debt', tostring(debt))
+  if ttat then redis.call('HSET', KEYS[1], 'ttat', tostring(ttat)) end
+  redis.call('PEXPIRE', KEYS[1], math.ceil(math.max(tat, ttat or tat) - now) + 60000)
 end
 return waits
 `;
@@ -84,7 +113,7 @@ export interface SenderRateLimiter {
    * Takes a send slot for `sender` on `upstream` on behalf of `messageId`: 0 to send now, or how many
    * milliseconds to wait for the slot reserved for that message.
    */
-  take(channel: ConcreteChannel, upstream: string, sender: string, messageId: string): Promise<number>;
+  take(channel: ConcreteChannel, upstream: string, sender: string, messageId: string, lane?: TrafficLane): Promise<number>;
 }
 
 /**
@@ -95,16 +124,17 @@ export interface SenderRateLimiter {
 export function createSenderRateLimiter(deps: { redis: RateLimitRedis; prefix: string; rates: SenderRates; burstMs: number }): SenderRateLimiter {
   // The messages asking while a call for their schedule is under way take their slots together in the
   // schedule's next call, in the order they asked (docs/performance/dispatch.md#dispatch).
-  const takeTogether = createGroupCommit<string, { messageId: string; rate: number }, number>({
-    writeMany: (key, asks) => takeSlots(deps.redis, key, asks[0].rate, deps.burstMs, ...asks.map((ask) => ask.messageId)),
+  const takeTogether = createGroupCommit<string, { member: string; rate: number }, number>({
+    writeMany: (key, asks) => takeSlots(deps.redis, key, asks[0].rate, deps.burstMs, ...asks.map((ask) => ask.member)),
     maxGroup: 256,
   });
   return {
-    async take(channel, upstream, sender, messageId) {
+    async take(channel, upstream, sender, messageId, lane = 'transactional') {
       const rate = deps.rates[channel];
       if (!rate || rate <= 0 || sender === '') return 0;
       // A schedule is one (upstream, sender) pair, and an upstream serves one channel: one rate per key.
-      const wait = await takeTogether(senderRateKey(deps.prefix, upstream, sender), { messageId, rate });
+      const member = `${lane === 'bulk' ? 'b' : 't'}:${messageId}`;
+      const wait = await takeTogether(senderRateKey(deps.prefix, upstream, sender), { member, rate });
       return Number(wait);
     },
   };
