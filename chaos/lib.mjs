@@ -98,7 +98,9 @@ export function startMessageLoad(world, { rate = 20, maxInFlight = 20, tag = ran
     const channel = n % 2 ? 'sms' : 'rcs';
     const text = `chaos ${tag} ${n}`;
     try {
-      const res = await api('POST', '/v1/messages', { channel, recipient: recipientOf(n), content: { text } });
+      // A third of the load travels in the bulk lane, so every fault hits both lanes' queues (docs/messages.md#traffic-lanes).
+      const lane = n % 3 === 0 ? { traffic_class: 'bulk' } : {};
+      const res = await api('POST', '/v1/messages', { channel, recipient: recipientOf(n), content: { text }, ...lane });
       if (res.status === 202) accepted.push({ id: res.body.id, text, channel });
       else refused.status.set(res.status, (refused.status.get(res.status) ?? 0) + 1);
     } catch (error) {
