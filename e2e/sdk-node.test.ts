@@ -1,6 +1,6 @@
 import { describeSdkSuite } from './support/sdk-harness';
 
-const EXPECTED_TESTS = 37;
+const EXPECTED_TESTS = 38;
 
 // `npm test` in clients/node compiles the SDK's tests and runs them with node --test; its TAP summary counts
 // skipped tests, which the pattern refuses.

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describeSdkSuite } from './support/sdk-harness';
 
-const EXPECTED_TESTS = 19;
+const EXPECTED_TESTS = 20;
 
 // unittest reports skips as "OK (skipped=N)", which the pattern refuses.
 describeSdkSuite({

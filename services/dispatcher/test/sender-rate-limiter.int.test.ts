@@ -109,6 +109,14 @@ describe('transactional first (docs/messages.md#traffic-lanes)', () => {
     expect(Number(schedule.debt)).toBe(1);
   });
 
+  it('keeps transactional messages behind each other: only a bulk backlog is bypassed', async () => {
+    const waits: number[] = [];
+    for (let i = 0; i < 5; i += 1) waits.push(await limiter.take('chat', 'meta', '+14155550100', `otp_${i}`, 'transactional'));
+    expect(waits[4]).toBeGreaterThan(3_000);
+    const schedule = await redis.hgetall(senderRateKey(prefix, 'meta', '+14155550100'));
+    expect(Number(schedule.debt)).toBe(0);
+  });
+
   it('shares the schedule as before while no backlog holds it ahead', async () => {
     expect(await limiter.take('chat', 'meta', '+14155550100', 'otp_a', 'transactional')).toBe(0);
     const next = await limiter.take('chat', 'meta', '+14155550100', 'bulk_a', 'bulk');

@@ -20,10 +20,11 @@ export function senderRateKey(prefix: string, upstream: string, sender: string):
  * lateness, the sends since a schedule began never exceed rate × elapsed time + burst
  * (docs/routing.md#per-sender-limits).
  *
- * Transactional first (docs/messages.md#traffic-lanes): while a backlog holds the schedule ahead, a
- * transactional message (member `t:<id>`) does not queue behind it. It takes a slot of a pace of its own
- * (`ttat`) and the schedule owes one slot (`debt`): the next bulk message (`b:<id>`) whose reserved slot comes
- * due gives it up and is moved to the end of the schedule. The rate holds, up to the sends of one interval.
+ * Transactional first (docs/messages.md#traffic-lanes): while bulk messages (member `b:<id>`) hold the schedule
+ * ahead (the last slot taken at its end was a bulk one, `last`), a transactional message (`t:<id>`) does not
+ * queue behind them. It takes a slot of a pace of its own (`ttat`) and the schedule owes one slot (`debt`): the
+ * next bulk message whose reserved slot comes due gives it up and is moved to the end of the schedule. The rate
+ * holds, up to the sends of one interval. Transactional messages queue behind each other as before.
  *
  * One call takes the slots of several messages, one after the other in the given order, exactly as that many
  * calls in a row would; it answers, per message, 0 to send now, else the milliseconds to wait.
@@ -36,12 +37,14 @@ local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 local tat = tonumber(redis.call('HGET', KEYS[1], 'tat'))
 local ttat = tonumber(redis.call('HGET', KEYS[1], 'ttat'))
 local debt = tonumber(redis.call('HGET', KEYS[1], 'debt') or '0')
+local last = redis.call('HGET', KEYS[1], 'last')
 if not tat or tat <= now then debt = 0 end
 local moved = false
 local waits = {}
-local function slotAtEnd()
+local function slotAtEnd(lane)
   local slot = math.max(tat or now, now)
   tat = slot + interval
+  last = lane
   moved = true
   return slot
 end
@@ -54,7 +57,7 @@ for i = 3, #ARGV do
       waits[#waits + 1] = math.ceil(reserved - now)
     elseif lane == 'b' and debt > 0 then
       debt = debt - 1
-      local slot = slotAtEnd()
+      local slot = slotAtEnd('b')
       redis.call('HSET', KEYS[1], member, tostring(slot))
       waits[#waits + 1] = math.max(1, math.ceil(slot - now))
     else
@@ -63,13 +66,13 @@ for i = 3, #ARGV do
     end
   else
     local slot
-    if lane == 't' and tat and tat > now + burst then
+    if lane == 't' and last == 'b' and tat and tat > now + burst then
       slot = math.max(ttat or now, now)
       ttat = slot + interval
       debt = debt + 1
       moved = true
     else
-      slot = slotAtEnd()
+      slot = slotAtEnd(lane)
     end
     if slot - now <= burst then
       waits[#waits + 1] = 0
@@ -80,7 +83,7 @@ for i = 3, #ARGV do
   end
 end
 if moved then
-  redis.call('HSET', KEYS[1], 'tat', tostring(tat), 'debt', tostring(debt))
+  redis.call('HSET', KEYS[1], 'tat', tostring(tat), 'debt', tostring(debt), 'last', last)
   if ttat then redis.call('HSET', KEYS[1], 'ttat', tostring(ttat)) end
   redis.call('PEXPIRE', KEYS[1], math.ceil(math.max(tat, ttat or tat) - now) + 60000)
 end
