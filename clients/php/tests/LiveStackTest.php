@@ -136,8 +136,13 @@ final class LiveStackTest extends TestCase
     {
         $message = $this->client->messages->send(['channel' => 'sms', 'recipient' => self::recipient(28), 'content' => ['text' => 'newsletter'], 'traffic_class' => 'bulk']);
         $this->assertSame('bulk', $this->client->messages->get($message['id'])['traffic_class']);
-        $bulk = $this->client->messages->listPage(['recipient' => self::recipient(28), 'traffic_class' => 'bulk']);
-        $this->assertSame([$message['id']], array_column($bulk['data'], 'id'));
+        // A message is listed once the dispatcher has stored it (docs/api.md).
+        $bulk = self::eventually(
+            fn () => array_column($this->client->messages->listPage(['recipient' => self::recipient(28), 'traffic_class' => 'bulk'])['data'], 'id'),
+            fn (array $got) => count($got) >= 1,
+            'the bulk message listed',
+        );
+        $this->assertSame([$message['id']], $bulk);
         $this->assertSame([], $this->client->messages->listPage(['recipient' => self::recipient(28), 'traffic_class' => 'transactional'])['data']);
     }
 

@@ -108,7 +108,10 @@ class LiveStackTest(unittest.TestCase):
         customer = recipient(18)
         message = self.client.messages.send("sms", customer, text="newsletter", traffic_class="bulk")
         self.assertEqual(self.client.messages.get(message["id"])["traffic_class"], "bulk")
-        listed = [m["id"] for m in self.client.messages.list(recipient=customer, traffic_class="bulk")]
+        # A message is listed once the dispatcher has stored it (docs/api.md).
+        listed = eventually(
+            lambda: [m["id"] for m in self.client.messages.list(recipient=customer, traffic_class="bulk")],
+            lambda got: len(got) >= 1, "the bulk message listed")
         self.assertEqual(listed, [message["id"]])
         self.assertEqual(list(self.client.messages.list(recipient=customer, traffic_class="transactional")), [])
 
