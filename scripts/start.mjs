@@ -9,6 +9,8 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
+// Whoever started us (npm's shell, or a supervisor): when it goes, the whole stack stops (docs/running.md#stopping).
+const parentAtStart = process.ppid;
 const require = createRequire(import.meta.url);
 const root = join(import.meta.dirname, '..');
 const stateDir = resolve(process.env.SWITCHBOARD_HOME ?? join(root, '.switchboard'));
@@ -26,9 +28,17 @@ if (consoleBuild.status !== 0) process.exit(consoleBuild.status ?? 1);
 const devstack = require('../packages/devstack/dist/index.js');
 const cleanups = [];
 let stopping = false;
+const supervisor = devstack.superviseStack(
+  (reason) => {
+    process.stderr.write(`npm start: ${reason}; stopping the whole stack\n`);
+    void shutdown(1);
+  },
+  { parent: parentAtStart },
+);
 async function shutdown(code) {
   if (stopping) return;
   stopping = true;
+  supervisor.end();
   rmSync(localJson, { force: true });
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   process.exit(code);
@@ -46,6 +56,7 @@ try {
     mkdirSync(join(stateDir, 'redis'), { recursive: true });
     const redis = await devstack.startRedis({ port: Number(process.env.REDIS_PORT ?? (await devstack.freePort())), dir: join(stateDir, 'redis') });
     cleanups.push(() => redis.stop());
+    supervisor.watch('redis-server', redis.child);
     redisUrl = redis.url;
   }
 
@@ -53,6 +64,7 @@ try {
   if (!databaseUrl) {
     const postgres = await devstack.startEmbeddedPostgres({ dataDir: join(stateDir, 'postgres') });
     cleanups.push(() => postgres.stop());
+    supervisor.watch('postgres', postgres.child);
     databaseUrl = postgres.url;
   }
 
@@ -73,6 +85,7 @@ try {
     workers,
   });
   cleanups.push(() => stack.stop());
+  for (const s of Object.values(stack.services)) supervisor.watch(s.name, s.child);
   if (process.env.DEVSTACK_ECHO === undefined) {
     // Whole lines only: the services' JSON log lines must not interleave mid-line on our stdout.
     for (const s of Object.values(stack.services)) {
@@ -98,7 +111,10 @@ try {
       '  Webhooks:      loopback and http:// targets are ALLOWED in this local run (WEBHOOK_ALLOW_PRIVATE_NETWORKS, WEBHOOK_ALLOW_HTTP).',
       ...(gatewayTls ? [`  Certificate:   ${gatewayTls.certFile}   (self-signed for localhost and 127.0.0.1; trust it with --cacert)`] : []),
       `  Try:           curl -s ${gatewayTls ? `--cacert ${gatewayTls.certFile} ` : ''}${stack.baseUrl}/v1/messages -H "Authorization: Bearer ${demo.key}" -H 'Content-Type: application/json' -d '{"channel":"sms","recipient":"+447911123400","content":{"text":"Hello"}}'`,
-      '  Stop:          Ctrl-C',
+      `  API reference: ${stack.baseUrl}/docs   (the OpenAPI document: ${stack.baseUrl}/v1/openapi.json)`,
+      `  State:         ${stateDir}   (SWITCHBOARD_HOME: PostgreSQL's cluster, Redis' AOF, local.json; kept between runs)`,
+      `  CLI:           SWITCHBOARD_HOME=${stateDir} npx switchboard keys create --account demo --test   (another shell needs this same SWITCHBOARD_HOME)`,
+      '  Stop:          Ctrl-C, or SIGTERM or SIGINT to npm or to any process of the stack (docs/running.md#stopping)',
       '',
     ].join('\n'),
   );

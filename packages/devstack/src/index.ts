@@ -14,3 +14,4 @@ export * from './sdk-tools';
 export * from './browser-tools';
 export * from './console-user';
 export * from './redis-cluster';
+export * from './supervise';
