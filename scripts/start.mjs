@@ -15,8 +15,6 @@ const require = createRequire(import.meta.url);
 const root = join(import.meta.dirname, '..');
 const stateDir = resolve(process.env.SWITCHBOARD_HOME ?? join(root, '.switchboard'));
 const localJson = join(stateDir, 'local.json');
-// The number the demo account calls from (docs/voice.md#walk-through).
-const DEMO_VOICE_NUMBER = '+447911123499';
 mkdirSync(stateDir, { recursive: true });
 
 const build = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit', cwd: root });
@@ -94,8 +92,9 @@ try {
     }
   }
 
-  // The demo account owns a voice number, so docs/voice.md's walk-through runs with the demo key as printed.
-  const demo = await devstack.createAccountKey(databaseUrl, { account: 'demo', mode: 'test', scopes: ['*'], secretsKeys, numbers: [{ e164: DEMO_VOICE_NUMBER, channels: ['voice'] }] });
+  // The demo account owns a number on every channel, so docs/voice.md's walk-through and the Postman collection run
+  // with the demo key as printed.
+  const demo = await devstack.createDemoAccount(databaseUrl, { secretsKeys });
   const demoUser = await devstack.createConsoleUser(databaseUrl, { account: 'demo', email: 'demo@example.com', role: 'owner', baseUrl: stack.baseUrl, secretsKeys });
   writeFileSync(localJson, JSON.stringify({ base_url: stack.baseUrl, sim_url: stack.simUrl, database_url: databaseUrl, redis_url: redisUrl, demo_key: demo.key, ca_file: gatewayTls?.certFile }, null, 2));
   process.stdout.write(
@@ -104,7 +103,7 @@ try {
       'Switchboard is running.',
       `  Base URL:      ${stack.baseUrl}`,
       `  Demo API key:  ${demo.key}   (test key: every upstream is the carrier simulator)`,
-      `  Voice from:    ${DEMO_VOICE_NUMBER}   (the demo account's voice number: docs/voice.md#walk-through)`,
+      `  Demo number:   ${devstack.DEMO_NUMBER}   (the demo account's number for chat, SMS, RCS and voice: docs/voice.md#walk-through)`,
       `  Console:       ${demoUser.sign_in_url}   (one-time sign-in link for demo@example.com, owner; choose a password there)`,
       `  Simulator:     ${stack.simUrl}   (SMPP on 127.0.0.1:${stack.simSmppPort})`,
       `  Services:      ${Object.values(stack.services).map((s) => s.name).join(', ')}`,

@@ -15,3 +15,4 @@ export * from './browser-tools';
 export * from './console-user';
 export * from './redis-cluster';
 export * from './supervise';
+export * from './demo-account';
