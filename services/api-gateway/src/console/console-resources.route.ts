@@ -109,8 +109,9 @@ export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secre
     if (!(days >= 1 && days <= 90)) throw new ValidationError([{ field: 'query:days', message: 'must be a whole number from 1 to 90' }]);
     const now = clock();
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (days - 1) * DAY_MS);
-    const rows = await guard('store', () => reads.usage(callerOf(res).accountId, since));
-    res.json({ since: since.toISOString(), data: rows });
+    const { accountId } = callerOf(res);
+    const [rows, calls] = await Promise.all([guard('store', () => reads.usage(accountId, since)), guard('store', () => reads.callUsage(accountId, since))]);
+    res.json({ since: since.toISOString(), data: rows, calls });
   });
 
   // The delivery log with each answer's excerpt (WEBHOOK_RESPONSE_EXCERPT_CHARS), which /v1 does not show.
