@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +13,8 @@ import { errorLines, httpClient, REPO_ROOT, startDefaultRun, stillRunning, type 
  * clients list and read messages. 429 answers are expected (the demo key's limit is 1000/s); a 5xx, a lost
  * message or a service logging at `error` level is a failure. See docs/architecture.md, "Embedded PostgreSQL".
  * npm is started and stopped as a supervisor does it: a signal to npm's PID alone, SIGTERM then SIGINT, and
- * every process below npm must be gone, the port closed, and the next start must find nothing left behind
- * (docs/running.md#stopping).
+ * every process below npm must be gone, the port closed, and the next start must find nothing left behind; SIGTERM
+ * to one service alone stops the whole stack too (docs/running.md#stopping).
  */
 const run = promisify(execFile);
 const CONNECTIONS = 50;
@@ -183,4 +183,20 @@ it('a second npm start in the same SWITCHBOARD_HOME finds no orphan, prints wher
 
   await stopThroughNpm(stack, 'SIGINT', port);
   expect(errorLines([...stack.stdout, ...stack.stderr])).toEqual([]);
+}, 300_000);
+
+it('SIGTERM to one service of the stack stops the whole stack, npm included, and says which process ended', async () => {
+  const port = await freePort();
+  stack = await startDefaultRun(home, port, 180_000);
+  const pids = stack.descendantPids();
+  const gateway = pids.find((pid) => spawnSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).stdout.includes('services/api-gateway/dist/main.js'));
+  expect(gateway).toBeDefined();
+  const npmExit = new Promise<number | null>((resolve) => stack?.child.once('exit', (code) => resolve(code)));
+  process.kill(gateway as number, 'SIGTERM');
+  // Not a stop that was asked for: npm start exits 1, after stopping everything else.
+  expect(await npmExit).toBe(1);
+  expect(stillRunning(pids)).toEqual([]);
+  expect(await listening(port)).toBe(false);
+  expect(existsSync(join(home, 'postgres', 'postmaster.pid'))).toBe(false);
+  expect(stack.stderr.join('\n')).toContain(`api-gateway (pid ${gateway}) exited`);
 }, 300_000);

@@ -192,6 +192,8 @@ describe('tenancy', () => {
     const keyBody = await problemOf(await call(s, '/keys', { json: { mode: 'prod', scopes: ['admin'], rate_limit_per_second: 0 } }));
     expect((keyBody.body.errors as Array<{ field: string }>).map((e) => e.field).sort()).toEqual(['/mode', '/rate_limit_per_second', '/scopes/0']);
     expect((await call(s, '/usage')).status).toBe(200);
+    const undialable = await problemOf(await call(s, '/numbers', { json: { e164: '+15551230001', channels: ['sms'] } }));
+    expect(undialable.body).toMatchObject({ errors: [{ field: '/e164', message: 'is not a dialable number for its region (US, +1)' }] });
     // Odd requests still get 4xx problems, never a 5xx.
     for (const [path, init] of [
       ['/keys', { method: 'PATCH' }],

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { isId, isScope, isValidE164, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
+import { e164Problem, isId, isScope, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
 import { createEventPublisher, type BulkJobAdder, type FanOutEventJob } from '@switchboard/queues';
 import { createApiKeysRepository, createEventsRepository, createNumbersRepository, createWebhookEndpointsRepository, type ConsoleReadsRepository, type Queryable, type SecretCipher } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
@@ -88,7 +88,9 @@ export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secre
   router.post('/numbers', ...jsonBody, async (req, res) => {
     const body = objectBody(req.body);
     const errors: FieldError[] = [];
-    if (!isValidE164(body.e164)) errors.push({ field: '/e164', message: 'must be a valid E.164 number such as +14155550100' });
+    // As `switchboard numbers add` says it: not E.164, or E.164 that no region dials.
+    const e164Refusal = e164Problem(body.e164);
+    if (e164Refusal) errors.push({ field: '/e164', message: e164Refusal });
     const channels = stringList(body.channels, '/channels', (c) => CHANNELS.includes(c), errors);
     if (errors.length > 0) throw new ValidationError(errors);
     // A number another account holds is a 409 (docs/numbers.md): the one-owner rule.
