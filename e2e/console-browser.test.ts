@@ -123,9 +123,16 @@ describe('the console in Chromium', () => {
   it('signs in through the one-time link and shows the sign-in page to a stranger', async () => {
     const link = await createConsoleUser(database.url, { account: accountA, email: `owner-${run}@example.com`, role: 'owner', baseUrl: stack.baseUrl, secretsKeys: stack.secretsKeys });
     const stranger = await openContext();
+    // Checking for a session is not an error: the sign-in page loads without one in the browser's console.
+    const browserErrors: string[] = [];
+    stranger.page.on('console', (message) => {
+      if (message.type() === 'error') browserErrors.push(message.text());
+    });
+    stranger.page.on('pageerror', (error) => browserErrors.push(error.message));
     await stranger.page.goto(`${stack.baseUrl}/console/messages`);
     await stranger.page.getByRole('heading', { name: 'Sign in to the Switchboard console' }).waitFor();
     await checkPage(stranger.page, 'sign-in');
+    expect(browserErrors).toEqual([]);
     await stranger.context.close();
     await signInWithLink(owner.page, link.sign_in_url);
   });
@@ -317,6 +324,14 @@ describe('the console in Chromium', () => {
     await checkPage(page, 'calls');
     await visit(page, 'Calls', 'Calls');
     await expectAccessible(page, 'calls (list)');
+
+    // Usage counts the call and its minutes beside the messages.
+    await visit(page, 'Usage', 'Usage');
+    await page.getByRole('img', { name: /Calls per day and outcome/ }).waitFor();
+    await page.getByRole('img', { name: /Call minutes per day and outcome/ }).waitFor();
+    const callRows = await page.locator('table').last().locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+    expect(callRows).toEqual([[expect.any(String), 'completed', '1', '1']]);
+    await checkPage(page, 'usage-calls');
   }, 240_000);
 
   it('lets a viewer see keys but not revoke one, in the page or through the API', async () => {

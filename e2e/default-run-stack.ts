@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /**
- * `node scripts/start.mjs` as a child process, run as `npm start` runs it (no DATABASE_URL, no REDIS_URL),
- * with its state folder and gateway port given by SWITCHBOARD_HOME and PORT. Collects every line it prints.
+ * `npm start` as a supervisor runs it (systemd, Docker, CI, `npm start & kill $!`): npm is our child, with no
+ * DATABASE_URL and no REDIS_URL, its state folder and gateway port given by SWITCHBOARD_HOME and PORT.
+ * Collects every line it prints.
  */
 export const REPO_ROOT = join(__dirname, '..');
 
 export interface DefaultRun {
+  /** npm itself. */
   child: ChildProcess;
   stdout: string[];
   stderr: string[];
@@ -17,10 +19,13 @@ export interface DefaultRun {
   demoKey: string;
   /** The environment a CLI call needs to find this run: SWITCHBOARD_HOME and nothing of a store. */
   cliEnv: NodeJS.ProcessEnv;
-  /** Every process start.mjs started itself (services, Redis, PostgreSQL), for the orphan check. */
-  childPids(): number[];
-  /** SIGINT, as Ctrl-C; resolves with the exit code, or rejects if it does not exit within `timeoutMs`. */
-  interrupt(timeoutMs: number): Promise<number | null>;
+  /** Every process below npm (its shell if any, start.mjs, services, Redis, PostgreSQL), for the orphan check. */
+  descendantPids(): number[];
+  /**
+   * `signal` to npm's PID only, as a supervisor sends it (not to the process group, as a terminal's Ctrl-C does);
+   * resolves with npm's exit code, or rejects if npm does not exit within `timeoutMs`.
+   */
+  stop(signal: NodeJS.Signals, timeoutMs: number): Promise<number | null>;
 }
 
 function withoutStore(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -31,7 +36,7 @@ function withoutStore(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 
 export function startDefaultRun(home: string, port: number, readyTimeoutMs: number): Promise<DefaultRun> {
   const env = { ...withoutStore(process.env), SWITCHBOARD_HOME: home, PORT: String(port) };
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts', 'start.mjs')], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npm', ['start'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stdout: string[] = [];
   const stderr: string[] = [];
   createInterface({ input: child.stdout! }).on('line', (line) => stdout.push(line));
@@ -43,17 +48,13 @@ export function startDefaultRun(home: string, port: number, readyTimeoutMs: numb
     stdout,
     stderr,
     cliEnv: { ...withoutStore(process.env), SWITCHBOARD_HOME: home },
-    childPids: () =>
-      spawnSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' })
-        .stdout.split('\n')
-        .map(Number)
-        .filter((pid) => pid > 0),
-    interrupt: async (timeoutMs) => {
+    descendantPids: () => descendantsOf(child.pid as number),
+    stop: async (signal, timeoutMs) => {
       if (child.exitCode !== null) return child.exitCode;
-      child.kill('SIGINT');
+      child.kill(signal);
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`start.mjs did not exit within ${timeoutMs} ms of SIGINT`)), timeoutMs);
+        timer = setTimeout(() => reject(new Error(`npm start did not exit within ${timeoutMs} ms of ${signal}`)), timeoutMs);
       });
       try {
         return await Promise.race([exit, timeout]);
@@ -77,12 +78,40 @@ export function startDefaultRun(home: string, port: number, readyTimeoutMs: numb
       reject(new Error(`${error.message}\nstdout:\n${stdout.slice(-40).join('\n')}\nstderr:\n${stderr.slice(-40).join('\n')}`));
     };
     const timer = setTimeout(() => fail(new Error('no "Switchboard is running" banner in time')), readyTimeoutMs);
-    const early = (code: number | null) => fail(new Error(`start.mjs exited with ${code} before it was ready`));
+    const early = (code: number | null) => fail(new Error(`npm start exited with ${code} before it was ready`));
     child.once('exit', early);
     function settle() {
       clearInterval(poll);
       clearTimeout(timer);
       child.off('exit', early);
+    }
+  });
+}
+
+/** Every process below `root`, from one `ps` snapshot of parent links. */
+function descendantsOf(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const line of spawnSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' }).stdout.split('\n')) {
+    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
+    if (pid > 0) parents.set(pid, ppid);
+  }
+  const found: number[] = [];
+  for (let frontier = [root]; frontier.length > 0; ) {
+    const next = [...parents].filter(([, ppid]) => frontier.includes(ppid)).map(([pid]) => pid);
+    found.push(...next);
+    frontier = next;
+  }
+  return found;
+}
+
+/** The pids of `pids` that are still running. */
+export function stillRunning(pids: number[]): number[] {
+  return pids.filter((pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
     }
   });
 }

@@ -1,16 +1,20 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '@switchboard/devstack';
-import { errorLines, httpClient, REPO_ROOT, startDefaultRun, type Answer, type DefaultRun } from './default-run-stack';
+import { connect } from 'node:net';
+import { errorLines, httpClient, REPO_ROOT, startDefaultRun, stillRunning, type Answer, type DefaultRun } from './default-run-stack';
 
 /**
  * The default run itself: `npm start` with no DATABASE_URL and no REDIS_URL (so the embedded PostgreSQL
  * and a private Redis), under 50 concurrent keep-alive senders for 10 s while the CLI creates keys and
  * clients list and read messages. 429 answers are expected (the demo key's limit is 1000/s); a 5xx, a lost
  * message or a service logging at `error` level is a failure. See docs/architecture.md, "Embedded PostgreSQL".
+ * npm is started and stopped as a supervisor does it: a signal to npm's PID alone, SIGTERM then SIGINT, and
+ * every process below npm must be gone, the port closed, and the next start must find nothing left behind; SIGTERM
+ * to one service alone stops the whole stack too (docs/running.md#stopping).
  */
 const run = promisify(execFile);
 const CONNECTIONS = 50;
@@ -28,9 +32,33 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  await stack?.interrupt(60_000).catch(() => stack?.child.kill('SIGKILL'));
+  await stack?.stop('SIGINT', 60_000).catch(() => stack?.child.kill('SIGKILL'));
   rmSync(home, { recursive: true, force: true });
 }, 90_000);
+
+/** Whether something accepts TCP connections on the port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Stops the run with `signal` to npm's PID alone; every process below npm ends and nothing listens on `port`. */
+async function stopThroughNpm(run: DefaultRun, signal: NodeJS.Signals, port: number): Promise<void> {
+  const pids = run.descendantPids();
+  // start.mjs, five services, Redis and the PostgreSQL postmaster at least.
+  expect(pids.length).toBeGreaterThanOrEqual(8);
+  expect(await run.stop(signal, 60_000)).toBe(0);
+  expect(stillRunning(pids)).toEqual([]);
+  expect(await listening(port)).toBe(false);
+  expect(existsSync(join(home, 'postgres', 'postmaster.pid'))).toBe(false);
+  expect(existsSync(join(home, 'local.json'))).toBe(false);
+}
 
 /** Every message of the account in `status`, through the list endpoint's cursor pages. */
 async function idsIn(client: ReturnType<typeof httpClient>, key: string, status: string): Promise<Set<string>> {
@@ -51,8 +79,9 @@ async function idsIn(client: ReturnType<typeof httpClient>, key: string, status:
   return ids;
 }
 
-it('npm start holds under concurrent sends, CLI key creation and reads, and Ctrl-C stops everything', async () => {
-  stack = await startDefaultRun(home, await freePort(), 180_000);
+it('npm start holds under concurrent sends, CLI key creation and reads, and SIGTERM to npm stops everything', async () => {
+  const port = await freePort();
+  stack = await startDefaultRun(home, port, 180_000);
   const { baseUrl, demoKey, cliEnv } = stack;
   const load = httpClient(baseUrl, CONNECTIONS);
   const side = httpClient(baseUrl, 4);
@@ -124,21 +153,50 @@ it('npm start holds under concurrent sends, CLI key creation and reads, and Ctrl
   expect({ pending: pending.size, of: accepted.length, sample }).toEqual({ pending: 0, of: accepted.length, sample: [] });
   side.close();
 
-  // Ctrl-C stops every process start.mjs started, the embedded PostgreSQL included.
-  const pids = stack.childPids();
-  expect(pids.length).toBeGreaterThanOrEqual(6);
-  expect(await stack.interrupt(60_000)).toBe(0);
-  const alive = pids.filter((pid) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  expect(alive).toEqual([]);
-  expect(existsSync(join(home, 'postgres', 'postmaster.pid'))).toBe(false);
+  // SIGTERM to npm's PID stops every process below it, the embedded PostgreSQL included.
+  await stopThroughNpm(stack, 'SIGTERM', port);
 
   // No service logged at error level, start-up and shutdown included.
   expect(errorLines([...stack.stdout, ...stack.stderr])).toEqual([]);
 }, 360_000);
+
+it('a second npm start in the same SWITCHBOARD_HOME finds no orphan, prints where state lives and the API reference, and SIGINT to npm stops everything', async () => {
+  const port = await freePort();
+  stack = await startDefaultRun(home, port, 180_000);
+  const banner = stack.stdout.join('\n');
+  expect(banner).toMatch(new RegExp(`State:\\s+${home}\\s`));
+  expect(banner).toContain(`SWITCHBOARD_HOME=${home} npx switchboard`);
+  expect(banner).toMatch(new RegExp(`API reference:\\s+${stack.baseUrl}/docs\\s`));
+  const reference = await fetch(`${stack.baseUrl}/docs`);
+  expect(reference.status).toBe(200);
+  expect(reference.headers.get('content-type')).toMatch(/text\/html/);
+
+  // The CLI line of the banner, run from another folder as another shell would, reaches this stack.
+  const cliLine = /CLI:\s+SWITCHBOARD_HOME=(\S+) npx switchboard (.+?)\s{3}/.exec(banner);
+  expect(cliLine?.[1]).toBe(home);
+  const { stdout } = await run(process.execPath, [join(REPO_ROOT, 'packages/cli/bin/switchboard.js'), ...(cliLine?.[2] ?? '').split(' ')], {
+    cwd: tmpdir(),
+    env: { ...stack.cliEnv, SWITCHBOARD_HOME: cliLine?.[1] },
+  });
+  const key = (JSON.parse(stdout) as { key: string }).key;
+  expect((await fetch(`${stack.baseUrl}/v1/messages?limit=1`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+
+  await stopThroughNpm(stack, 'SIGINT', port);
+  expect(errorLines([...stack.stdout, ...stack.stderr])).toEqual([]);
+}, 300_000);
+
+it('SIGTERM to one service of the stack stops the whole stack, npm included, and says which process ended', async () => {
+  const port = await freePort();
+  stack = await startDefaultRun(home, port, 180_000);
+  const pids = stack.descendantPids();
+  const gateway = pids.find((pid) => spawnSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).stdout.includes('services/api-gateway/dist/main.js'));
+  expect(gateway).toBeDefined();
+  const npmExit = new Promise<number | null>((resolve) => stack?.child.once('exit', (code) => resolve(code)));
+  process.kill(gateway as number, 'SIGTERM');
+  // Not a stop that was asked for: npm start exits 1, after stopping everything else.
+  expect(await npmExit).toBe(1);
+  expect(stillRunning(pids)).toEqual([]);
+  expect(await listening(port)).toBe(false);
+  expect(existsSync(join(home, 'postgres', 'postmaster.pid'))).toBe(false);
+  expect(stack.stderr.join('\n')).toContain(`api-gateway (pid ${gateway}) exited`);
+}, 300_000);

@@ -3,15 +3,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { createAccountKey, createTestDatabase, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { createDemoAccount, createTestDatabase, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 
 /*
  * The Postman collection (docs/api.md#postman): committed as generated from the document, and run whole by
- * newman against a real stack, every request answering 2xx and every script passing.
+ * newman against a real stack, every request answering 2xx and every script passing, given only what the
+ * `npm start` banner prints: the base URL and the demo account's key. Everything else is the collection's own.
  */
 
 const COLLECTION = join(__dirname, '..', 'clients', 'postman', 'switchboard.postman_collection.json');
-const BUSINESS_NUMBER = '+14155550199';
 
 interface NewmanSummary {
   run: {
@@ -31,13 +31,8 @@ beforeAll(async () => {
     // The Voice folder places calls: the orchestrator dials carrier-sim's phones and stores the recording.
     workers: ['dispatcher', 'voice-orchestrator'],
   });
-  ({ key: apiKey } = await createAccountKey(database.url, {
-    account: 'postman-e2e',
-    mode: 'test',
-    scopes: ['*'],
-    numbers: [{ e164: BUSINESS_NUMBER, channels: ['chat', 'sms', 'rcs', 'voice'] }],
-    secretsKeys: stack.secretsKeys,
-  }));
+  // The demo account exactly as `npm start` creates it.
+  ({ key: apiKey } = await createDemoAccount(database.url, { secretsKeys: stack.secretsKeys }));
 });
 
 afterAll(async () => {
@@ -61,9 +56,6 @@ describe('the Postman collection', () => {
       envVar: [
         { key: 'baseUrl', value: stack.baseUrl },
         { key: 'apiKey', value: apiKey },
-        { key: 'chatAppSecret', value: 'sandbox-chat-app-secret' },
-        { key: 'chatVerifyToken', value: 'sandbox-verify-token' },
-        { key: 'rbmClientToken', value: 'sandbox-rbm-client-token' },
       ],
       reporters: [],
       timeoutRequest: 30_000,

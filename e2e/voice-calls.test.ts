@@ -136,10 +136,15 @@ describe('voice calls through the full stack', () => {
   });
 
   it('ends a call to a busy number as busy', async () => {
-    const created = await api('POST', '/v1/voice/calls', { to: callee('01'), from: FROM });
+    const created = await api('POST', '/v1/voice/calls', { to: callee('01'), from: FROM, record: true });
     expect(created.status).toBe(201);
     const call = await callEnds(created.body.call_id as string, 'the busy call to end');
-    expect(call).toMatchObject({ status: 'busy', end_reason: 'busy', answered_at: null });
+    expect(call).toMatchObject({ status: 'busy', end_reason: 'busy', answered_at: null, recording: null });
+    // No metadata given: `{}`, as on a message (toEqual: toMatchObject would take null for {}).
+    expect(call.metadata).toEqual({});
+    // Its recording will never exist, and the answer says so rather than "(yet)".
+    const recording = await api('GET', `/v1/voice/calls/${created.body.call_id as string}/recording`);
+    expect({ status: recording.status, detail: recording.body.detail }).toEqual({ status: 404, detail: 'The call ended busy without being answered: it has no recording.' });
   });
 
   it('limits concurrent calls per account, and a hangup while ringing cancels the call', async () => {

@@ -9,12 +9,12 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
+// Whoever started us (npm's shell, or a supervisor): when it goes, the whole stack stops (docs/running.md#stopping).
+const parentAtStart = process.ppid;
 const require = createRequire(import.meta.url);
 const root = join(import.meta.dirname, '..');
 const stateDir = resolve(process.env.SWITCHBOARD_HOME ?? join(root, '.switchboard'));
 const localJson = join(stateDir, 'local.json');
-// The number the demo account calls from (docs/voice.md#walk-through).
-const DEMO_VOICE_NUMBER = '+447911123499';
 mkdirSync(stateDir, { recursive: true });
 
 const build = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit', cwd: root });
@@ -26,9 +26,17 @@ if (consoleBuild.status !== 0) process.exit(consoleBuild.status ?? 1);
 const devstack = require('../packages/devstack/dist/index.js');
 const cleanups = [];
 let stopping = false;
+const supervisor = devstack.superviseStack(
+  (reason) => {
+    process.stderr.write(`npm start: ${reason}; stopping the whole stack\n`);
+    void shutdown(1);
+  },
+  { parent: parentAtStart },
+);
 async function shutdown(code) {
   if (stopping) return;
   stopping = true;
+  supervisor.end();
   rmSync(localJson, { force: true });
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   process.exit(code);
@@ -46,6 +54,7 @@ try {
     mkdirSync(join(stateDir, 'redis'), { recursive: true });
     const redis = await devstack.startRedis({ port: Number(process.env.REDIS_PORT ?? (await devstack.freePort())), dir: join(stateDir, 'redis') });
     cleanups.push(() => redis.stop());
+    supervisor.watch('redis-server', redis.child);
     redisUrl = redis.url;
   }
 
@@ -53,6 +62,7 @@ try {
   if (!databaseUrl) {
     const postgres = await devstack.startEmbeddedPostgres({ dataDir: join(stateDir, 'postgres') });
     cleanups.push(() => postgres.stop());
+    supervisor.watch('postgres', postgres.child);
     databaseUrl = postgres.url;
   }
 
@@ -73,6 +83,7 @@ try {
     workers,
   });
   cleanups.push(() => stack.stop());
+  for (const s of Object.values(stack.services)) supervisor.watch(s.name, s.child);
   if (process.env.DEVSTACK_ECHO === undefined) {
     // Whole lines only: the services' JSON log lines must not interleave mid-line on our stdout.
     for (const s of Object.values(stack.services)) {
@@ -81,8 +92,9 @@ try {
     }
   }
 
-  // The demo account owns a voice number, so docs/voice.md's walk-through runs with the demo key as printed.
-  const demo = await devstack.createAccountKey(databaseUrl, { account: 'demo', mode: 'test', scopes: ['*'], secretsKeys, numbers: [{ e164: DEMO_VOICE_NUMBER, channels: ['voice'] }] });
+  // The demo account owns a number on every channel, so docs/voice.md's walk-through and the Postman collection run
+  // with the demo key as printed.
+  const demo = await devstack.createDemoAccount(databaseUrl, { secretsKeys });
   const demoUser = await devstack.createConsoleUser(databaseUrl, { account: 'demo', email: 'demo@example.com', role: 'owner', baseUrl: stack.baseUrl, secretsKeys });
   writeFileSync(localJson, JSON.stringify({ base_url: stack.baseUrl, sim_url: stack.simUrl, database_url: databaseUrl, redis_url: redisUrl, demo_key: demo.key, ca_file: gatewayTls?.certFile }, null, 2));
   process.stdout.write(
@@ -91,14 +103,17 @@ try {
       'Switchboard is running.',
       `  Base URL:      ${stack.baseUrl}`,
       `  Demo API key:  ${demo.key}   (test key: every upstream is the carrier simulator)`,
-      `  Voice from:    ${DEMO_VOICE_NUMBER}   (the demo account's voice number: docs/voice.md#walk-through)`,
+      `  Demo number:   ${devstack.DEMO_NUMBER}   (the demo account's number for chat, SMS, RCS and voice: docs/voice.md#walk-through)`,
       `  Console:       ${demoUser.sign_in_url}   (one-time sign-in link for demo@example.com, owner; choose a password there)`,
       `  Simulator:     ${stack.simUrl}   (SMPP on 127.0.0.1:${stack.simSmppPort})`,
       `  Services:      ${Object.values(stack.services).map((s) => s.name).join(', ')}`,
       '  Webhooks:      loopback and http:// targets are ALLOWED in this local run (WEBHOOK_ALLOW_PRIVATE_NETWORKS, WEBHOOK_ALLOW_HTTP).',
       ...(gatewayTls ? [`  Certificate:   ${gatewayTls.certFile}   (self-signed for localhost and 127.0.0.1; trust it with --cacert)`] : []),
       `  Try:           curl -s ${gatewayTls ? `--cacert ${gatewayTls.certFile} ` : ''}${stack.baseUrl}/v1/messages -H "Authorization: Bearer ${demo.key}" -H 'Content-Type: application/json' -d '{"channel":"sms","recipient":"+447911123400","content":{"text":"Hello"}}'`,
-      '  Stop:          Ctrl-C',
+      `  API reference: ${stack.baseUrl}/docs   (the OpenAPI document: ${stack.baseUrl}/v1/openapi.json)`,
+      `  State:         ${stateDir}   (SWITCHBOARD_HOME: PostgreSQL's cluster, Redis' AOF, local.json; kept between runs)`,
+      `  CLI:           SWITCHBOARD_HOME=${stateDir} npx switchboard keys create --account demo --test   (another shell needs this same SWITCHBOARD_HOME)`,
+      '  Stop:          Ctrl-C, or SIGTERM or SIGINT to npm or to any process of the stack (docs/running.md#stopping)',
       '',
     ].join('\n'),
   );

@@ -13,6 +13,10 @@ const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
 const OUTPUT = join(here, 'switchboard.postman_collection.json');
 const { buildOpenApiDocument } = require('../../packages/schemas/dist/index.js');
+// The number the demo account of `npm start` owns: the collection's default business number.
+const { DEMO_NUMBER } = require('../../packages/devstack/dist/demo-account.js');
+/** The business number of the document's examples, which the collection replaces with {{businessNumber}}. */
+const EXAMPLE_BUSINESS_NUMBER = '+14155550199';
 const converter = require('openapi-to-postmanv2');
 
 /** The order requests run in: each folder's creates come before the reads that use their ids; deletes run last. */
@@ -61,7 +65,8 @@ const BODY_VALUES = { createCall: { agent_id: '{{agentId}}' } };
 
 const PUBLIC_VARIABLES = [
   ['baseUrl', 'http://127.0.0.1:8080', 'The gateway; `npm start` prints it.'],
-  ['apiKey', 'sk_test_replace_me', 'A test key whose account has +14155550199 for chat and voice, with scope `*` (docs/api.md#postman).'],
+  ['apiKey', 'sk_test_replace_me', 'A test key with scope `*` whose account owns businessNumber: the demo key `npm start` prints (docs/api.md#postman).'],
+  ['businessNumber', DEMO_NUMBER, 'A number the account owns for chat and voice: the caller id and the chat business number. The default is the demo account’s.'],
   ['chatAppSecret', 'sandbox-chat-app-secret', 'CHAT_APP_SECRET of the gateway: signs the chat callback.'],
   ['chatVerifyToken', 'sandbox-verify-token', 'CHAT_VERIFY_TOKEN of the gateway.'],
   ['rbmClientToken', 'sandbox-rbm-client-token', 'RBM_CLIENT_TOKEN of the gateway: signs the RCS callback.'],
@@ -90,7 +95,14 @@ function testsFor(operationId) {
   const lines = [];
   if (WAITS_FOR_FIRST[operationId]) {
     lines.push('(function () {', ...retryScript('pm.response.code === 200 && pm.response.json().data.length > 0', operationId));
-    lines.push(`pm.collectionVariables.set('${WAITS_FOR_FIRST[operationId]}', pm.response.json().data[0].id);`, ...expect2xx, '})();');
+    lines.push(
+      ...expect2xx,
+      // Still nothing after every retry: an assertion that says so, not a script error on data[0].
+      'var first = pm.response.code === 200 ? pm.response.json().data[0] : undefined;',
+      "pm.test('has a first item', function () { pm.expect(first, 'nothing arrived: does the account own businessNumber?').to.be.an('object'); });",
+      `if (first) pm.collectionVariables.set('${WAITS_FOR_FIRST[operationId]}', first.id);`,
+      '})();',
+    );
     return lines;
   }
   if (RETRIES_ON_STATUS[operationId]) {
@@ -108,7 +120,10 @@ const PRE_REQUEST = {
   chatWebhook: [
     '// The Cloud API signs the raw body: X-Hub-Signature-256 = sha256=<hex HMAC-SHA256(CHAT_APP_SECRET, body)>.',
     '// The message is dated now, so the customer window it opens is open when the chat send runs.',
+    '// It is addressed to businessNumber, so the reply lands in the account that owns it.',
     'var body = JSON.parse(pm.request.body.raw);',
+    "var businessDigits = pm.variables.get('businessNumber').replace(/^\\+/, '');",
+    'body.entry[0].changes[0].value.metadata = { display_phone_number: businessDigits, phone_number_id: businessDigits };',
     'body.entry[0].changes[0].value.messages[0].timestamp = String(Math.floor(Date.now() / 1000));',
     "body.entry[0].changes[0].value.messages[0].id = 'wamid.' + pm.variables.replaceIn('{{$guid}}');",
     'var raw = JSON.stringify(body);',
@@ -135,7 +150,7 @@ const PRE_REQUEST = {
     "  url: pm.variables.get('baseUrl') + '/v1/voice/calls',",
     "  method: 'POST',",
     "  header: [{ key: 'Content-Type', value: 'application/json' }, { key: 'Authorization', value: 'Bearer ' + pm.variables.get('apiKey') }],",
-    "  body: { mode: 'raw', raw: JSON.stringify({ to: '+14155552602', from: '+14155550199' }) },",
+    "  body: { mode: 'raw', raw: JSON.stringify({ to: '+14155552602', from: pm.variables.get('businessNumber') }) },",
     "}, function (error, response) {",
     "  if (error) throw error;",
     "  pm.collectionVariables.set('liveCallId', response.json().call_id);",
@@ -185,6 +200,7 @@ function finishRequest(item, found) {
     const chained = ID_BY_OPERATION[operation.operationId] ?? ID_VARIABLES.find(([prefix]) => path.startsWith(prefix))?.[1];
     if (variable.key === 'id' && chained) variable.value = `{{${chained}}}`;
   }
+  if (request.body?.raw && operation.operationId !== 'chatWebhook') request.body.raw = request.body.raw.replaceAll(EXAMPLE_BUSINESS_NUMBER, '{{businessNumber}}');
   if (BODY_VALUES[operation.operationId]) {
     request.body.raw = JSON.stringify({ ...JSON.parse(request.body.raw), ...BODY_VALUES[operation.operationId] }, null, 2);
   }
@@ -234,7 +250,7 @@ export async function generateCollection() {
   return {
     info: {
       name: 'Switchboard API',
-      description: 'Generated from the OpenAPI document by clients/postman/generate.mjs; do not edit by hand. Set baseUrl and apiKey, then run the collection in order.',
+      description: 'Generated from the OpenAPI document by clients/postman/generate.mjs; do not edit by hand. Set baseUrl and apiKey to what `npm start` prints, then run the collection in order.',
       schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
     },
     auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] },

@@ -10,6 +10,7 @@ export interface CallView {
   answered_at: string | null;
   transcript: Array<{ speaker: string; text: string; at: string }>;
   recording: { url: string; duration_seconds: number } | null;
+  metadata: Record<string, string>;
 }
 
 export const IVR_FLOW = {

@@ -14,7 +14,9 @@ export function resolveDatabaseUrl(env: NodeJS.ProcessEnv, cwd: string): string 
     if (parsed.database_url) return parsed.database_url;
   }
   if (env.DATABASE_URL) return env.DATABASE_URL;
-  throw new Error('no local stack found: run `npm start` first, or set DATABASE_URL and REDIS_URL');
+  throw new Error(
+    `no local stack found: no ${local}; run \`npm start\` first, and give this shell the SWITCHBOARD_HOME that \`npm start\` prints, or set DATABASE_URL and REDIS_URL`,
+  );
 }
 
 /** The state folder `npm start` keeps: SWITCHBOARD_HOME, default `.switchboard` in the working directory. */

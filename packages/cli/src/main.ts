@@ -1,18 +1,28 @@
 import { ApiError } from '@switchboard/domain';
 import { createDb, createSecretCipher, type SecretCipher } from '@switchboard/store';
-import { parseArgs } from './args';
-import { runCommand, UsageError } from './commands';
+import { parseCommandLine, UsageError, type ParsedCommandLine } from './args';
+import { runCommand } from './commands';
 import { loadCliConfig } from './config';
 import { localBaseUrl } from './connection';
 
 /** One JSON line on stderr; refusals of the domain (a 4xx in the API) carry their stable `code` too. */
 function reportError(error: unknown): void {
-  const code = error instanceof ApiError ? { code: error.code } : {};
+  const code = error instanceof ApiError || error instanceof UsageError ? { code: error.code } : {};
   process.stderr.write(`${JSON.stringify({ error: (error as Error).message, ...code })}\n`);
 }
 
 async function main(): Promise<number> {
-  const args = parseArgs(process.argv.slice(2));
+  let args: ParsedCommandLine;
+  try {
+    args = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    reportError(error);
+    return 2;
+  }
+  if (args.kind === 'help') {
+    process.stdout.write(args.text);
+    return 0;
+  }
   let url: string;
   let secrets: SecretCipher;
   try {

@@ -83,6 +83,31 @@ describe('npx switchboard', () => {
     expect(cli('keys', 'create', '--account', 'x', '--scopes', 'everything').status).toBe(2);
   });
 
+  it('refuses an unknown flag or a missing value with exit 2 and {error, code}, creating nothing', async () => {
+    expect(cli('keys', 'create', '--account', 'cli-typo', '--tset')).toMatchObject({ status: 2, json: { code: 'unknown_flag', error: expect.stringContaining('--tset') } });
+    expect(cli('keys', 'create', '--account', 'cli-typo', '--bogus-flag')).toMatchObject({ status: 2, json: { code: 'unknown_flag' } });
+    expect(cli('keys', 'create', '--account', '--test')).toMatchObject({ status: 2, json: { code: 'missing_value' } });
+    expect(cli('keys', 'create', '--account', 'cli-typo', '--test', '--live')).toMatchObject({ status: 2, json: { code: 'conflicting_flags' } });
+    const db = createDb({ url: database.url, poolSize: 1 });
+    try {
+      const { rows } = await db.query(`SELECT count(*)::int AS n FROM accounts WHERE name = 'cli-typo'`);
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await db.close();
+    }
+    const help = spawnSync(process.execPath, [BIN, 'keys', 'create', '--help'], { env: cliEnv(), encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    for (const flag of ['--account', '--scopes', '--test', '--live', '--rate-limit', '--help']) expect(help.stdout).toContain(flag);
+  });
+
+  it('says a well-formed number that no region dials is not dialable, and malformed input is not E.164', () => {
+    expect(cli('numbers', 'add', '--account', 'cli-acme', '+15551230001')).toMatchObject({
+      status: 2,
+      json: { code: 'invalid_number', error: expect.stringContaining('is not a dialable number for its region (US') },
+    });
+    expect(cli('numbers', 'add', '--account', 'cli-acme', '+1555')).toMatchObject({ status: 2, json: { error: expect.stringContaining('is not an E.164 number') } });
+  });
+
   it('refuses a number that another account holds with exit 2 and number_already_provisioned, and re-adds it to its owner', () => {
     expect(cli('numbers', 'add', '--account', 'cli-owner', '+14155550155', '--channels', 'sms')).toMatchObject({ status: 0, json: { e164: '+14155550155' } });
     const refused = cli('numbers', 'add', '--account', 'cli-intruder', '+14155550155');

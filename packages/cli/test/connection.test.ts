@@ -32,6 +32,7 @@ describe('resolveDatabaseUrl', () => {
   });
 
   it('fails with a hint when there is no running stack to find', () => {
-    expect(() => resolveDatabaseUrl({ SWITCHBOARD_HOME: 'nowhere' }, cwd)).toThrow(/npm start/);
+    expect(() => resolveDatabaseUrl({ SWITCHBOARD_HOME: 'nowhere' }, cwd)).toThrow(/npm start.*SWITCHBOARD_HOME/);
+    expect(() => resolveDatabaseUrl({ SWITCHBOARD_HOME: 'nowhere' }, cwd)).toThrow(join(cwd, 'nowhere', 'local.json'));
   });
 });

@@ -21,6 +21,9 @@ interface SessionAnswer {
   csrf_token: string;
 }
 
+/** `GET /console/api/session`: 200 either way, so the sign-in page loads without a failed request. */
+type SessionCheck = ({ signed_in: true } & SessionAnswer) | { signed_in: false };
+
 const NAV = [
   ['/keys', 'Developer settings'],
   ['/messages', 'Messages'],
@@ -52,7 +55,10 @@ export function App() {
 
   useEffect(() => {
     whenSignedOut(() => setUser(null));
-    api<SessionAnswer>('GET', '/session').then(signedIn, () => setUser(null));
+    api<SessionCheck>('GET', '/session').then(
+      (answer) => (answer.signed_in ? signedIn(answer) : setUser(null)),
+      () => setUser(null),
+    );
   }, [signedIn]);
 
   const signOut = useCallback(async () => {

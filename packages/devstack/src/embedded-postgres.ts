@@ -15,6 +15,8 @@ export interface EmbeddedPostgres {
   url: string;
   port: number;
   dataDir: string;
+  /** The postmaster. */
+  child: ChildProcess;
   /** Fast shutdown (SIGINT to the postmaster), and wait until it has exited. */
   stop(): Promise<void>;
 }
@@ -185,5 +187,5 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
     await stop();
     throw new Error(`embedded PostgreSQL did not start (${(error as Error).message}); output:\n${output}`);
   }
-  return { url, port, dataDir, stop };
+  return { url, port, dataDir, child, stop };
 }

@@ -1,4 +1,4 @@
-import { canAdvance, isId, isValidE164, newId, renderAsText, channelPlan, idTimestamp } from '../src';
+import { canAdvance, e164Problem, isId, isValidE164, newId, renderAsText, channelPlan, idTimestamp } from '../src';
 
 describe('identifiers', () => {
   it('are a prefix plus a ULID, time ordered', () => {
@@ -22,6 +22,14 @@ describe('E.164', () => {
     ['+4479111234001234', false],
   ])('%s valid: %s', (value, valid) => {
     expect(isValidE164(value)).toBe(valid);
+  });
+
+  it('says why a number is refused: not E.164 when malformed, not dialable for its region when well-formed', () => {
+    expect(e164Problem('+14155550100')).toBeUndefined();
+    expect(e164Problem('4155550100')).toMatch(/^is not an E\.164 number/);
+    expect(e164Problem('+1234')).toMatch(/^is not an E\.164 number/);
+    expect(e164Problem('+15551230001')).toBe('is not a dialable number for its region (US, +1)');
+    expect(e164Problem('+999999999999')).toBe('is not a dialable number for any region');
   });
 });
 

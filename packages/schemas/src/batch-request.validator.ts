@@ -26,21 +26,32 @@ export function mergeBatchItem(defaults: Body, item: Body): Body {
   return merged;
 }
 
-/**
- * A field error of the merged body, pointed at where the client wrote it: the item's own field
- * (`/messages/17/recipient`), or the shared default it inherited (`/from`).
- */
-function pointAt(error: FieldError, index: number, item: Body): FieldError {
-  if (!error.field.startsWith('/')) return error;
-  const top = error.field.split('/')[1] ?? '';
-  const own = top === '' || top === 'recipient' || Object.prototype.hasOwnProperty.call(item, top);
-  return own ? { ...error, field: `/messages/${index}${error.field}` } : error;
+const hasOwn = (object: Body, key: string) => Object.prototype.hasOwnProperty.call(object, key);
+
+/** The envelope's shared defaults, as mergeBatchItem applies them to every item. */
+function batchDefaults(body: Body): Body {
+  return Object.fromEntries(BATCH_DEFAULT_FIELDS.filter((f) => body[f] !== undefined).map((f) => [f, body[f]]));
 }
 
-/** The same refusal with its field errors pointed into the batch (`/messages/{index}/…` or the shared default). */
-export function repointBatchItemError(error: ApiError, index: number, item: unknown): ApiError {
-  if (!isObject(item)) return error;
-  const errors = error.errors?.map((e) => pointAt(e, index, item));
+/**
+ * A field error of the merged body, pointed at where the client wrote it, or would have to: into the item
+ * (`/messages/42/content`) for an item field the item has or lacks altogether, at the envelope (`/from`) for a
+ * field only the envelope sets or a shared default the item inherited (docs/messages.md#batch-sends).
+ */
+function pointAt(error: FieldError, index: number, item: Body, defaults: Body): FieldError {
+  if (!error.field.startsWith('/')) return error;
+  const top = error.field.split('/')[1] ?? '';
+  const itemField = top === '' || (BATCH_ITEM_FIELDS as readonly string[]).includes(top);
+  const inherited = !hasOwn(item, top) && hasOwn(defaults, top);
+  return itemField && !inherited ? { ...error, field: `/messages/${index}${error.field}` } : error;
+}
+
+/** The same refusal of item `index` of the batch `body`, with its field errors pointed into the batch. */
+export function repointBatchItemError(error: ApiError, index: number, body: unknown): ApiError {
+  const item = isObject(body) && Array.isArray(body.messages) ? body.messages[index] : undefined;
+  if (!isObject(body) || !isObject(item)) return error;
+  const defaults = batchDefaults(body);
+  const errors = error.errors?.map((e) => pointAt(e, index, item, defaults));
   return new ApiError(error.status, error.code, error.title, error.message, errors, error.headers);
 }
 
@@ -57,7 +68,7 @@ export function createBatchRequestValidator(rules: MessageRequestRules): (body: 
     if (isObject(body) && !errors.some((e) => e.field === '/send_at')) errors.push(...sendAtErrors(body.send_at, '/send_at', clock()));
     if (errors.length > 0) throw new ValidationError(errors);
     const envelope = body as Body & { messages: Body[] };
-    const defaults = Object.fromEntries(BATCH_DEFAULT_FIELDS.filter((f) => envelope[f] !== undefined).map((f) => [f, envelope[f]]));
+    const defaults = batchDefaults(envelope);
     const items = envelope.messages.map((item, index): BatchItemCheck => {
       const unknown = Object.keys(item).filter((key) => !(BATCH_ITEM_FIELDS as readonly string[]).includes(key));
       if (unknown.length > 0) {
@@ -68,7 +79,7 @@ export function createBatchRequestValidator(rules: MessageRequestRules): (body: 
       try {
         return { request: validateMessage(mergeBatchItem(defaults, item)) as MessageRequest };
       } catch (error) {
-        if (error instanceof ApiError) return { error: repointBatchItemError(error, index, item) };
+        if (error instanceof ApiError) return { error: repointBatchItemError(error, index, envelope) };
         throw error;
       }
     });

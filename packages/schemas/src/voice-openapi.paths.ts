@@ -32,7 +32,7 @@ const call: JsonSchema = {
       type: 'array',
       items: { type: 'object', required: ['speaker', 'text', 'at'], properties: { speaker: { enum: ['agent', 'callee'] }, text: { type: 'string' }, at: timestamp } },
     },
-    metadata: { type: ['object', 'null'], additionalProperties: { type: 'string' } },
+    metadata: { type: 'object', additionalProperties: { type: 'string' }, description: 'What the call was placed with; `{}` when nothing, as on a message.' },
   },
 };
 

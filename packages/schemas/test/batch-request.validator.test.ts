@@ -37,6 +37,23 @@ describe('POST /v1/messages/batch body', () => {
     expect(envelopeRefusal).toEqual(['/from']);
   });
 
+  it('points every per-item rule into the item that breaks it, even for a field the item lacks', () => {
+    const messages: unknown[] = Array.from({ length: 43 }, (_, n) => ({ recipient: `+14155552${String(600 + n)}`, content: { text: `item ${n}` } }));
+    messages[42] = { recipient: '+14155552642' };
+    messages[7] = { content: { text: 'no recipient' } };
+    messages[9] = { recipient: '+14155552609', content: { text: 'x' }, metadata: 'not an object' };
+    messages[11] = { recipient: '+14155552611', content: {} };
+    const { items } = validate({ channel: 'sms', messages });
+    const fields = items.map((i) => ('error' in i ? fieldsOf(i.error) : []));
+    expect(fields[42]).toEqual(['/messages/42/content']);
+    expect(fields[7]).toEqual(['/messages/7/recipient']);
+    expect(fields[9]).toEqual(['/messages/9/metadata']);
+    expect(fields[11].length).toBeGreaterThan(0);
+    for (const field of fields[11]) expect(field).toMatch(/^\/messages\/11\/content/);
+    expect(fields.filter((f, n) => ![7, 9, 11, 42].includes(n) && f.length > 0)).toEqual([]);
+
+  });
+
   it('accepts valid items beside refused ones, with per-recipient template parameters and merged metadata', () => {
     const { items } = validate({
       channel: 'chat',

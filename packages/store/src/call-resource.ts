@@ -55,7 +55,8 @@ export interface CallResource {
   attempt: number;
   recording: { url: string; duration_seconds: number } | null;
   transcript: TranscriptTurn[];
-  metadata: Record<string, string> | null;
+  /** `{}` when the call was placed without metadata, as on a message (docs/conventions.md). */
+  metadata: Record<string, string>;
 }
 
 /** The answer to `POST /v1/voice/calls`: the spec's fields only. */
@@ -80,6 +81,6 @@ export function toCallResource(row: CallRow, transcript: TranscriptTurn[], recor
     attempt: row.attempt,
     recording: recordingSeconds === null ? null : { url: `/v1/voice/calls/${row.id}/recording`, duration_seconds: recordingSeconds },
     transcript,
-    metadata: row.metadata,
+    metadata: row.metadata ?? {},
   };
 }

@@ -1,4 +1,5 @@
 import { createAccountKey, createConsoleUser } from '@switchboard/devstack';
+import { createDb } from '@switchboard/store';
 import { problemOf, startGatewayHarness, type GatewayHarness } from './support/gateway-harness';
 
 // The console's session API through HTTP against a real gateway process, PostgreSQL and Redis (docs/console.md).
@@ -60,8 +61,18 @@ describe('sign-in', () => {
     expect(body.user).toMatchObject({ email: user.email, role: 'owner' });
     const s = session(res, body);
     expect(s.setCookie).toMatch(/^sb_console_session=[A-Za-z0-9_-]+; Path=\/console; HttpOnly; Secure; SameSite=Lax; Max-Age=\d+$/);
-    expect(await (await call(s, '/session')).json()).toMatchObject({ user: { email: user.email }, csrf_token: body.csrf_token });
+    expect(await (await call(s, '/session')).json()).toMatchObject({ signed_in: true, user: { email: user.email }, csrf_token: body.csrf_token });
     expect((await problemOf(await redeem(user.token))).status).toBe(401);
+  });
+
+  it('answers a session check without a session with 200 signed_in: false, not a 401 the browser logs', async () => {
+    const none = await call(null, '/session');
+    expect({ status: none.status, body: await none.json() }).toEqual({ status: 200, body: { signed_in: false } });
+    const ended = await call({ cookie: 'sb_console_session=no-such-session-token', csrf: '', setCookie: '' }, '/session');
+    expect({ status: ended.status, body: await ended.json() }).toEqual({ status: 200, body: { signed_in: false } });
+    expect(ended.headers.get('set-cookie') ?? '').toMatch(/^sb_console_session=;/);
+    // Every other console route still needs the session.
+    expect((await problemOf(await call(null, '/usage'))).status).toBe(401);
   });
 
   it('names the offending fields of a bad sign-in or redeem body', async () => {
@@ -181,6 +192,8 @@ describe('tenancy', () => {
     const keyBody = await problemOf(await call(s, '/keys', { json: { mode: 'prod', scopes: ['admin'], rate_limit_per_second: 0 } }));
     expect((keyBody.body.errors as Array<{ field: string }>).map((e) => e.field).sort()).toEqual(['/mode', '/rate_limit_per_second', '/scopes/0']);
     expect((await call(s, '/usage')).status).toBe(200);
+    const undialable = await problemOf(await call(s, '/numbers', { json: { e164: '+15551230001', channels: ['sms'] } }));
+    expect(undialable.body).toMatchObject({ errors: [{ field: '/e164', message: 'is not a dialable number for its region (US, +1)' }] });
     // Odd requests still get 4xx problems, never a 5xx.
     for (const [path, init] of [
       ['/keys', { method: 'PATCH' }],
@@ -193,5 +206,32 @@ describe('tenancy', () => {
     }
     const garbage = await h.request('/console/api/keys', { headers: { cookie: 'sb_console_session=%%%; other=1' } });
     expect(garbage.status).toBe(401);
+  });
+});
+
+describe('usage', () => {
+  it('counts calls and their minutes beside messages, per day and status', async () => {
+    const s = await signedIn('viewer');
+    const account = ((await (await call(s, '/session')).json()) as { user: { account_id: string } }).user.account_id;
+    const db = createDb({ url: h.database.url, poolSize: 1 });
+    const now = Date.now();
+    try {
+      // Answered for 61 s (2 billed minutes) and 30 s (1), and one busy call that was never answered.
+      for (const [n, status, answeredSeconds] of [[1, 'completed', 61], [2, 'completed', 30], [3, 'busy', null]] as const) {
+        await db.query(
+          `INSERT INTO calls (id, account_id, mode, status, "to", "from", record, ring_timeout_seconds, max_duration_seconds, created_at, answered_at, ended_at)
+           VALUES ($1, $2, 'test', $3, '+14155552600', '+14155550199', false, 30, 600, $4, $5, $6)`,
+          [`call_usage${h.prefix}${accounts}${n}`, account, status, new Date(now), answeredSeconds === null ? null : new Date(now - 100_000), answeredSeconds === null ? new Date(now - 100_000) : new Date(now - 100_000 + answeredSeconds * 1000)],
+        );
+      }
+    } finally {
+      await db.close();
+    }
+    const usage = (await (await call(s, '/usage?days=1')).json()) as { data: unknown[]; calls: Array<{ status: string; calls: number; seconds: number; minutes: number }> };
+    expect(usage.calls.map(({ status, calls, seconds, minutes }) => ({ status, calls, seconds, minutes }))).toEqual([
+      { status: 'busy', calls: 1, seconds: 0, minutes: 0 },
+      { status: 'completed', calls: 2, seconds: 91, minutes: 3 },
+    ]);
+    expect(usage.data).toEqual([]);
   });
 });

@@ -1299,9 +1299,10 @@ export interface components {
             /** Format: date-time */
             ended_at: string | null;
             from: string;
+            /** @description What the call was placed with; `{}` when nothing, as on a message. */
             metadata?: {
                 [key: string]: string;
-            } | null;
+            };
             recording: null | {
                 duration_seconds: number;
                 url: string;

@@ -11,6 +11,15 @@ interface UsageRow {
   cost_units: number;
 }
 
+/** Calls per UTC day and final status; minutes round each answered call up, as carriers bill voice. */
+interface CallUsageRow {
+  day: string;
+  status: string;
+  calls: number;
+  seconds: number;
+  minutes: number;
+}
+
 const DAYS = 14;
 
 function rangeOfDays(since: string, count: number): string[] {
@@ -18,7 +27,8 @@ function rangeOfDays(since: string, count: number): string[] {
   return Array.from({ length: count }, (_, i) => new Date(start + i * 86_400_000).toISOString().slice(0, 10));
 }
 
-const SERIES_CLASS: Record<string, string> = { chat: 's1', sms: 's2', rcs: 's3', voice: 's4' };
+// Channels of messages, then outcomes of calls.
+const SERIES_CLASS: Record<string, string> = { chat: 's1', sms: 's2', rcs: 's3', voice: 's4', completed: 's1', busy: 's2', 'no-answer': 's3', failed: 's4', canceled: 's5' };
 
 /** A stacked bar per day; inline SVG, so the page loads nothing from elsewhere. */
 function StackedBars({ title, days, series, value }: { title: string; days: string[]; series: Map<string, Map<string, number>>; value: string }) {
@@ -62,8 +72,9 @@ function StackedBars({ title, days, series, value }: { title: string; days: stri
 }
 
 export function UsagePage() {
-  const usage = useLoad(() => api<{ since: string; data: UsageRow[] }>('GET', `/usage?days=${DAYS}`), []);
+  const usage = useLoad(() => api<{ since: string; data: UsageRow[]; calls: CallUsageRow[] }>('GET', `/usage?days=${DAYS}`), []);
   const rows = usage.data?.data ?? [];
+  const calls = usage.data?.calls ?? [];
   // Every day of the range, empty ones too, so the bars keep one width and a quiet day shows as a gap.
   const days = usage.data ? rangeOfDays(usage.data.since, DAYS) : [];
   const byChannel = (metric: 'messages' | 'cost_units') => {
@@ -75,13 +86,22 @@ export function UsagePage() {
     }
     return series;
   };
+  const callsByStatus = (metric: 'calls' | 'minutes') => {
+    const series = new Map<string, Map<string, number>>();
+    for (const r of calls) {
+      const s = series.get(r.status) ?? new Map<string, number>();
+      s.set(r.day, (s.get(r.day) ?? 0) + r[metric]);
+      series.set(r.status, s);
+    }
+    return series;
+  };
   return (
     <>
       <h1>Usage</h1>
       <ProblemMessage error={usage.error} />
-      {usage.data && rows.length === 0 && (
+      {usage.data && rows.length === 0 && calls.length === 0 && (
         <EmptyState title="No usage in the last 14 days">
-          <p>Messages you send appear here per day, channel and status.</p>
+          <p>Messages you send and calls you place appear here per day, with their channel or outcome.</p>
         </EmptyState>
       )}
       {rows.length > 0 && (
@@ -97,6 +117,23 @@ export function UsagePage() {
                 <td>{r.status}</td>
                 <td>{r.messages}</td>
                 <td>{r.cost_units}</td>
+              </tr>
+            )}
+          </ListTable>
+        </>
+      )}
+      {calls.length > 0 && (
+        <>
+          <StackedBars title="Calls per day and outcome" days={days} series={callsByStatus('calls')} value="calls" />
+          <StackedBars title="Call minutes per day and outcome" days={days} series={callsByStatus('minutes')} value="minutes" />
+          <h2>Calls by day and outcome</h2>
+          <ListTable headers={['Day', 'Outcome', 'Calls', 'Minutes']} rows={calls} empty={null}>
+            {(r) => (
+              <tr key={r.day + r.status}>
+                <td>{r.day}</td>
+                <td>{r.status}</td>
+                <td>{r.calls}</td>
+                <td>{r.minutes}</td>
               </tr>
             )}
           </ListTable>

@@ -33,6 +33,17 @@ export interface UsageRow {
   cost_units: number;
 }
 
+/** Calls placed per UTC day and final status, with their answered time (docs/console.md#pages). */
+export interface CallUsageRow {
+  day: string;
+  status: string;
+  calls: number;
+  /** From answer to end, summed over the calls. */
+  seconds: number;
+  /** Each answered call rounded up to a whole minute, as carriers bill voice, then summed. */
+  minutes: number;
+}
+
 /**
  * The console's account-scoped reads and writes that the /v1 API has no route for (docs/console.md#the-console-api):
  * every query takes the account id, so a console call never reaches another account's rows.
@@ -111,6 +122,18 @@ export function createConsoleReadsRepository(db: Queryable) {
                 count(*)::int AS messages, COALESCE(sum(cost_units), 0)::int AS cost_units
          FROM messages WHERE account_id = $1 AND created_at >= $2
          GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
+        [accountId, since],
+      );
+      return rows;
+    },
+
+    async callUsage(accountId: string, since: Date): Promise<CallUsageRow[]> {
+      const { rows } = await db.query<CallUsageRow>(
+        `SELECT to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, status, count(*)::int AS calls,
+                COALESCE(sum(round(extract(epoch FROM ended_at - answered_at))), 0)::int AS seconds,
+                COALESCE(sum(ceil(round(extract(epoch FROM ended_at - answered_at)) / 60)), 0)::int AS minutes
+         FROM calls WHERE account_id = $1 AND created_at >= $2
+         GROUP BY 1, 2 ORDER BY 1, 2`,
         [accountId, since],
       );
       return rows;

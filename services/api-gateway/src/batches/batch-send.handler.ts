@@ -86,7 +86,7 @@ function adoptStoredIds(outcomes: Outcome[], stored: StoredResponse): Outcome[] 
 export function createSendBatchHandler({ validateBatch, acceptance, idempotency, summaries, guard, newMessageId, clock = Date.now, concurrentBatches = 1, batchesInRedis = 2 }: SendBatchDeps): RequestHandler {
   const preparing = createBatchAdmission(concurrentBatches);
   const storing = createBatchAdmission(batchesInRedis);
-  async function prepareAll(res: Response, batch: BatchRequest, rawItems: unknown[]): Promise<Outcome[]> {
+  async function prepareAll(res: Response, batch: BatchRequest, body: unknown): Promise<Outcome[]> {
     const caller = callerOf(res);
     return Promise.all(
       batch.items.map(async (item, index): Promise<Outcome> => {
@@ -96,7 +96,7 @@ export function createSendBatchHandler({ validateBatch, acceptance, idempotency,
           return { job: await acceptance.prepare(caller, item.request, newMessageId(), { trafficClass: 'bulk' }) };
         } catch (error) {
           // A 4xx refuses this item only; a 5xx (store or Redis down) refuses the whole batch, with nothing enqueued.
-          if (error instanceof ApiError && error.status < 500) return { error: repointBatchItemError(error, index, rawItems[index]) };
+          if (error instanceof ApiError && error.status < 500) return { error: repointBatchItemError(error, index, body) };
           throw error;
         }
       }),
@@ -119,7 +119,7 @@ export function createSendBatchHandler({ validateBatch, acceptance, idempotency,
   /** The CPU-bound part: check, price and answer every item; nothing reaches Redis yet but the opt-out MGET. */
   async function prepare(body: unknown, res: Response): Promise<Prepared> {
     const batch = validateBatch(body);
-    const outcomes = await prepareAll(res, batch, (body as { messages: unknown[] }).messages);
+    const outcomes = await prepareAll(res, batch, body);
     const batchId = newId('bat');
     const createdAt = new Date(clock()).toISOString();
     return { body, outcomes, batchId, createdAt, response: batchResponse(batchId, createdAt, outcomes, requestIdOf(res)) };

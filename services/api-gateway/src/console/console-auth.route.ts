@@ -3,7 +3,6 @@ import { UnauthorizedError, ValidationError, type FieldError } from '@switchboar
 import { hashConsolePassword, verifyConsolePassword, type ConsoleUser, type ConsoleUsersRepository } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { CONSOLE_POLICY } from './console-policy';
-import { consoleSessionOf } from './console-session.middleware';
 import { clearSessionCookie, readCookie, setSessionCookie } from './session-cookie';
 import type { SignInThrottle } from './sign-in-throttle';
 
@@ -78,9 +77,17 @@ export function createConsoleAuthRouter({ users, throttle, guard, jsonBody, sess
     await startSession(res, user);
   });
 
-  router.get('/console/api/session', session, (_req, res) => {
-    const current = consoleSessionOf(res);
-    res.json({ user: userView(current.user), csrf_token: current.csrf_token, expires_at: current.expires_at.toISOString() });
+  // Asking whether one is signed in is not an error either way: the sign-in page asks on every load, and a 401
+  // there would log a failed request in the browser's console (docs/console.md#sign-in).
+  router.get('/console/api/session', async (req, res) => {
+    const token = readCookie(req, CONSOLE_POLICY.sessionCookie);
+    const current = token ? await guard('store', () => users.findSession(token)) : null;
+    if (!current) {
+      if (token) clearSessionCookie(res);
+      res.json({ signed_in: false });
+      return;
+    }
+    res.json({ signed_in: true, user: userView(current.user), csrf_token: current.csrf_token, expires_at: current.expires_at.toISOString() });
   });
 
   router.delete('/console/api/session', session, async (req, res) => {

@@ -1,5 +1,5 @@
 import { Router, type RequestHandler } from 'express';
-import { isId, isScope, isValidE164, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
+import { e164Problem, isId, isScope, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
 import { createEventPublisher, type BulkJobAdder, type FanOutEventJob } from '@switchboard/queues';
 import { createApiKeysRepository, createEventsRepository, createNumbersRepository, createWebhookEndpointsRepository, type ConsoleReadsRepository, type Queryable, type SecretCipher } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
@@ -88,7 +88,9 @@ export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secre
   router.post('/numbers', ...jsonBody, async (req, res) => {
     const body = objectBody(req.body);
     const errors: FieldError[] = [];
-    if (!isValidE164(body.e164)) errors.push({ field: '/e164', message: 'must be a valid E.164 number such as +14155550100' });
+    // As `switchboard numbers add` says it: not E.164, or E.164 that no region dials.
+    const e164Refusal = e164Problem(body.e164);
+    if (e164Refusal) errors.push({ field: '/e164', message: e164Refusal });
     const channels = stringList(body.channels, '/channels', (c) => CHANNELS.includes(c), errors);
     if (errors.length > 0) throw new ValidationError(errors);
     // A number another account holds is a 409 (docs/numbers.md): the one-owner rule.
@@ -109,8 +111,9 @@ export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secre
     if (!(days >= 1 && days <= 90)) throw new ValidationError([{ field: 'query:days', message: 'must be a whole number from 1 to 90' }]);
     const now = clock();
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (days - 1) * DAY_MS);
-    const rows = await guard('store', () => reads.usage(callerOf(res).accountId, since));
-    res.json({ since: since.toISOString(), data: rows });
+    const { accountId } = callerOf(res);
+    const [rows, calls] = await Promise.all([guard('store', () => reads.usage(accountId, since)), guard('store', () => reads.callUsage(accountId, since))]);
+    res.json({ since: since.toISOString(), data: rows, calls });
   });
 
   // The delivery log with each answer's excerpt (WEBHOOK_RESPONSE_EXCERPT_CHARS), which /v1 does not show.

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { isId, isValidE164, NotFoundError, ValidationError, type FieldError } from '@switchboard/domain';
 import { voiceHangupChannel, type PublishEvents } from '@switchboard/queues';
 import type { CallRequest } from '@switchboard/schemas';
-import { toCreatedCall, type CallsRepository, type CallStatus } from '@switchboard/store';
+import { toCreatedCall, type CallRow, type CallsRepository, type CallStatus } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 import { readIdempotencyKey } from '../idempotency/idempotency-key';
@@ -24,6 +24,17 @@ export interface VoiceCallHandlersDeps {
   /** How long a hangup waits for the orchestrator holding the call to end it before answering 202. */
   hangupWaitMs?: number;
   clock?: () => number;
+}
+
+/**
+ * Why a call that exists has no recording to download (docs/voice.md#recording): only a call that is still live, or
+ * one that was answered with `record` and whose recording is being stored, will have one later.
+ */
+export function noRecordingDetail(row: Pick<CallRow, 'status' | 'record' | 'answered_at'>): string {
+  if (row.status === 'ringing' || row.status === 'in-progress') return `The call is ${row.status}: its recording exists once the call has ended.`;
+  if (!row.answered_at) return `The call ended ${row.status} without being answered: it has no recording.`;
+  if (!row.record) return 'The call was placed without `record`: it has no recording.';
+  return 'The call has ended and its recording is still being stored: try again in a moment.';
 }
 
 /** `/v1/voice/calls` (docs/voice.md#calls). */
@@ -95,7 +106,11 @@ export function createVoiceCallHandlers(deps: VoiceCallHandlersDeps) {
     const id = req.params.id as string;
     if (!isId('call', id)) throw new NotFoundError();
     const wav = await guard('store', () => deps.calls.recording(accountId, id));
-    if (!wav) throw new NotFoundError('The call has no recording (yet).');
+    if (!wav) {
+      const row = await guard('store', () => deps.calls.findRow(accountId, id));
+      if (!row) throw new NotFoundError();
+      throw new NotFoundError(noRecordingDetail(row));
+    }
     res.status(200).type('audio/wav').setHeader('Content-Length', String(wav.length));
     res.end(wav);
   };
