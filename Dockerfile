@@ -1,5 +1,5 @@
 # One recipe, one image per service: docker build --build-arg SERVICE=dispatcher -t switchboard/dispatcher .
-# Every image also holds the standalone migration: node packages/store/dist/migrate.main.js (deploy/README.md).
+# Every image also holds the standalone migration: node packages/store/dist/migrate.main.js (k8s/README.md).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.base.json tsconfig.build.json ./

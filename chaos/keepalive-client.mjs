@@ -1,5 +1,5 @@
 // A client that talks to the gateway the way a proxy or load balancer does: through a fixed pool of established
-// keep-alive connections. The gateway-SIGTERM case uses it because Kubernetes' preStop pause (deploy/helm) stops
+// keep-alive connections. The gateway-SIGTERM case uses it because Kubernetes' preStop pause (k8s/helm) stops
 // new connections before the signal; a connection still in the kernel's accept queue when the gateway closes its
 // listener is reset by TCP itself, before the gateway could read anything (docs/operations.md#chaos-suite).
 import http from 'node:http';

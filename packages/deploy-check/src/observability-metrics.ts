@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { REPO_DIR } from './render-chart';
 
-export const OBSERVABILITY_DIR = join(REPO_DIR, 'deploy', 'observability');
+export const OBSERVABILITY_DIR = join(REPO_DIR, 'k8s', 'observability');
 
 /** PromQL words that look like metric names but are not: aggregations, keywords, functions without `(`. */
 const PROMQL_WORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'inf', 'nan', 'le']);
@@ -29,7 +29,7 @@ export function metricNamesIn(expr: string): string[] {
   return [...names];
 }
 
-/** Every PromQL expression of the Grafana dashboard and the alert rules in deploy/observability. */
+/** Every PromQL expression of the Grafana dashboard and the alert rules in k8s/observability. */
 export function observabilityExpressions(dir = OBSERVABILITY_DIR): Array<{ source: string; expr: string }> {
   const dashboard = JSON.parse(readFileSync(join(dir, 'grafana-dashboard.json'), 'utf8')) as { panels: Array<{ title: string; targets?: Array<{ expr: string }> }> };
   const rules = parseYaml(readFileSync(join(dir, 'alerts.rules.yaml'), 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> };

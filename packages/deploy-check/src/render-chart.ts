@@ -19,7 +19,7 @@ export interface ValidationResult {
 
 const PACKAGE_DIR = join(__dirname, '..');
 export const REPO_DIR = join(PACKAGE_DIR, '..', '..');
-export const CHART_DIR = join(REPO_DIR, 'deploy', 'helm', 'switchboard');
+export const CHART_DIR = join(REPO_DIR, 'k8s', 'helm', 'switchboard');
 /** The chart's own CI values: every optional component switched on. */
 export const TEST_VALUES = join(CHART_DIR, 'ci', 'test-values.yaml');
 /** The oldest Kubernetes the chart supports (Chart.yaml kubeVersion) is new enough for every API it uses. */
@@ -41,7 +41,7 @@ export interface RenderOptions {
   set?: Record<string, string>;
 }
 
-/** `helm template` of deploy/helm/switchboard, hooks included, parsed into objects. */
+/** `helm template` of k8s/helm/switchboard, hooks included, parsed into objects. */
 export function renderChart({ valuesFiles = [], set = {} }: RenderOptions = {}): KubeObject[] {
   const args = ['template', 'sb', CHART_DIR, '--kube-version', KUBE_VERSION];
   for (const file of valuesFiles) args.push('-f', file);

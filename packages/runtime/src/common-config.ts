@@ -22,7 +22,7 @@ export interface CommonConfig {
   dbPoolSize: number;
   /**
    * Whether a service applies migrations at start-up. Deployments that run the standalone migration first
-   * (`node packages/store/dist/migrate.main.js`, deploy/README.md) set `MIGRATE_ON_START=false`.
+   * (`node packages/store/dist/migrate.main.js`, k8s/README.md) set `MIGRATE_ON_START=false`.
    * @defaultValue true
    */
   migrateOnStart: boolean;

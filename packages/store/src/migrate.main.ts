@@ -5,7 +5,7 @@ import { loadMigrateConfig } from './migrate.config';
 
 /**
  * One-shot schema migration, run before the services start: the Helm chart's pre-install/pre-upgrade
- * Job and docker-compose's `migrate` service (deploy/README.md). Exits 0 once every migration is applied.
+ * Job and docker-compose's `migrate` service (k8s/README.md). Exits 0 once every migration is applied.
  */
 async function main(): Promise<void> {
   const config = loadMigrateConfig();
