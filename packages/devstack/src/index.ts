@@ -14,3 +14,5 @@ export * from './sdk-tools';
 export * from './browser-tools';
 export * from './console-user';
 export * from './redis-cluster';
+export * from './telephone-channel';
+export * from './speech-eval-set';

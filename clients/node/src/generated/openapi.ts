@@ -1120,6 +1120,7 @@ export interface components {
                         branches: {
                             match: string;
                             next: string;
+                            phrases?: string[];
                         }[];
                         /** @enum {unknown} */
                         finish_key?: "#" | "*";

@@ -23,7 +23,17 @@ export const AGENT_NODE_SCHEMAS: Record<string, JsonSchema> = {
     branches: {
       type: 'array',
       maxItems: 32,
-      items: { type: 'object', additionalProperties: false, required: ['match', 'next'], properties: { match: { type: 'string', minLength: 1, maxLength: 200 }, next: nodeId } },
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['match', 'next'],
+        properties: {
+          match: { type: 'string', minLength: 1, maxLength: 200 },
+          // Speech only: other ways to say the branch, each matched as `match` is (docs/voice-recognition.md).
+          phrases: { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 200 } },
+          next: nodeId,
+        },
+      },
     },
     no_input: nodeId,
     no_match: nodeId,

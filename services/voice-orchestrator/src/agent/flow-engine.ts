@@ -94,8 +94,10 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         if (node.prompt) await say(node.prompt as string);
         const input = node.input as string;
         const timeoutMs = (node.timeout_seconds as number) * 1000;
-        const branches = node.branches as Array<{ match: string; next: string }>;
-        const phrases = branches.map((b) => b.match);
+        const branches = node.branches as Array<{ match: string; phrases?: string[]; next: string }>;
+        // Every way to say each branch, and the branch each one leads to (docs/voice-recognition.md).
+        const spoken = branches.flatMap((b) => [b.match, ...(b.phrases ?? [])].map((phrase) => ({ phrase, next: b.next })));
+        const phrases = spoken.map((s) => s.phrase);
         const dtmf = {
           maxDigits: (node.max_digits as number | undefined) ?? 1,
           finishKey: node.finish_key as string | undefined,
@@ -132,7 +134,7 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
           variables[(node.save_as as string | undefined) ?? 'input'] = heard;
           variables.last_input = heard;
           const index = heard === '' ? -1 : deps.matchPhrase(heard, phrases);
-          next = index >= 0 ? branches[index].next : (node.no_match as string);
+          next = index >= 0 ? spoken[index].next : (node.no_match as string);
         } else if (digits !== '') {
           await deps.transcript('callee', `DTMF: ${digits}`);
           variables[(node.save_as as string | undefined) ?? 'input'] = digits;

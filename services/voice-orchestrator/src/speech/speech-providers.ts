@@ -2,7 +2,8 @@ import { createEspeakTts } from './espeak-tts';
 import { createFliteTts } from './flite-tts';
 import { createOpenAiRecognizer } from './openai-stt';
 import { createOpenAiTts } from './openai-tts';
-import { createPocketsphinxRecognizer, type SpeechRecognizer } from './pocketsphinx-stt';
+import { createPhraseSpotter } from './phrase-spotter';
+import type { SpeechRecognizer } from './pocketsphinx-stt';
 import type { SpeechConfig } from './speech.config';
 import type { TextToSpeech } from './tts-cache';
 
@@ -15,5 +16,5 @@ export function createTextToSpeech(c: SpeechConfig['tts']): TextToSpeech {
 
 /** The recognizer chosen by VOICE_STT_PROVIDER (docs/voice.md#speech-providers). */
 export function createSpeechRecognizer(c: SpeechConfig['stt']): SpeechRecognizer {
-  return c.provider === 'openai' && c.remote ? createOpenAiRecognizer(c.remote) : createPocketsphinxRecognizer();
+  return c.provider === 'openai' && c.remote ? createOpenAiRecognizer(c.remote) : createPhraseSpotter();
 }
