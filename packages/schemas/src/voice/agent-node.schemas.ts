@@ -20,6 +20,8 @@ export const AGENT_NODE_SCHEMAS: Record<string, JsonSchema> = {
     timeout_seconds: { type: 'number', minimum: 1, maximum: 60 },
     inter_digit_timeout_seconds: { type: 'number', minimum: 1, maximum: 30 },
     save_as: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,39}$' },
+    // Speech with the local recogniser: `keywords` can answer no_match (docs/voice-recognition.md).
+    recognition: { enum: ['grammar', 'keywords'] },
     branches: {
       type: 'array',
       maxItems: 32,

@@ -10,10 +10,20 @@ const run = promisify(execFile);
 /** Debian's pocketsphinx-en-us: the acoustic model (`en-us`) and its pronunciation dictionary. */
 export const MODEL = '/usr/share/pocketsphinx/model/en-us';
 
+/**
+ * How a local recogniser hears a speech gather (docs/voice-recognition.md): `grammar` forces every utterance into
+ * the phrases' words; `keywords` spots the phrases and hears nothing in speech that holds none of them.
+ */
+export type RecognitionMethod = 'grammar' | 'keywords';
+
 /** Recognises callee speech among expected phrases (docs/voice.md#speech-input). */
 export interface SpeechRecognizer {
-  /** The words heard, from the vocabulary of `phrases`; empty when nothing was recognised. */
-  recognize(mulaw: Buffer, phrases: string[]): Promise<string>;
+  /**
+   * The words heard, from the vocabulary of `phrases`; empty when nothing was recognised. `method` applies to the
+   * local recogniser; a remote one transcribes freely whatever it is.
+   * @defaultValue method `grammar`
+   */
+  recognize(mulaw: Buffer, phrases: string[], method?: RecognitionMethod): Promise<string>;
 }
 
 /**
@@ -48,8 +58,8 @@ export function vocabulary(phrases: string[], dictionary: string): Map<string, s
 /**
  * Debian's pocketsphinx with its en-us model and a grammar that accepts any sequence of the expected phrases' words,
  * which keeps a phrase recognisable when the callee says it inside a longer sentence. It cannot say "none of
- * these": every utterance comes out as branch words. The orchestrator's gathers use the phrase spotter instead
- * (docs/voice-recognition.md); this one checks agent prompts in tests and is the bench's baseline.
+ * these": every utterance comes out as branch words. A gather with `recognition: "keywords"` uses the phrase
+ * spotter instead (docs/voice-recognition.md).
  */
 export function createPocketsphinxRecognizer(): SpeechRecognizer {
   // pocketsphinx gets a dictionary of the grammar's words only: loading all 130,000 entries took it about a second
