@@ -67,7 +67,7 @@ export async function speakThroughTelephone(text: string, voice: EvalVoice, snrD
     if (voice.engine === 'flite') await run('flite', ['-voice', voice.voice, '-f', textFile, '-o', wav]);
     else await run('espeak-ng', ['-v', voice.voice, '-f', textFile, '-w', wav]);
     const pcmFile = join(dir, 'speech.raw');
-    await run('sox', [wav, '-r', '8000', '-c', '1', '-b', '16', '-e', 'signed', '-t', 'raw', pcmFile]);
+    await run('sox', ['-D', '-R', wav, '-r', '8000', '-c', '1', '-b', '16', '-e', 'signed', '-t', 'raw', pcmFile]);
     const pcm = await readFile(pcmFile);
     const samples = new Float64Array(pcm.length / 2 + 2 * PAD_SAMPLES);
     for (let i = 0; i < pcm.length / 2; i++) samples[PAD_SAMPLES + i] = pcm.readInt16LE(2 * i);
@@ -76,7 +76,7 @@ export async function speakThroughTelephone(text: string, voice: EvalVoice, snrD
     samples.forEach((s, i) => line.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(s))), 2 * i));
     await writeFile(join(dir, 'line.raw'), line);
     const mulawFile = join(dir, 'line.ul');
-    await run('sox', ['-t', 'raw', '-r', '8000', '-e', 'signed', '-b', '16', '-c', '1', join(dir, 'line.raw'), '-e', 'mu-law', '-t', 'raw', mulawFile, 'sinc', '300-3400']);
+    await run('sox', ['-D', '-R', '-t', 'raw', '-r', '8000', '-e', 'signed', '-b', '16', '-c', '1', join(dir, 'line.raw'), '-e', 'mu-law', '-t', 'raw', mulawFile, 'sinc', '300-3400']);
     return await readFile(mulawFile);
   } finally {
     await rm(dir, { recursive: true, force: true });
