@@ -16,3 +16,5 @@ export * from './console-user';
 export * from './redis-cluster';
 export * from './supervise';
 export * from './demo-account';
+export * from './telephone-channel';
+export * from './speech-eval-set';

@@ -31,6 +31,17 @@ describe('agent flow validation', () => {
     ).toEqual([]);
   });
 
+  it('takes a speech branch with other phrases and the keywords method, and names a bad method or an empty phrase', () => {
+    const flow = (ask: Record<string, unknown>) => ({
+      name: 'speech',
+      flow: { start: 'ask', nodes: { ask: { type: 'gather', input: 'speech', timeout_seconds: 5, no_input: 'bye', no_match: 'bye', ...ask }, bye: { type: 'hangup' } } },
+    });
+    expect(problems(flow({ recognition: 'keywords', branches: [{ match: 'sales', phrases: ['purchase', 'order'], next: 'bye' }] }))).toEqual([]);
+    expect(problems(flow({ recognition: 'magic', branches: [{ match: 'sales', phrases: [''], next: 'bye' }] }))).toEqual(
+      expect.arrayContaining(['/flow/nodes/ask/recognition', '/flow/nodes/ask/branches/0/phrases/0']),
+    );
+  });
+
   it('names an unknown type, a dangling exit in a list, a bad field and a missing start by JSON Pointer', () => {
     expect(
       problems({

@@ -1120,6 +1120,7 @@ export interface components {
                         branches: {
                             match: string;
                             next: string;
+                            phrases?: string[];
                         }[];
                         /** @enum {unknown} */
                         finish_key?: "#" | "*";
@@ -1130,6 +1131,8 @@ export interface components {
                         no_input: string;
                         no_match: string;
                         prompt?: string;
+                        /** @enum {unknown} */
+                        recognition?: "grammar" | "keywords";
                         save_as?: string;
                         timeout_seconds: number;
                         /** @enum {unknown} */

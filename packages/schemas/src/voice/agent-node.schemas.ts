@@ -20,10 +20,22 @@ export const AGENT_NODE_SCHEMAS: Record<string, JsonSchema> = {
     timeout_seconds: { type: 'number', minimum: 1, maximum: 60 },
     inter_digit_timeout_seconds: { type: 'number', minimum: 1, maximum: 30 },
     save_as: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,39}$' },
+    // Speech with the local recogniser: `keywords` can answer no_match (docs/voice-recognition.md).
+    recognition: { enum: ['grammar', 'keywords'] },
     branches: {
       type: 'array',
       maxItems: 32,
-      items: { type: 'object', additionalProperties: false, required: ['match', 'next'], properties: { match: { type: 'string', minLength: 1, maxLength: 200 }, next: nodeId } },
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['match', 'next'],
+        properties: {
+          match: { type: 'string', minLength: 1, maxLength: 200 },
+          // Speech only: other ways to say the branch, each matched as `match` is (docs/voice-recognition.md).
+          phrases: { type: 'array', minItems: 1, maxItems: 20, items: { type: 'string', minLength: 1, maxLength: 200 } },
+          next: nodeId,
+        },
+      },
     },
     no_input: nodeId,
     no_match: nodeId,

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -8,11 +8,20 @@ import { encodeMulaw } from '@switchboard/telephony';
 const run = promisify(execFile);
 const SAMPLE_RATE = 8000;
 
-/** Speech as a real phone would carry it: flite, resampled by sox to 8 kHz μ-law. */
-export async function speakMulaw(text: string, voice = 'rms'): Promise<Buffer> {
+/** A local speech engine and one of its voices: flite (`rms`, `slt`, `kal`, `awb`) or espeak-ng (`en-us`, `en-gb+m3`, …). */
+export interface CalleeVoice {
+  engine: 'flite' | 'espeak';
+  voice: string;
+}
+
+/** Speech as a real phone would carry it: flite or espeak-ng, resampled by sox to 8 kHz μ-law. */
+export async function speakMulaw(text: string, voice: CalleeVoice = { engine: 'flite', voice: 'rms' }): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'sim-tts-'));
   try {
-    await run('flite', ['-voice', voice, '-t', text, '-o', join(dir, 'speech.wav')]);
+    // The text goes in a file, so that a text starting with `-` is never read as an option.
+    await writeFile(join(dir, 'speech.txt'), text);
+    if (voice.engine === 'espeak') await run('espeak-ng', ['-v', voice.voice, '-f', join(dir, 'speech.txt'), '-w', join(dir, 'speech.wav')]);
+    else await run('flite', ['-voice', voice.voice, '-f', join(dir, 'speech.txt'), '-o', join(dir, 'speech.wav')]);
     await run('sox', [join(dir, 'speech.wav'), '-r', String(SAMPLE_RATE), '-c', '1', '-e', 'mu-law', '-t', 'raw', join(dir, 'speech.ul')]);
     return await readFile(join(dir, 'speech.ul'));
   } finally {

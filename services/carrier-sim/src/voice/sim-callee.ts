@@ -39,7 +39,7 @@ export async function startSimCallee(opts: SimCalleeOptions): Promise<SipCalleeS
         const speak = async () => {
           if (spoke) return;
           spoke = true;
-          leg.play(await speakMulaw(behaviour.text));
+          leg.play(await speakMulaw(behaviour.text, behaviour.voice));
           // Long enough to hear the agent's answer begin, as a person would.
           leg.on('playback-drained', () => setTimeout(() => leg.hangup(), 6_000));
         };

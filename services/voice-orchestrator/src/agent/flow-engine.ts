@@ -8,6 +8,7 @@ import type { LlmEndpoint } from './llm-chat.client';
 import { runLlmConversation } from './llm-node';
 import { END_OF_SPEECH_MS } from './speech-capture';
 import { gatherSpeech } from './speech-gather';
+import type { RecognitionMethod } from '../speech/pocketsphinx-stt';
 
 export type FlowEnd = { kind: 'hangup' } | { kind: 'transferred'; referTo: string } | { kind: 'bridged'; to: string } | { kind: 'call_ended' } | { kind: 'unsupported'; node: string; type: string } | { kind: 'too_many_steps' };
 
@@ -19,7 +20,7 @@ export interface FlowEngineDeps {
   /** The `http` node's request through the target guard; throws on any failure (docs/voice.md#http). */
   fetchJson: (method: 'GET' | 'POST', url: string, body: unknown, timeoutMs: number) => Promise<unknown>;
   /** The words heard in the utterance, from the vocabulary of the expected phrases. */
-  recognize: (mulaw: Buffer, phrases: string[]) => Promise<string>;
+  recognize: (mulaw: Buffer, phrases: string[], method?: RecognitionMethod) => Promise<string>;
   /** Picks the branch whose phrase was heard; -1 for none. */
   matchPhrase: (heard: string, phrases: string[]) => number;
   /** The chat completions endpoint for `llm` nodes; undefined when none is configured for the call's mode. */
@@ -94,8 +95,11 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         if (node.prompt) await say(node.prompt as string);
         const input = node.input as string;
         const timeoutMs = (node.timeout_seconds as number) * 1000;
-        const branches = node.branches as Array<{ match: string; next: string }>;
-        const phrases = branches.map((b) => b.match);
+        const branches = node.branches as Array<{ match: string; phrases?: string[]; next: string }>;
+        // Every way to say each branch, and the branch each one leads to (docs/voice-recognition.md).
+        const spoken = branches.flatMap((b) => [b.match, ...(b.phrases ?? [])].map((phrase) => ({ phrase, next: b.next })));
+        const phrases = spoken.map((s) => s.phrase);
+        const method = (node.recognition as RecognitionMethod | undefined) ?? 'grammar';
         const dtmf = {
           maxDigits: (node.max_digits as number | undefined) ?? 1,
           finishKey: node.finish_key as string | undefined,
@@ -107,7 +111,7 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         let heardEarly: Promise<string> | undefined;
         if (input === 'dtmf') digits = await gatherDigits(media, Boolean(node.prompt), dtmf);
         else {
-          const speech = gatherSpeech(media, { timeoutMs, maxSpeechMs: MAX_SPEECH_MS, recognize: (audio) => deps.recognize(audio, phrases) });
+          const speech = gatherSpeech(media, { timeoutMs, maxSpeechMs: MAX_SPEECH_MS, recognize: (audio) => deps.recognize(audio, phrases, method) });
           warmUpReplies(flow, [...branches.map((b) => b.next), node.no_match as string], variables, deps.speak);
           // `both`: whichever comes first, a digit or an utterance; a digit also stops the prompt.
           const firstDigit = input === 'both' ? await media.nextDigit(24 * 3_600_000, speech.utterance) : null;
@@ -126,13 +130,13 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         if (media.isEnded) return { kind: 'call_ended' };
         let next: string | undefined;
         if (utterance) {
-          const heard = await (heardEarly ?? deps.recognize(utterance, phrases));
+          const heard = await (heardEarly ?? deps.recognize(utterance, phrases, method));
           turn = { endedAt: utteranceEndedAt, recognizedAt: Date.now() };
           await deps.transcript('callee', heard === '' ? '(not understood)' : heard);
           variables[(node.save_as as string | undefined) ?? 'input'] = heard;
           variables.last_input = heard;
           const index = heard === '' ? -1 : deps.matchPhrase(heard, phrases);
-          next = index >= 0 ? branches[index].next : (node.no_match as string);
+          next = index >= 0 ? spoken[index].next : (node.no_match as string);
         } else if (digits !== '') {
           await deps.transcript('callee', `DTMF: ${digits}`);
           variables[(node.save_as as string | undefined) ?? 'input'] = digits;

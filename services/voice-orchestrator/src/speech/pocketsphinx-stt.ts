@@ -7,12 +7,23 @@ import { encodeWav } from '../recording/stereo-wav';
 import { upsampleMulawTo16k } from './upsample';
 
 const run = promisify(execFile);
-const MODEL = '/usr/share/pocketsphinx/model/en-us';
+/** Debian's pocketsphinx-en-us: the acoustic model (`en-us`) and its pronunciation dictionary. */
+export const MODEL = '/usr/share/pocketsphinx/model/en-us';
+
+/**
+ * How a local recogniser hears a speech gather (docs/voice-recognition.md): `grammar` forces every utterance into
+ * the phrases' words; `keywords` spots the phrases and hears nothing in speech that holds none of them.
+ */
+export type RecognitionMethod = 'grammar' | 'keywords';
 
 /** Recognises callee speech among expected phrases (docs/voice.md#speech-input). */
 export interface SpeechRecognizer {
-  /** The words heard, from the vocabulary of `phrases`; empty when nothing was recognised. */
-  recognize(mulaw: Buffer, phrases: string[]): Promise<string>;
+  /**
+   * The words heard, from the vocabulary of `phrases`; empty when nothing was recognised. `method` applies to the
+   * local recogniser; a remote one transcribes freely whatever it is.
+   * @defaultValue method `grammar`
+   */
+  recognize(mulaw: Buffer, phrases: string[], method?: RecognitionMethod): Promise<string>;
 }
 
 /**
@@ -20,7 +31,7 @@ export interface SpeechRecognizer {
  * which starts with a newline. Searching the text per word costs a few milliseconds; parsing all 130,000 entries
  * into a map cost two seconds of CPU on a loaded machine.
  */
-function pronunciations(dictionary: string, word: string): string[] {
+export function pronunciations(dictionary: string, word: string): string[] {
   const lines: string[] = [];
   for (const prefix of [`\n${word} `, `\n${word}(`]) {
     for (let at = dictionary.indexOf(prefix); at >= 0; at = dictionary.indexOf(prefix, at + 1)) {
@@ -31,22 +42,29 @@ function pronunciations(dictionary: string, word: string): string[] {
   return lines;
 }
 
+/** The pronunciation dictionary's text, read once, starting with a newline (see `pronunciations`). */
+export function loadDictionary(): Promise<string> {
+  const dictionary = readFile(join(MODEL, 'cmudict-en-us.dict'), 'utf8').then((text) => `\n${text}`);
+  dictionary.catch(() => undefined); // a missing model surfaces on the first recognition
+  return dictionary;
+}
+
 /** Each word of the phrases that the pronunciation dictionary knows, with its lines: a JSGF grammar may only use those. */
-function vocabulary(phrases: string[], dictionary: string): Map<string, string[]> {
+export function vocabulary(phrases: string[], dictionary: string): Map<string, string[]> {
   const words = [...new Set(phrases.flatMap((p) => p.toLowerCase().split(/[^a-z']+/)).filter(Boolean))].sort();
   return new Map(words.map((w) => [w, pronunciations(dictionary, w)] as const).filter(([, lines]) => lines.length > 0));
 }
 
 /**
- * Debian's pocketsphinx with its en-us model. It is usable only on audio upsampled to 16 kHz and with a grammar:
- * the grammar here accepts any sequence of the expected phrases' words, which keeps a phrase recognisable when the
- * callee says it inside a longer sentence.
+ * Debian's pocketsphinx with its en-us model and a grammar that accepts any sequence of the expected phrases' words,
+ * which keeps a phrase recognisable when the callee says it inside a longer sentence. It cannot say "none of
+ * these": every utterance comes out as branch words. A gather with `recognition: "keywords"` uses the phrase
+ * spotter instead (docs/voice-recognition.md).
  */
 export function createPocketsphinxRecognizer(): SpeechRecognizer {
   // pocketsphinx gets a dictionary of the grammar's words only: loading all 130,000 entries took it about a second
   // per utterance, most of its time (docs/performance/voice.md#speech-turn). The full text is read once, at start-up.
-  const dictionary = readFile(join(MODEL, 'cmudict-en-us.dict'), 'utf8').then((text) => `\n${text}`);
-  dictionary.catch(() => undefined); // a missing model surfaces on the first recognition
+  const dictionary = loadDictionary();
   return {
     async recognize(mulaw, phrases) {
       const known = vocabulary(phrases, await dictionary);

@@ -2,6 +2,7 @@ import { createEspeakTts } from './espeak-tts';
 import { createFliteTts } from './flite-tts';
 import { createOpenAiRecognizer } from './openai-stt';
 import { createOpenAiTts } from './openai-tts';
+import { createPhraseSpotter } from './phrase-spotter';
 import { createPocketsphinxRecognizer, type SpeechRecognizer } from './pocketsphinx-stt';
 import type { SpeechConfig } from './speech.config';
 import type { TextToSpeech } from './tts-cache';
@@ -15,5 +16,8 @@ export function createTextToSpeech(c: SpeechConfig['tts']): TextToSpeech {
 
 /** The recognizer chosen by VOICE_STT_PROVIDER (docs/voice.md#speech-providers). */
 export function createSpeechRecognizer(c: SpeechConfig['stt']): SpeechRecognizer {
-  return c.provider === 'openai' && c.remote ? createOpenAiRecognizer(c.remote) : createPocketsphinxRecognizer();
+  if (c.provider === 'openai' && c.remote) return createOpenAiRecognizer(c.remote);
+  const grammar = createPocketsphinxRecognizer();
+  const spotter = createPhraseSpotter();
+  return { recognize: (mulaw, phrases, method) => (method === 'keywords' ? spotter : grammar).recognize(mulaw, phrases) };
 }

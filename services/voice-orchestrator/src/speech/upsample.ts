@@ -18,7 +18,11 @@ const MIDPOINT_WEIGHTS = Float64Array.from({ length: 2 * HALF_TAPS }, (_, i) => 
  * In-process, this replaces a sox run per utterance.
  */
 export function upsampleMulawTo16k(mulaw: Buffer): Int16Array {
-  const input = decodeMulaw(mulaw);
+  return upsampleTo16k(decodeMulaw(mulaw));
+}
+
+/** 8 kHz linear PCM to 16 kHz with the same filter. */
+export function upsampleTo16k(input: Int16Array): Int16Array {
   const out = new Int16Array(input.length * 2);
   for (let k = 0; k < input.length; k++) {
     out[2 * k] = input[k];
