@@ -32,17 +32,32 @@ redis.call('HSET', KEYS[1], field, start + tonumber(ARGV[2]))
 return start
 `;
 
-/** KEYS[1] the lane's hash; ARGV[1] the priority of a job that started. The virtual time never goes back. */
+/**
+ * KEYS[1] the lane's hash; ARGV[1] the priority of a job that started, ARGV[2] the numbering it belongs to.
+ * The virtual time never goes back; a priority of an earlier numbering (before a reset) moves nothing.
+ * Answers the current numbering.
+ */
 const ADVANCE = `
+local epoch = tonumber(redis.call('HGET', KEYS[1], 'epoch') or '0')
+if epoch ~= tonumber(ARGV[2]) then return epoch end
 local vt = tonumber(redis.call('HGET', KEYS[1], 'vt') or '0')
 local started = tonumber(ARGV[1])
 if started > vt then redis.call('HSET', KEYS[1], 'vt', started) end
-return vt
+return epoch
+`;
+
+/** KEYS[1] the lane's hash: forgets every tag and starts the next numbering. Answers it. */
+const RESET = `
+local epoch = tonumber(redis.call('HGET', KEYS[1], 'epoch') or '0') + 1
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'epoch', epoch)
+return epoch
 `;
 
 interface FairShareRedis extends Redis {
   fairShareTag(key: string, accountId: string, jobs: number): Promise<number>;
-  fairShareAdvance(key: string, priority: number): Promise<number>;
+  fairShareAdvance(key: string, priority: number, epoch: number): Promise<number>;
+  fairShareReset(key: string): Promise<number>;
 }
 
 /** Commands defined once, at construction: ioredis then sends them as EVALSHA, and the script again after a NOSCRIPT. */
@@ -50,6 +65,7 @@ function withFairShareCommands(redis: Redis): FairShareRedis {
   const extended = redis as FairShareRedis;
   if (typeof extended.fairShareTag !== 'function') redis.defineCommand('fairShareTag', { numberOfKeys: 1, lua: TAG_JOBS });
   if (typeof extended.fairShareAdvance !== 'function') redis.defineCommand('fairShareAdvance', { numberOfKeys: 1, lua: ADVANCE });
+  if (typeof extended.fairShareReset !== 'function') redis.defineCommand('fairShareReset', { numberOfKeys: 1, lua: RESET });
   return extended;
 }
 
@@ -61,12 +77,15 @@ export function fairShareKey(prefix: string, lane: TrafficLane): string {
 export interface FairShare {
   /** The priorities of an account's next `jobs` jobs in the lane, in the order they are to run. */
   priorities(lane: TrafficLane, accountId: string, jobs: number): Promise<number[]>;
-  /** A dispatcher started a job of this priority: the lane's virtual time moves up to it. */
-  started(lane: TrafficLane, priority: number): Promise<void>;
+  /**
+   * A dispatcher started jobs up to this priority, numbered in `epoch`: the lane's virtual time moves up to
+   * it. Answers the lane's current numbering; when it is not `epoch`, nothing moved.
+   */
+  started(lane: TrafficLane, priority: number, epoch: number): Promise<number>;
   /** The lane's virtual time. */
   virtualTime(lane: TrafficLane): Promise<number>;
-  /** Forgets every tag of the lane; only safe while no job of the lane waits. */
-  reset(lane: TrafficLane): Promise<void>;
+  /** Forgets every tag of the lane and answers the new numbering; only safe while no job of the lane waits. */
+  reset(lane: TrafficLane): Promise<number>;
 }
 
 export function createFairShare({ redis, prefix }: { redis: Redis; prefix: string }): FairShare {
@@ -77,14 +96,14 @@ export function createFairShare({ redis, prefix }: { redis: Redis; prefix: strin
       const before = Number(await commands.fairShareTag(fairShareKey(prefix, lane), accountId, jobs));
       return Array.from({ length: jobs }, (_, i) => Math.min(MAX_JOB_PRIORITY, before + i + 1));
     },
-    async started(lane, priority) {
-      if (priority > 0) await commands.fairShareAdvance(fairShareKey(prefix, lane), priority);
+    async started(lane, priority, epoch) {
+      return Number(await commands.fairShareAdvance(fairShareKey(prefix, lane), priority, epoch));
     },
     async virtualTime(lane) {
       return Number((await redis.hget(fairShareKey(prefix, lane), 'vt')) ?? 0);
     },
     async reset(lane) {
-      await redis.del(fairShareKey(prefix, lane));
+      return Number(await commands.fairShareReset(fairShareKey(prefix, lane)));
     },
   };
 }

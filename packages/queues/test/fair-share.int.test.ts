@@ -54,7 +54,7 @@ async function drain(fairShare: ReturnType<typeof createFairShare>, total: numbe
         await hook;
       },
     },
-    { redisUrl, prefix, concurrency: 1, stalledIntervalMs: 30_000, lockDurationMs: 30_000, logger, onJobStart: (job) => void fairShare.started('bulk', job.opts.priority ?? 0) },
+    { redisUrl, prefix, concurrency: 1, stalledIntervalMs: 30_000, lockDurationMs: 30_000, logger, onJobStart: (job) => void fairShare.started('bulk', job.opts.priority ?? 0, 0) },
   );
   for (let i = 0; i < 400 && order.length < total; i += 1) await new Promise((r) => setTimeout(r, 25));
   await worker.close();
@@ -88,11 +88,16 @@ it('starts an account that arrives late at the current turn: it neither waits fo
 
 it('keeps priorities inside BullMQ range and starts again from the front after a reset', async () => {
   const fairShare = createFairShare({ redis, prefix: `${prefix}:c` });
-  await fairShare.started('bulk', MAX_JOB_PRIORITY - 2);
+  await fairShare.started('bulk', MAX_JOB_PRIORITY - 2, 0);
   expect(await fairShare.priorities('bulk', 'x', 4)).toEqual([MAX_JOB_PRIORITY - 1, MAX_JOB_PRIORITY, MAX_JOB_PRIORITY, MAX_JOB_PRIORITY]);
   expect(await fairShare.virtualTime('bulk')).toBeGreaterThanOrEqual(FAIR_SHARE_RESET_FROM);
-  await fairShare.reset('bulk');
+  expect(await fairShare.reset('bulk')).toBe(1);
   expect(await fairShare.priorities('bulk', 'x', 2)).toEqual([1, 2]);
+  // A dispatcher still on the numbering before the reset moves nothing, and learns the new one.
+  expect(await fairShare.started('bulk', 500_000, 0)).toBe(1);
+  expect(await fairShare.virtualTime('bulk')).toBe(0);
+  expect(await fairShare.started('bulk', 3, 1)).toBe(1);
+  expect(await fairShare.virtualTime('bulk')).toBe(3);
   // The lanes keep separate turns.
   expect(await fairShare.priorities('transactional', 'x', 1)).toEqual([1]);
 });

@@ -1,7 +1,13 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '@switchboard/logger';
 import { FAIR_SHARE_RESET_FROM, type FairShare, type SendLanes, type TrafficLane } from '@switchboard/queues';
-import { createGroupCommit } from '@switchboard/runtime';
+
+/**
+ * How often a dispatcher reports the highest priority it started. A newcomer account is numbered from the
+ * reported clock, so a report this late lets it run at most this long's worth of turns ahead of the others;
+ * reporting every start instead cost one Redis script call per message.
+ */
+const LANE_CLOCK_REPORT_MS = 100;
 
 /** How often a dispatcher looks whether a lane's numbering may start again: rare work, and the reset is never urgent. */
 const LANE_RESET_CHECK_MS = 10_000;
@@ -10,27 +16,34 @@ const LANE_RESET_CHECK_MS = 10_000;
 const STRAGGLERS_LIFTED_MAX = 1_000;
 
 /**
- * The dispatcher's side of the accounts' turns (docs/messages.md#fairness-between-accounts): every job
- * that starts moves its lane's virtual time up to its priority, so that an account with no backlog
+ * The dispatcher's side of the accounts' turns (docs/messages.md#fairness-between-accounts): the jobs that
+ * start move their lane's virtual time up to their highest priority, so that an account with no backlog
  * starts at the front of the line; and once the numbering has grown past half of BullMQ's range, a lane
  * seen empty starts it again.
  */
 export function createLaneTurns({ fairShare, lanes, logger }: { fairShare: FairShare; lanes: SendLanes; logger: Logger }) {
-  // Starts that arrive while the lane's last update is in flight go together, as their highest priority.
-  const advance = createGroupCommit<TrafficLane, number, void>({
-    writeMany: async (lane, priorities) => {
-      await fairShare.started(lane, Math.max(...priorities));
-      return priorities.map(() => undefined);
-    },
-    maxGroup: Number.MAX_SAFE_INTEGER,
-  });
+  // The highest priority started since the last report, per lane; reported every LANE_CLOCK_REPORT_MS.
+  const startedUpTo: Record<TrafficLane, number> = { transactional: 0, bulk: 0 };
+  const reported: Record<TrafficLane, number> = { transactional: 0, bulk: 0 };
+  // The numbering this process's figures belong to; a reset by any dispatcher starts the next one.
+  const epoch: Record<TrafficLane, number> = { transactional: 0, bulk: 0 };
+  const startNumbering = (lane: TrafficLane, next: number) => {
+    epoch[lane] = next;
+    startedUpTo[lane] = 0;
+    reported[lane] = 0;
+  };
 
   const startedIn = (lane: TrafficLane) => (job: Job) => {
-    const priority = job.opts.priority ?? 0;
-    if (priority <= 0) return;
-    // A lost update only leaves the clock a little behind; the job itself must not wait for it.
-    advance(lane, priority).catch((error: Error) => logger.debug('lane clock not advanced', { lane, error: error.message }));
+    startedUpTo[lane] = Math.max(startedUpTo[lane], job.opts.priority ?? 0);
   };
+
+  async function report(lane: TrafficLane): Promise<void> {
+    const upTo = startedUpTo[lane];
+    if (upTo <= reported[lane]) return;
+    const current = await fairShare.started(lane, upTo, epoch[lane]);
+    if (current === epoch[lane]) reported[lane] = upTo;
+    else startNumbering(lane, current);
+  }
 
   /**
    * A gateway may have numbered a job just before the reset and added it just after: lifted to the front,
@@ -46,17 +59,27 @@ export function createLaneTurns({ fairShare, lanes, logger }: { fairShare: FairS
     if ((await fairShare.virtualTime(lane)) < FAIR_SHARE_RESET_FROM) return;
     const counts = await lanes.of(lane).getJobCounts('wait', 'prioritized');
     if (Object.values(counts).some((n) => n > 0)) return;
-    await fairShare.reset(lane);
+    startNumbering(lane, await fairShare.reset(lane));
     logger.info('lane turns numbered again', { lane });
     setTimeout(() => void liftStragglers(lane).catch(() => undefined), LANE_RESET_CHECK_MS).unref();
   }
 
-  const timer = setInterval(() => {
-    for (const lane of ['transactional', 'bulk'] as const) {
-      resetIdleLane(lane).catch((error: Error) => logger.debug('lane reset check failed', { lane, error: error.message }));
-    }
+  const lanesOf = ['transactional', 'bulk'] as const;
+  // A lost report only leaves the clock a little behind; the next one carries the highest priority again.
+  const clock = setInterval(() => {
+    for (const lane of lanesOf) report(lane).catch((error: Error) => logger.debug('lane clock not advanced', { lane, error: error.message }));
+  }, LANE_CLOCK_REPORT_MS);
+  const resets = setInterval(() => {
+    for (const lane of lanesOf) resetIdleLane(lane).catch((error: Error) => logger.debug('lane reset check failed', { lane, error: error.message }));
   }, LANE_RESET_CHECK_MS);
-  timer.unref();
+  clock.unref();
+  resets.unref();
 
-  return { startedIn, stop: () => clearInterval(timer) };
+  return {
+    startedIn,
+    stop: () => {
+      clearInterval(clock);
+      clearInterval(resets);
+    },
+  };
 }
