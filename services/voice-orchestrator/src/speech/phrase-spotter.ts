@@ -1,14 +1,6 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { encodeWav } from '../recording/stereo-wav';
 import { addHighBandFloor } from './high-band-floor';
-import { loadDictionary, MODEL, vocabulary, type SpeechRecognizer } from './pocketsphinx-stt';
+import { loadDictionary, runPocketsphinx, vocabulary, type SpeechRecognizer } from './pocketsphinx-stt';
 import { upsampleMulawTo16k } from './upsample';
-
-const run = promisify(execFile);
 
 /**
  * The detection threshold of a key phrase is 10^-(this × its phones). pocketsphinx compares the phrase's path with
@@ -53,22 +45,8 @@ export function createPhraseSpotter(): SpeechRecognizer {
       const known = vocabulary(phrases, await dictionary);
       const keyphrases = keyphraseList(phrases, known);
       if (keyphrases === '' || mulaw.length === 0) return '';
-      const dir = await mkdtemp(join(tmpdir(), 'sb-kws-'));
-      try {
-        await writeFile(join(dir, 'speech.wav'), encodeWav(addHighBandFloor(upsampleMulawTo16k(mulaw)), 1, 16_000));
-        await writeFile(join(dir, 'words.dict'), `${[...known.values()].flat().join('\n')}\n`);
-        await writeFile(join(dir, 'keyphrases.txt'), keyphrases);
-        const { stdout } = await run('pocketsphinx_continuous', [
-          '-infile', join(dir, 'speech.wav'),
-          '-kws', join(dir, 'keyphrases.txt'),
-          '-hmm', join(MODEL, 'en-us'),
-          '-dict', join(dir, 'words.dict'),
-          '-logfn', '/dev/null',
-        ]);
-        return stdout.split('\n').map((line) => line.trim()).filter(Boolean).join(' ');
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+      const stdout = await runPocketsphinx(addHighBandFloor(upsampleMulawTo16k(mulaw)), known, { kws: keyphrases });
+      return stdout.split('\n').map((line) => line.trim()).filter(Boolean).join(' ');
     },
   };
 }

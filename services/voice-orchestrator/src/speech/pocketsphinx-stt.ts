@@ -55,6 +55,33 @@ export function vocabulary(phrases: string[], dictionary: string): Map<string, s
   return new Map(words.map((w) => [w, pronunciations(dictionary, w)] as const).filter(([, lines]) => lines.length > 0));
 }
 
+/** How pocketsphinx searches the audio: a JSGF grammar, or a list of key phrases with their thresholds. */
+export type PocketsphinxSearch = { jsgf: string } | { kws: string };
+
+/**
+ * One run of Debian's pocketsphinx over 16 kHz audio with a dictionary of the given words only and `search`;
+ * answers what it printed. Both local methods (the grammar here, the phrase spotter) run through it.
+ */
+export async function runPocketsphinx(pcm16k: Int16Array, known: Map<string, string[]>, search: PocketsphinxSearch): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'sb-stt-'));
+  try {
+    await writeFile(join(dir, 'speech.wav'), encodeWav(pcm16k, 1, 16_000));
+    await writeFile(join(dir, 'words.dict'), `${[...known.values()].flat().join('\n')}\n`);
+    const [flag, text] = 'jsgf' in search ? ['-jsgf', search.jsgf] : ['-kws', search.kws];
+    await writeFile(join(dir, 'search.txt'), text);
+    const { stdout } = await run('pocketsphinx_continuous', [
+      '-infile', join(dir, 'speech.wav'),
+      flag, join(dir, 'search.txt'),
+      '-hmm', join(MODEL, 'en-us'),
+      '-dict', join(dir, 'words.dict'),
+      '-logfn', '/dev/null',
+    ]);
+    return stdout;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Debian's pocketsphinx with its en-us model and a grammar that accepts any sequence of the expected phrases' words,
  * which keeps a phrase recognisable when the callee says it inside a longer sentence. It cannot say "none of
@@ -70,22 +97,9 @@ export function createPocketsphinxRecognizer(): SpeechRecognizer {
       const known = vocabulary(phrases, await dictionary);
       const words = [...known.keys()];
       if (words.length === 0 || mulaw.length === 0) return '';
-      const dir = await mkdtemp(join(tmpdir(), 'sb-stt-'));
-      try {
-        await writeFile(join(dir, 'speech.wav'), encodeWav(upsampleMulawTo16k(mulaw), 1, 16_000));
-        await writeFile(join(dir, 'words.dict'), `${[...known.values()].flat().join('\n')}\n`);
-        await writeFile(join(dir, 'choices.gram'), `#JSGF V1.0;\ngrammar choices;\npublic <utterance> = <word>+;\n<word> = ${words.join(' | ')};\n`);
-        const { stdout } = await run('pocketsphinx_continuous', [
-          '-infile', join(dir, 'speech.wav'),
-          '-jsgf', join(dir, 'choices.gram'),
-          '-hmm', join(MODEL, 'en-us'),
-          '-dict', join(dir, 'words.dict'),
-          '-logfn', '/dev/null',
-        ]);
-        return stdout.trim().split(/\s+/).filter(Boolean).join(' ');
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
+      const grammar = `#JSGF V1.0;\ngrammar choices;\npublic <utterance> = <word>+;\n<word> = ${words.join(' | ')};\n`;
+      const stdout = await runPocketsphinx(upsampleMulawTo16k(mulaw), known, { jsgf: grammar });
+      return stdout.trim().split(/\s+/).filter(Boolean).join(' ');
     },
   };
 }
