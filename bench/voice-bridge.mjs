@@ -1,4 +1,4 @@
-// Voice, bridged transfers (docs/voice.md#bridged-transfer): N calls each bridged to a second leg by one orchestrator
+// Voice, bridged transfers (docs/voice-agents.md#bridged-transfer): N calls each bridged to a second leg by one orchestrator
 // process, so the process carries 2N legs and relays every 20 ms frame between each pair. Reported: the share of the
 // callee legs' RTP frames sent more than 20 ms late (relayed audio goes through the same paced sender), and how many
 // bridges carried audio both ways to the end (the second party, a phone ending in 04, only speaks and then hangs up

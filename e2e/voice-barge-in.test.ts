@@ -9,7 +9,7 @@ import { readWav } from '../packages/telephony/test/support/wav.reader';
 import { TEST_REDIS_URL } from './webhooks-harness';
 import { FROM } from './support/voice-calls';
 
-// Barge-in measured in media time (docs/voice.md#barge-in-check): baresip, a real SIP peer, answers and plays a WAV
+// Barge-in measured in media time (docs/voice-agents.md#barge-in-check): baresip, a real SIP peer, answers and plays a WAV
 // that is silent for 3 s and then says "I want to speak to sales" while the agent is still reading a long prompt.
 // The call's stereo recording (callee left, agent right, 20 ms slots from the answer) must show the agent's
 // channel going quiet within 10 frames (200 ms) of the callee's speech onset. Frame counts, not wall-clock time.

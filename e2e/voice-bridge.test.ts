@@ -5,7 +5,7 @@ import { createPocketsphinxRecognizer } from '../services/voice-orchestrator/src
 import { callee, FROM, type CallView } from './support/voice-calls';
 import { TEST_REDIS_URL } from './webhooks-harness';
 
-// A `transfer` node with `mode: "bridge"` (docs/voice.md#bridged-transfer) between two of the simulator's real SIP
+// A `transfer` node with `mode: "bridge"` (docs/voice-agents.md#bridged-transfer) between two of the simulator's real SIP
 // phones: the orchestrator dials the second party through the same trunk and relays RTP audio and RFC 4733 digits.
 // The phones only react to what they hear, so each reaction proves that the other phone's audio crossed the bridge:
 // the 04 phone says "I want to speak to sales" only after hearing a prompt end, the 00 phone presses 1 only then,

@@ -5,7 +5,7 @@ import { startSipp, type SippProcess } from '../packages/telephony/test/support/
 import { FROM, type CallView } from './support/voice-calls';
 import { TEST_REDIS_URL } from './webhooks-harness';
 
-// The orchestrator's REFER (docs/voice.md#transfer) against a third-party SIP peer: a live key's call goes through
+// The orchestrator's REFER (docs/voice-agents.md#transfer) against a third-party SIP peer: a live key's call goes through
 // the configured trunk, which here is SIPp playing the transferee. SIPp checks our Refer-To and Referred-By and exits
 // non-zero if any message is not as its scenario says; `-rtp_echo` returns our media so the flow can start.
 describe("a voice agent's transfer node against SIPp as the transferee", () => {

@@ -5,7 +5,7 @@ import { createPocketsphinxRecognizer } from '../services/voice-orchestrator/src
 import { callee, FROM, type CallView } from './support/voice-calls';
 import { TEST_REDIS_URL } from './webhooks-harness';
 
-// The orchestrator with its remote speech providers (docs/voice.md#remote-speech-providers) pointed at the carrier
+// The orchestrator with its remote speech providers (docs/voice-agents.md#remote-speech-providers) pointed at the carrier
 // simulator's OpenAI-compatible /v1/audio/speech and /v1/audio/transcriptions: every prompt is synthesised and every
 // callee utterance transcribed over HTTP, on a real SIP/RTP call to the simulator's phones.
 const PROMPT = 'Which department would you like?';

@@ -32,7 +32,7 @@ export type Upstream = Schema<'Upstream'>;
 export type CallRequest = Omit<Schema<'CallRequest'>, 'record'> & { record?: boolean };
 export type CallCreated = Schema<'CallCreated'>;
 export type Call = Schema<'Call'>;
-/** One node of a flow; its fields depend on `type` (docs/voice.md#node-types). */
+/** One node of a flow; its fields depend on `type` (docs/voice-agents.md#node-types). */
 export interface AgentNode {
   type: string;
   [field: string]: unknown;

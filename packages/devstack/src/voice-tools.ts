@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { aptInstall, has } from './infra';
 
-// The real SIP peers and audio tools the telephony tests drive (see docs/voice.md, "Telephony layer").
+// The real SIP peers and audio tools the telephony tests drive (see docs/voice-telephony.md, "Telephony layer").
 // Each entry is a command the tests run and the Debian package that provides it.
 const VOICE_TOOLS: ReadonlyArray<{ command: string; aptPackage: string }> = [
   { command: 'baresip', aptPackage: 'baresip-core' },

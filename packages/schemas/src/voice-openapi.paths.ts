@@ -57,7 +57,7 @@ export const voiceOpenApiSchemas: Record<string, JsonSchema> = {
   CallList: pageOf('Call'),
   AgentRequest: {
     ...withNodeSchemas(agentRequestSchema),
-    description: `Each node is one of: ${Object.keys(AGENT_NODE_SCHEMAS).join(', ')} (docs/voice.md#node-types). Flows are checked as graphs too: a dangling exit or an unreachable node is a 400 naming its JSON Pointer.`,
+    description: `Each node is one of: ${Object.keys(AGENT_NODE_SCHEMAS).join(', ')} (docs/voice-agents.md#node-types). Flows are checked as graphs too: a dangling exit or an unreachable node is a 400 naming its JSON Pointer.`,
   },
   Agent: agent,
   AgentList: pageOf('Agent'),
@@ -65,7 +65,7 @@ export const voiceOpenApiSchemas: Record<string, JsonSchema> = {
 
 /**
  * The document shows each node type's shape (one `oneOf` per node); the validator checks nodes one by one
- * instead, so that each problem is named by its own JSON Pointer (docs/voice.md#agents).
+ * instead, so that each problem is named by its own JSON Pointer (docs/voice-agents.md#agents).
  */
 function withNodeSchemas(request: JsonSchema): JsonSchema {
   const properties = request.properties as Record<string, JsonSchema>;

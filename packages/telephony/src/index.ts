@@ -1,4 +1,4 @@
-// The telephony adapter (see docs/voice.md, "Telephony layer"): the CallLeg interface, its SIP trunk
+// The telephony adapter (see docs/voice-telephony.md, "Telephony layer"): the CallLeg interface, its SIP trunk
 // implementation, and the media primitives, which a SIP callee (the carrier simulator) can reuse.
 export * from './telephony.types';
 export { createSipTrunk, type SipTrunk } from './sip/sip-trunk';

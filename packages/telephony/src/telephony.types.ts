@@ -1,5 +1,5 @@
 // The telephony adapter's interface: what a voice orchestrator needs from a call leg, whatever carries it
-// (see docs/voice.md, "Telephony layer"). The SIP trunk in ./sip is one implementation.
+// (see docs/voice-telephony.md, "Telephony layer"). The SIP trunk in ./sip is one implementation.
 
 /** How a leg ended. `completed` means it was answered; the others end from ringing. */
 export type CallOutcome = 'completed' | 'busy' | 'no-answer' | 'canceled' | 'failed';
@@ -81,7 +81,7 @@ export interface CallLeg {
   transfer(target: string): Promise<TransferResult>;
 }
 
-/** `accepted`: the REFER got a 2xx and no NOTIFY reported the new call failing (docs/voice.md#transfer). */
+/** `accepted`: the REFER got a 2xx and no NOTIFY reported the new call failing (docs/voice-agents.md#transfer). */
 export interface TransferResult {
   accepted: boolean;
   /** The REFER's final status; 0 when none came. */

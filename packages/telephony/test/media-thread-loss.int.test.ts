@@ -4,7 +4,7 @@ import { terminateMediaThreadForTests } from '../src/media/media-thread.client';
 import { freeUdpPort } from './support/free-port';
 import { startSipp, type SippProcess } from './support/sipp.process';
 
-// The media thread dying mid-call (docs/voice.md#media-thread): the legs it held end at once, hung up as calls cut by
+// The media thread dying mid-call (docs/voice-telephony.md#media-thread): the legs it held end at once, hung up as calls cut by
 // their orchestrator are, the loss is reported, and the next call gets a new thread. Under ts-jest the thread runs
 // the build in dist/, so build first (npx tsc -b tsconfig.build.json).
 jest.setTimeout(30_000);

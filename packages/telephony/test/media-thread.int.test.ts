@@ -11,7 +11,7 @@ import {
   type RtpSession,
 } from '../src';
 
-// The media thread (docs/voice.md#media-thread) against a plain UDP peer on loopback. Under ts-jest the thread runs
+// The media thread (docs/voice-telephony.md#media-thread) against a plain UDP peer on loopback. Under ts-jest the thread runs
 // the build in dist/, so build first (npx tsc -b tsconfig.build.json).
 jest.setTimeout(20_000);
 

@@ -2,7 +2,7 @@ import { createSipTrunk, type SipTrunk } from '../src';
 import { freeUdpPort } from './support/free-port';
 import { startSipp, type SippProcess } from './support/sipp.process';
 
-// REFER against a third-party SIP peer (SIPp as the transferee), through the leg API (docs/voice.md#transfer).
+// REFER against a third-party SIP peer (SIPp as the transferee), through the leg API (docs/voice-agents.md#transfer).
 // SIPp checks our REFER's Refer-To and Referred-By itself (`check_it`), and exits 1 if any message is not as scripted.
 jest.setTimeout(30_000);
 

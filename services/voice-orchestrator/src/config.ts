@@ -2,7 +2,7 @@ import { describeCommonConfig, EnvReader, type Env, readCommonConfig, type Commo
 import type { TargetPolicy } from '@switchboard/webhooks';
 import { describeSpeechConfig, readSpeechConfig, type SpeechConfig } from './speech/speech.config';
 
-/** Where calls go: the carrier simulator for test keys, the configured trunk for live keys (docs/voice.md#connecting-a-sip-trunk). */
+/** Where calls go: the carrier simulator for test keys, the configured trunk for live keys (docs/voice-telephony.md#connecting-a-sip-trunk). */
 export interface TrunkSettings {
   host: string;
   port: number;
@@ -22,11 +22,11 @@ export interface VoiceOrchestratorConfig extends CommonConfig {
   sipBindAddress: string;
   sipLocalPort: number;
   sipPublicAddress?: string;
-  /** TTS and STT engines, local or remote; the default voice, which an agent's `voice` overrides (docs/voice.md#speech-providers). */
+  /** TTS and STT engines, local or remote; the default voice, which an agent's `voice` overrides (docs/voice-agents.md#speech-providers). */
   speech: SpeechConfig;
-  /** UDP ports the RTP sockets bind to, one per call; 0..0 lets the OS pick (docs/voice.md#rtp-ports). */
+  /** UDP ports the RTP sockets bind to, one per call; 0..0 lets the OS pick (docs/voice-telephony.md#rtp-ports). */
   rtpPorts: { min: number; max: number };
-  /** RTP sockets and pacing in a worker thread of their own, away from this thread's stalls (docs/voice.md#media-thread). */
+  /** RTP sockets and pacing in a worker thread of their own, away from this thread's stalls (docs/voice-telephony.md#media-thread). */
   mediaThread: boolean;
   /** On SIGTERM, how long calls in progress may go on ending by themselves before they are cut (docs/voice.md#shutdown). */
   shutdownGraceMs: number;
@@ -35,7 +35,7 @@ export interface VoiceOrchestratorConfig extends CommonConfig {
   lostAfterMs: number;
   /** What an `http` node may reach: the webhook target guard (docs/webhooks.md). */
   httpNodePolicy: TargetPolicy;
-  /** OpenAI-compatible chat completions for `llm` nodes: the simulator's stand-in for test keys (docs/voice.md#llm). */
+  /** OpenAI-compatible chat completions for `llm` nodes: the simulator's stand-in for test keys (docs/voice-agents.md#llm). */
   sandboxLlmBaseUrl: string;
   llm?: { baseUrl: string; apiKey?: string };
   llmModel: string;

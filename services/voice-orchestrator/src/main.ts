@@ -26,7 +26,7 @@ runWorkerService({
     const fanout = openQueue(EVENT_FANOUT_QUEUE, { connection: redis, prefix: config.queuePrefix });
     const callQueue = openQueue(VOICE_CALLS_QUEUE, { connection: redis, prefix: config.queuePrefix });
     const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: fanout, outbox: createEventsRepository(db) }), logger);
-    // Its legs end themselves (failed / orchestrator_lost) and the next call starts a new thread (docs/voice.md#media-thread).
+    // Its legs end themselves (failed / orchestrator_lost) and the next call starts a new thread (docs/voice-telephony.md#media-thread).
     onMediaThreadLost(({ reason, legs }) => logger.error('media thread died; ending the calls whose media it held', { reason, calls: legs }));
     const openTrunk = (t: TrunkSettings) =>
       createSipTrunk({ ...t, callerId: 'switchboard', bindAddress: config.sipBindAddress, localPort: config.sipLocalPort, publicAddress: config.sipPublicAddress, rtpPorts: config.rtpPorts.max > 0 ? config.rtpPorts : undefined, mediaThread: config.mediaThread });

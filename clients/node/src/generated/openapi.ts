@@ -1107,7 +1107,7 @@ export interface components {
             data: components["schemas"]["Agent"][];
             next_cursor: string | null;
         };
-        /** @description Each node is one of: say, gather, http, llm, branch, transfer, hangup (docs/voice.md#node-types). Flows are checked as graphs too: a dangling exit or an unreachable node is a 400 naming its JSON Pointer. */
+        /** @description Each node is one of: say, gather, http, llm, branch, transfer, hangup (docs/voice-agents.md#node-types). Flows are checked as graphs too: a dangling exit or an unreachable node is a 400 naming its JSON Pointer. */
         AgentRequest: {
             flow: {
                 nodes: {

@@ -4,7 +4,7 @@ import type { Agent, AgentRequest, Page, PageQuery } from '../types';
 import { route } from './path';
 
 /**
- * Voice agents: a flow of nodes that runs a call (docs/voice.md#agents). A flow that does not hold together is an
+ * Voice agents: a flow of nodes that runs a call (docs/voice-agents.md#agents). A flow that does not hold together is an
  * ApiError 400 whose `errors` name each problem by JSON Pointer, e.g. `/flow/nodes/a/next`.
  */
 export class Agents {

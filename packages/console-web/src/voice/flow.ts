@@ -1,4 +1,4 @@
-// What the console knows about an agent's flow: its nodes and the exits between them (docs/voice.md#node-types).
+// What the console knows about an agent's flow: its nodes and the exits between them (docs/voice-agents.md#node-types).
 
 export interface FlowNode {
   type: string;

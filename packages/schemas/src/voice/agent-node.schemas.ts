@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../json-schema';
 
-// One schema per node type (docs/voice.md#node-types). Each names the properties that point at other nodes, so the
+// One schema per node type (docs/voice-agents.md#node-types). Each names the properties that point at other nodes, so the
 // flow check can follow them without knowing the node's shape.
 
 const nodeId: JsonSchema = { type: 'string', minLength: 1, maxLength: 64 };
@@ -53,7 +53,7 @@ export const AGENT_NODE_SCHEMAS: Record<string, JsonSchema> = {
     system_prompt: { type: 'string', minLength: 1, maxLength: 8_000 },
     goal: { type: 'string', minLength: 1, maxLength: 2_000 },
     max_turns: { type: 'integer', minimum: 1, maximum: 50 },
-    // The offline recogniser needs a grammar: what the callee is expected to say (docs/voice.md#llm).
+    // The offline recogniser needs a grammar: what the callee is expected to say (docs/voice-agents.md#llm).
     expected_phrases: { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 200 } },
     next: nodeId,
     on_error: nodeId,
@@ -67,7 +67,7 @@ export const AGENT_NODE_SCHEMAS: Record<string, JsonSchema> = {
     else: nodeId,
   }),
   // `to` becomes the user part of the REFER's Refer-To, so only characters a SIP user part takes unescaped.
-  // `mode: bridge` dials `to` as a second leg and relays audio and digits between the two (docs/voice.md#bridged-transfer).
+  // `mode: bridge` dials `to` as a second leg and relays audio and digits between the two (docs/voice-agents.md#bridged-transfer).
   transfer: node('transfer', ['to'], {
     to: { type: 'string', pattern: '^[A-Za-z0-9+*#._-]{1,64}$' },
     mode: { enum: ['refer', 'bridge'] },

@@ -38,7 +38,7 @@ export const agentRequestSchema: JsonSchema = {
 };
 
 /**
- * A flow that does not hold together is a 400 naming the JSON Pointer of the problem (docs/voice.md#agents):
+ * A flow that does not hold together is a 400 naming the JSON Pointer of the problem (docs/voice-agents.md#agents):
  * an unknown node type, a node that does not match its type's schema, an exit to a node that does not exist,
  * and a node that cannot be reached from `start`.
  */

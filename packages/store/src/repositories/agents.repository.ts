@@ -12,11 +12,11 @@ export interface AgentRow {
   updated_at: Date;
 }
 
-/** The flow as stored: already checked by packages/schemas' flow validator (docs/voice.md#agents). */
+/** The flow as stored: already checked by packages/schemas' flow validator (docs/voice-agents.md#agents). */
 export interface AgentFlowDocument {
   start: string;
   nodes: Record<string, Record<string, unknown> & { type: string }>;
-  /** Seconds of callee silence, while the agent is not speaking, that end the call (docs/voice.md#silence-timeout). */
+  /** Seconds of callee silence, while the agent is not speaking, that end the call (docs/voice-agents.md#silence-timeout). */
   silence_timeout_seconds?: number;
 }
 

@@ -9,7 +9,7 @@ export interface ReceiptResult {
   matched: boolean;
   /**
    * Unmatched, and never will be: its reference names no message of ours. A message's row is written before
-   * any of its sends, so a later run could not find it either (docs/performance/dispatch.md#receipts-that-are-not-ours).
+   * any of its sends, so a later run could not find it either (docs/performance/dispatch-cost.md#receipts-that-are-not-ours).
    */
   notOurs?: boolean;
   messageId?: string;

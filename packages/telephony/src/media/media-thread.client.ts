@@ -16,7 +16,7 @@ export interface MediaThreadLegListener {
   onThreadLost(reason: string): void;
 }
 
-/** Reported once each time the media thread dies: why, and how many legs it held then (docs/voice.md#media-thread). */
+/** Reported once each time the media thread dies: why, and how many legs it held then (docs/voice-telephony.md#media-thread). */
 export interface MediaThreadLoss {
   reason: string;
   legs: number;

@@ -1,6 +1,6 @@
 import type { RtpPortRange } from './rtp-port.range';
 
-// The messages between the main thread and the media thread (docs/voice.md#media-thread). A leg is known by a
+// The messages between the main thread and the media thread (docs/voice-telephony.md#media-thread). A leg is known by a
 // number the main thread gives it; what both sides read often (the playback cursor, the counters) is in shared words
 // (media-thread.shared.ts), not in messages.
 

@@ -1,5 +1,5 @@
 /**
- * The words one leg's two halves share (docs/voice.md#media-thread): an Int32Array over a SharedArrayBuffer, written
+ * The words one leg's two halves share (docs/voice-telephony.md#media-thread): an Int32Array over a SharedArrayBuffer, written
  * by the media thread with Atomics and read by the main thread at any time, without a round trip.
  */
 export const SHARED = {

@@ -11,7 +11,7 @@ import { createRtpInboundHandler } from './rtp-inbound.handler';
 import { createRtpOutboundStream, type RtpOutboundStream } from './rtp-outbound.stream';
 import { bindInRange, bindUdp } from './rtp-port.range';
 
-// The media thread (docs/voice.md#media-thread): every RTP socket of the process and the one pacing clock live here,
+// The media thread (docs/voice-telephony.md#media-thread): every RTP socket of the process and the one pacing clock live here,
 // so a stall of the main thread (GC, speech work, the database) does not delay a frame. It runs the same outbound
 // stream, paced sender and inbound handler as an in-thread leg (rtp-session.ts).
 

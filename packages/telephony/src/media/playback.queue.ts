@@ -1,7 +1,7 @@
 /**
  * The audio frames waiting to be played on one leg. The outbound stream takes one per tick; the queue decides what
  * "waiting" means: a plain array in the thread that sends (the default), or frames whose claim is shared with the
- * thread that queued them (`claimed-playback.queue.ts`, docs/voice.md#media-thread).
+ * thread that queued them (`claimed-playback.queue.ts`, docs/voice-telephony.md#media-thread).
  */
 export interface PlaybackQueue {
   push(frames: Buffer[]): void;

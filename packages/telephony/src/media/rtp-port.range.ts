@@ -28,7 +28,7 @@ export function evenPortsOf(range: RtpPortRange): number[] {
 }
 
 /**
- * Binds to a free even port of the range (docs/voice.md#rtp-ports), starting at a random one so that processes
+ * Binds to a free even port of the range (docs/voice-telephony.md#rtp-ports), starting at a random one so that processes
  * sharing a range rarely race for the same port. Throws when every port is taken: the process is at the capacity
  * its range allows.
  */

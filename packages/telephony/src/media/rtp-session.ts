@@ -9,7 +9,7 @@ import { bindInRange, bindUdp, type RtpPortRange } from './rtp-port.range';
 export interface RtpSessionListener extends RtpInboundListener {
   onPlaybackDrained(): void;
   /**
-   * The session's media is gone for good (its media thread died, docs/voice.md#media-thread): nothing is sent or
+   * The session's media is gone for good (its media thread died, docs/voice-telephony.md#media-thread): nothing is sent or
    * received any more, and the owner should end the call. A session on the calling thread never reports this.
    */
   onMediaLost?(reason: string): void;
@@ -35,7 +35,7 @@ export interface RtpSession {
 /**
  * A session whose socket and pacing run on the calling thread. The orchestrator's legs use the media thread instead
  * (threaded-rtp-session.ts); this one serves a process with little else to do, such as the carrier simulator, and
- * `VOICE_MEDIA_THREAD=false` (docs/voice.md#media-thread).
+ * `VOICE_MEDIA_THREAD=false` (docs/voice-telephony.md#media-thread).
  */
 export async function openRtpSession(bindAddress: string, listener: RtpSessionListener, ports?: RtpPortRange): Promise<RtpSession> {
   const socket: Socket = ports ? await bindInRange(bindAddress, ports) : await bindUdp(bindAddress, 0);

@@ -6,7 +6,7 @@ import type { RtpPortRange } from './rtp-port.range';
 import type { RtpSession, RtpSessionListener } from './rtp-session';
 
 /**
- * An RtpSession whose socket, pacing and packets live in the process's media thread (docs/voice.md#media-thread).
+ * An RtpSession whose socket, pacing and packets live in the process's media thread (docs/voice-telephony.md#media-thread).
  * This side numbers the frames it queues and keeps the count; the thread moves the shared playback cursor as it
  * sends them, so `queuedFrames` and a barge-in's `clear()` are answered here at once and exactly.
  */

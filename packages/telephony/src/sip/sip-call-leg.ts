@@ -19,7 +19,7 @@ export interface SipCallLegDeps {
   referHost: string;
 }
 
-/** A leg whose media thread died ends as one cut by its orchestrator going away (docs/voice.md#sip-outcomes). */
+/** A leg whose media thread died ends as one cut by its orchestrator going away (docs/voice-telephony.md#sip-outcomes). */
 export const MEDIA_LOST_END_REASON = 'orchestrator_lost';
 
 /** How long a transfer waits for the REFER's answer and the NOTIFY reporting the new call, before deciding. */
@@ -246,7 +246,7 @@ export function createSipCallLeg(deps: SipCallLegDeps): SipCallLeg {
       onAudioFrame: (frame) => state === 'answered' && emitter.emit('audio', frame),
       onDigit: (digit) => state === 'answered' && emitter.emit('dtmf', digit),
       onPlaybackDrained: () => emitter.emit('playback-drained'),
-      // Without media the call cannot go on (docs/voice.md#media-thread): hang up (BYE, or CANCEL while ringing) as a
+      // Without media the call cannot go on (docs/voice-telephony.md#media-thread): hang up (BYE, or CANCEL while ringing) as a
       // call cut by its orchestrator is, rather than leave the callee in silence until the silence timeout.
       onMediaLost: () => void hangup(MEDIA_LOST_END_REASON),
     },

@@ -24,7 +24,7 @@ export const FINAL_STATUS_OUTCOMES: Readonly<Record<number, CallEnd>> = {
 };
 
 /**
- * The outcome of a call leg (see docs/voice.md, "SIP outcomes"). Order matters:
+ * The outcome of a call leg (see docs/voice-telephony.md, "SIP outcomes"). Order matters:
  * - our own CANCEL wins over the final status it provokes (normally 487): after a hangup the leg is `canceled`,
  *   after the ring timeout it is `no-answer`;
  * - a final status the stack made up because the peer never answered at all (timer B 408, 503 on a transport

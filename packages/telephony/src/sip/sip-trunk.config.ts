@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { RtpPortRange } from '../media/rtp-port.range';
 
-/** How to reach a SIP trunk and present ourselves to it (see docs/voice.md, "Connecting a SIP trunk"). */
+/** How to reach a SIP trunk and present ourselves to it (see docs/voice-telephony.md, "Connecting a SIP trunk"). */
 export interface SipTrunkConfig {
   /** The trunk's SIP host: an IP address or a DNS name. */
   host: string;
@@ -26,12 +26,12 @@ export interface SipTrunkConfig {
   ringTimeoutMs?: number;
   /**
    * UDP ports for the calls' RTP sockets, one even port per call, so a firewall or NetworkPolicy can open exactly
-   * this range (docs/voice.md#rtp-ports). @defaultValue any free port the OS picks
+   * this range (docs/voice-telephony.md#rtp-ports). @defaultValue any free port the OS picks
    */
   rtpPorts?: RtpPortRange;
   /**
    * Whether the legs' RTP sockets and pacing run in the process's media thread, away from the main thread's stalls
-   * (docs/voice.md#media-thread), or on the main thread. @defaultValue true
+   * (docs/voice-telephony.md#media-thread), or on the main thread. @defaultValue true
    */
   mediaThread?: boolean;
   /** How long `close()` waits for the BYEs and CANCELs of live legs to be answered. @defaultValue 2000 */

@@ -8,7 +8,7 @@ import { pageOf, parsePageQuery } from '../pagination/page-query';
 
 export interface VoiceAgentHandlersDeps {
   agents: Pick<AgentsRepository, 'create' | 'replace' | 'find' | 'list' | 'remove'>;
-  /** Checks the flow as a graph too: 400 with the JSON Pointer of each problem (docs/voice.md#agents). */
+  /** Checks the flow as a graph too: 400 with the JSON Pointer of each problem (docs/voice-agents.md#agents). */
   validate: (body: unknown) => AgentRequest;
   guard: DependencyGuard;
   clock?: () => number;

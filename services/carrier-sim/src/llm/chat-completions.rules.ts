@@ -1,5 +1,5 @@
 /**
- * The deterministic LLM stand-in's answers (docs/voice.md#llm-stand-in), keyed on the last user message, so tests
+ * The deterministic LLM stand-in's answers (docs/voice-agents.md#llm-stand-in), keyed on the last user message, so tests
  * and demos of `llm` nodes behave the same on every run.
  */
 export interface StandInReply {

@@ -56,7 +56,7 @@ export function createProviderCallbackProcessor(deps: ProviderCallbackDeps) {
       const fields = { job_id: job.id, channel: receipt.channel, status: receipt.status, upstream_message_id: receipt.upstreamMessageId };
       if (!result.matched) {
         // A receipt naming no message of ours cannot match on a later run: dropped at once, not retried
-        // (docs/performance/dispatch.md#receipts-that-are-not-ours).
+        // (docs/performance/dispatch-cost.md#receipts-that-are-not-ours).
         (result.notOurs ? notOurs : unmatched).push(receipt);
         metrics?.receipts.inc({ channel: receipt.channel, status: receipt.status, result: lastRun || result.notOurs ? 'dropped' : 'unmatched' });
         continue;

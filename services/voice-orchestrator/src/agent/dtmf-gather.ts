@@ -9,7 +9,7 @@ export interface DtmfGatherOptions {
 }
 
 /**
- * Collects digits (docs/voice.md#gather): a digit while the prompt plays stops it (barge-in); collection ends at
+ * Collects digits (docs/voice-agents.md#gather): a digit while the prompt plays stops it (barge-in); collection ends at
  * `maxDigits`, at the finish key (not included), or when the inter-digit timeout passes. Empty means no input.
  */
 export async function gatherDigits(media: AgentMedia, promptPlaying: boolean, opts: DtmfGatherOptions): Promise<string> {

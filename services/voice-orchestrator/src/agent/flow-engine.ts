@@ -17,7 +17,7 @@ export interface FlowEngineDeps {
   /** 8 kHz μ-law for the text, in the agent's voice. */
   speak: (text: string) => Promise<Buffer>;
   transcript: (speaker: 'agent' | 'callee', text: string) => Promise<void>;
-  /** The `http` node's request through the target guard; throws on any failure (docs/voice.md#http). */
+  /** The `http` node's request through the target guard; throws on any failure (docs/voice-agents.md#http). */
   fetchJson: (method: 'GET' | 'POST', url: string, body: unknown, timeoutMs: number) => Promise<unknown>;
   /** The words heard in the utterance, from the vocabulary of the expected phrases. */
   recognize: (mulaw: Buffer, phrases: string[], method?: RecognitionMethod) => Promise<string>;
@@ -25,9 +25,9 @@ export interface FlowEngineDeps {
   matchPhrase: (heard: string, phrases: string[]) => number;
   /** The chat completions endpoint for `llm` nodes; undefined when none is configured for the call's mode. */
   llm?: LlmEndpoint;
-  /** A blind transfer of the call to `to` (docs/voice.md#transfer). */
+  /** A blind transfer of the call to `to` (docs/voice-agents.md#transfer). */
   transfer: (to: string) => Promise<TransferResult>;
-  /** Dials `to` as a second leg and bridges it to the call (docs/voice.md#bridged-transfer). */
+  /** Dials `to` as a second leg and bridges it to the call (docs/voice-agents.md#bridged-transfer). */
   bridge?: (to: string, ringTimeoutMs: number) => Promise<BridgeAttempt>;
   /** Where the parts of a speech turn go (docs/performance/voice.md#speech-turn): recognition, synthesis, queueing. */
   onSpeechTurn?: (timing: SpeechTurnTiming) => void;
@@ -41,7 +41,7 @@ export interface SpeechTurnTiming {
   end_to_queued_ms: number;
 }
 
-/** How long a bridged transfer's second leg rings, unless the node says (docs/voice.md#bridged-transfer). */
+/** How long a bridged transfer's second leg rings, unless the node says (docs/voice-agents.md#bridged-transfer). */
 const DEFAULT_BRIDGE_RING_SECONDS = 30;
 
 /** The longest utterance a speech gather takes before it stops listening. */
@@ -53,7 +53,7 @@ const MAX_STEPS = 1_000;
 type Node = Record<string, unknown> & { type: string };
 
 /**
- * Runs an agent's flow on an answered call (docs/voice.md#node-types) until a `hangup` node, the end of the call,
+ * Runs an agent's flow on an answered call (docs/voice-agents.md#node-types) until a `hangup` node, the end of the call,
  * or a node this engine cannot run. `variables` starts with the call's metadata and collects gathers and http results.
  */
 export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<string, unknown>, deps: FlowEngineDeps): Promise<FlowEnd> {
@@ -230,7 +230,7 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
 
 /**
  * Synthesises, into the TTS cache, what the nodes a gather may lead to will say first, while the callee is still
- * talking: the reply is then ready when the turn ends (docs/voice.md#speech-input). Texts that use variables are
+ * talking: the reply is then ready when the turn ends (docs/voice-agents.md#speech-input). Texts that use variables are
  * skipped, as the gather's answer may change them. A failure here is the reply's to report, not this.
  */
 function warmUpReplies(flow: AgentFlowDocument, nextIds: Array<string | undefined>, variables: Record<string, unknown>, speak: FlowEngineDeps['speak']): void {

@@ -10,7 +10,7 @@ export function renderTemplate(text: string, variables: Record<string, unknown>)
 const unquote = (s: string) => s.trim().replace(/^(["'])(.*)\1$/, '$2');
 
 /**
- * A branch condition (docs/voice.md#branch): `<a> == <b>`, `<a> != <b>` or `<a> contains <b>`, where each side may
+ * A branch condition (docs/voice-agents.md#branch): `<a> == <b>`, `<a> != <b>` or `<a> contains <b>`, where each side may
  * use `{{variables}}` and quotes; a bare value is true unless it renders empty, `0` or `false`.
  */
 export function conditionHolds(condition: string, variables: Record<string, unknown>): boolean {

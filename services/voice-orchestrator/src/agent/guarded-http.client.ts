@@ -5,7 +5,7 @@ import { checkWebhookUrl, createGuardedLookup, type TargetPolicy } from '@switch
 const RESPONSE_LIMIT_BYTES = 256 * 1024;
 
 /**
- * The `http` node's client (docs/voice.md#http): the same target guard as webhook deliveries (checked on the URL and
+ * The `http` node's client (docs/voice-agents.md#http): the same target guard as webhook deliveries (checked on the URL and
  * on the resolved address at connect time), no redirects, a hard timeout, a bounded JSON answer. Any failure,
  * a non-2xx status included, throws, and the flow takes the node's `on_error`.
  */

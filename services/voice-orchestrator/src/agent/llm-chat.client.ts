@@ -26,7 +26,7 @@ export interface LlmEndpoint {
 const SENTENCE_END = /[.!?](\s+|$)/;
 
 /**
- * Streams one OpenAI-compatible chat completion (docs/voice.md#llm): each sentence is handed to `onSentence` as soon
+ * Streams one OpenAI-compatible chat completion (docs/voice-agents.md#llm): each sentence is handed to `onSentence` as soon
  * as its last token arrived, so the agent starts speaking before the model has finished. Tool calls are assembled
  * from their deltas. A non-2xx answer or a broken stream throws.
  */

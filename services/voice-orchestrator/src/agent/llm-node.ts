@@ -2,7 +2,7 @@ import type { AgentMedia } from './agent-media';
 import { streamChatCompletion, type ChatMessage, type ChatTool, type LlmEndpoint } from './llm-chat.client';
 import { gatherSpeech } from './speech-gather';
 
-/** The function the model calls when the node's goal is reached (docs/voice.md#llm). */
+/** The function the model calls when the node's goal is reached (docs/voice-agents.md#llm). */
 export const END_GOAL_TOOL: ChatTool = {
   type: 'function',
   function: {

@@ -5,7 +5,7 @@ const SPEECH_LEVEL = 300;
 /**
  * Frames of speech that start an utterance (100 ms), and of silence that end it (400 ms): voice agents commonly
  * close a turn after 300 to 500 ms of silence; flite's pauses between words are at most 120 ms, a person's inside
- * a sentence mostly under 300 ms (docs/voice.md#speech-input).
+ * a sentence mostly under 300 ms (docs/voice-agents.md#speech-input).
  */
 const START_FRAMES = 5;
 const END_FRAMES = 20;

@@ -14,7 +14,7 @@ export interface SpeechGather {
 }
 
 /**
- * Listens for one utterance (docs/voice.md#speech-input). Speech while the prompt plays stops the prompt at once
+ * Listens for one utterance (docs/voice-agents.md#speech-input). Speech while the prompt plays stops the prompt at once
  * (barge-in). The no-input timeout starts when the prompt has finished playing. With `recognize`, recognition
  * starts at each pause of the callee, so its result is usually ready when the end-of-speech rule closes the turn.
  */

@@ -3,7 +3,7 @@ import type { CallEnd, CallLeg, TelephonyTrunk } from '@switchboard/telephony';
 import type { AgentMedia } from '../agent/agent-media';
 import type { LineBudget } from './line-budget';
 
-/** What a `transfer` node with `mode: "bridge"` got (docs/voice.md#bridged-transfer). */
+/** What a `transfer` node with `mode: "bridge"` got (docs/voice-agents.md#bridged-transfer). */
 export type BridgeAttempt =
   | { connected: true; to: string; /** Settles once both legs have ended. */ finished: Promise<void> }
   | { connected: false; to: string; /** `busy`, `no_answer`, `declined`, `sip_<code>`, `no_free_line`, `call_ended`. */ reason: string };
@@ -27,7 +27,7 @@ export interface BridgeDeps {
 
 /**
  * A peer that answers but sends no RTP while it is silent (DTX) would never make its leg media-ready; after this
- * long from the answer the bridge starts anyway (docs/voice.md#telephony-layer).
+ * long from the answer the bridge starts anyway (docs/voice-telephony.md#telephony-layer).
  */
 const MEDIA_READY_GRACE_MS = 2_000;
 
@@ -39,7 +39,7 @@ const MAX_RELAY_BACKLOG_FRAMES = 5;
 
 /**
  * Dials `to` as a second leg through the call's trunk and, once its media is ready, relays 20 ms frames and RFC 4733
- * digits both ways until either side hangs up, then hangs up the other (docs/voice.md#bridged-transfer). The callee
+ * digits both ways until either side hangs up, then hangs up the other (docs/voice-agents.md#bridged-transfer). The callee
  * hears nothing while the second leg rings. The second party's audio goes through `media`, so the recording keeps it
  * on the agent's (right) channel. The second leg holds one of the process's lines for as long as it lasts.
  */

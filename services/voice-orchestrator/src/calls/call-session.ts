@@ -96,7 +96,7 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
       onSpeechTurn: (timing) => logger.info('speech turn', { ...fields, ...timing }),
     }).then(
       (end) => {
-        // The callee's side took the call over: our leg's job is done (docs/voice.md#transfer).
+        // The callee's side took the call over: our leg's job is done (docs/voice-agents.md#transfer).
         if (end.kind === 'transferred') return leg.hangup('completed');
         if (end.kind === 'unsupported') logger.warn('flow reached a node this engine cannot run; hanging up', { ...fields, node: end.node, type: end.type });
         if (end.kind !== 'call_ended' && end.kind !== 'bridged') return leg.hangup('agent_hangup');

@@ -5,7 +5,7 @@ export type { TextToSpeech } from './tts-cache';
 
 /**
  * Debian's flite (voices such as `slt`, `rms`, `awb`, `kal`) writes a 16 kHz WAV, which sox resamples to 8 kHz
- * μ-law; output is cached by (voice, text) (docs/voice.md#speech-providers).
+ * μ-law; output is cached by (voice, text) (docs/voice-agents.md#speech-providers).
  */
 export function createFliteTts(opts: { defaultVoice: string; cacheEntries: number }): TextToSpeech {
   return createCachedTts({

@@ -1,5 +1,5 @@
 /**
- * Where an OpenAI-compatible audio API is and how to call it (docs/voice.md#remote-speech-providers). Requests go
+ * Where an OpenAI-compatible audio API is and how to call it (docs/voice-agents.md#remote-speech-providers). Requests go
  * through Node's fetch, whose shared undici pool keeps connections alive between a call's turns and across calls.
  */
 export interface OpenAiAudioEndpoint {

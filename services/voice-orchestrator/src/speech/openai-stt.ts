@@ -17,7 +17,7 @@ export function transcriptionForm(mulaw: Buffer, model: string, phrases: string[
 }
 
 /**
- * An OpenAI-compatible `POST /v1/audio/transcriptions` (docs/voice.md#remote-speech-providers), answered
+ * An OpenAI-compatible `POST /v1/audio/transcriptions` (docs/voice-agents.md#remote-speech-providers), answered
  * `{ text }`. The text is returned as heard and matched against the gather's branches as the local path's is. A
  * non-2xx answer, a body without `text` or the timeout rejects, and the flow fails with it.
  */

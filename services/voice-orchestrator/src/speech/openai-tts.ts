@@ -5,7 +5,7 @@ import { createCachedTts, type TextToSpeech } from './tts-cache';
 export type SpeechResponseFormat = 'wav' | 'pcm';
 
 /**
- * An OpenAI-compatible `POST /v1/audio/speech` (docs/voice.md#remote-speech-providers): `{ model, input, voice,
+ * An OpenAI-compatible `POST /v1/audio/speech` (docs/voice-agents.md#remote-speech-providers): `{ model, input, voice,
  * response_format }` answered with the audio itself, either a WAV or raw 24 kHz 16-bit mono PCM, which is resampled
  * to 8 kHz μ-law. Cached by (provider, voice, text) like the local engines. A non-2xx answer, a malformed body or the
  * timeout rejects, and the flow's say fails with it.

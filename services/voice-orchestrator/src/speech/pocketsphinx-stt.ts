@@ -16,7 +16,7 @@ export const MODEL = '/usr/share/pocketsphinx/model/en-us';
  */
 export type RecognitionMethod = 'grammar' | 'keywords';
 
-/** Recognises callee speech among expected phrases (docs/voice.md#speech-input). */
+/** Recognises callee speech among expected phrases (docs/voice-agents.md#speech-input). */
 export interface SpeechRecognizer {
   /**
    * The words heard, from the vocabulary of `phrases`; empty when nothing was recognised. `method` applies to the
@@ -106,7 +106,7 @@ export function createPocketsphinxRecognizer(): SpeechRecognizer {
 
 /**
  * The branch whose phrase has the most of its words in what was heard; all its words must be there. Punctuation and
- * case are ignored, as a remote recognizer writes "I want to speak to sales." (docs/voice.md#speech-input).
+ * case are ignored, as a remote recognizer writes "I want to speak to sales." (docs/voice-agents.md#speech-input).
  */
 export function matchPhrase(heard: string, phrases: string[]): number {
   const said = new Set(heard.toLowerCase().split(/[^a-z']+/));

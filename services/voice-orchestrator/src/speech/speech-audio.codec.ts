@@ -3,7 +3,7 @@ import { encodeWav } from '../recording/stereo-wav';
 
 /** The rate of the phone line: G.711 μ-law carries 8 kHz audio. */
 export const LINE_RATE = 8000;
-/** OpenAI's `response_format: "pcm"` is raw 16-bit little-endian mono at this rate (docs/voice.md#remote-speech-providers). */
+/** OpenAI's `response_format: "pcm"` is raw 16-bit little-endian mono at this rate (docs/voice-agents.md#remote-speech-providers). */
 export const OPENAI_PCM_RATE = 24_000;
 
 export interface PcmAudio {

@@ -10,7 +10,7 @@ export type SttProvider = (typeof STT_PROVIDERS)[number];
 /** Each provider's own voice names differ, so the default voice follows the provider. */
 const DEFAULT_VOICE: Record<TtsProvider, string> = { flite: 'slt', espeak: 'en-us', openai: 'alloy' };
 
-/** Which engines speak and listen for every call of this process (docs/voice.md#speech-providers). */
+/** Which engines speak and listen for every call of this process (docs/voice-agents.md#speech-providers). */
 export interface SpeechConfig {
   tts: { provider: TtsProvider; voice: string; cacheEntries: number; remote?: OpenAiAudioEndpoint & { responseFormat: SpeechResponseFormat } };
   stt: { provider: SttProvider; remote?: OpenAiAudioEndpoint };

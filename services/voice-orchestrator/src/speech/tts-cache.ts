@@ -1,8 +1,8 @@
 import { trimLeadingSilence } from './leading-silence';
 
-/** Text to 8 kHz G.711 μ-law, ready for `CallLeg.play` (docs/voice.md#speech-providers). */
+/** Text to 8 kHz G.711 μ-law, ready for `CallLeg.play` (docs/voice-agents.md#speech-providers). */
 export interface TextToSpeech {
-  /** Rejects when the voice name is malformed or the engine fails: the flow's say fails (docs/voice.md#speech-providers). */
+  /** Rejects when the voice name is malformed or the engine fails: the flow's say fails (docs/voice-agents.md#speech-providers). */
   synthesize(text: string, voice?: string): Promise<Buffer>;
 }
 

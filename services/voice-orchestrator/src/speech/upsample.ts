@@ -13,7 +13,7 @@ const MIDPOINT_WEIGHTS = Float64Array.from({ length: 2 * HALF_TAPS }, (_, i) => 
 });
 
 /**
- * 8 kHz μ-law to 16 kHz linear PCM, for pocketsphinx's 16 kHz model (docs/voice.md#speech-input): the input samples
+ * 8 kHz μ-law to 16 kHz linear PCM, for pocketsphinx's 16 kHz model (docs/voice-agents.md#speech-input): the input samples
  * stay, and a windowed-sinc filter computes one between each pair, so nothing above the telephone band is made up.
  * In-process, this replaces a sox run per utterance.
  */
