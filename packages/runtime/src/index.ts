@@ -5,3 +5,4 @@ export * from './metrics';
 export * from './common-config';
 export * from './worker-service';
 export * from './group-commit';
+export * from './concurrency-limit';

@@ -3,13 +3,13 @@ import {
   createFairShare,
   createEventPublisher,
   createJobWorker,
+  enqueueSendMessages,
   createProducerConnection,
   enableTracing,
   flushTraces,
   reportQueueDepths,
   EVENT_FANOUT_QUEUE,
   exponentialRetry,
-  MESSAGE_SEND_LANES,
   MESSAGE_TIMERS_QUEUE,
   openQueue,
   openSendLanes,
@@ -17,7 +17,7 @@ import {
   publishEventsOrLeaveInOutbox,
   TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
-import { runWorkerService } from '@switchboard/runtime';
+import { createConcurrencyLimit, runWorkerService } from '@switchboard/runtime';
 import { createCustomerWindowCache, createSuppressionCache, createUpstreamBreakerStore } from '@switchboard/shared-state';
 import {
   createAccountSettingsRepository,
@@ -44,7 +44,9 @@ import { createScheduledExpiry } from './dispatch/scheduled-expiry';
 import { createOptOutHandler } from './processors/opt-out.handler';
 import { createProviderCallbackProcessor } from './processors/provider-callback.processor';
 import { createReceiptBatcher } from './processors/receipt-batcher';
+import { createSendChunkProcessor } from './processors/send-chunk.processor';
 import { createSendMessageProcessor } from './processors/send-message.processor';
+import { createSendWorkers } from './dispatch/send-workers';
 import { createTemplateSubmitProcessor } from './processors/template-submit.processor';
 import { createTemplateUpdateHandler } from './processors/template-update.handler';
 import { createAdapterSets } from './upstreams/adapter-sets';
@@ -113,7 +115,8 @@ runWorkerService({
     // STOP/START confirmations are ordinary messages of the account (docs/routing.md#opt-out).
     const sendLanes = openSendLanes(queueOptions);
     const sendQueue = sendLanes.of('transactional');
-    const laneTurns = createLaneTurns({ fairShare: createFairShare({ redis: producerConnection, prefix: config.queuePrefix }), lanes: sendLanes, logger });
+    const fairShare = createFairShare({ redis: producerConnection, prefix: config.queuePrefix });
+    const laneTurns = createLaneTurns({ fairShare, lanes: sendLanes, logger });
     const optOut = createOptOutHandler({
       suppressions: createSuppressionsRepository(db),
       cache: suppressionCache,
@@ -146,6 +149,16 @@ runWorkerService({
         const row = await templates.findByName(accountId, t.name, t.language);
         return row?.status === 'approved' ? row.body_text : undefined;
       },
+    });
+    const sendChunk = createSendChunkProcessor({
+      sendMember: sendMessage.sendChunkMember,
+      store,
+      forgetChunkMembers: sendLanes.forgetChunkMembers,
+      handOff: (placements) => enqueueSendMessages(sendLanes.of('bulk'), placements),
+      fairShare,
+      sendSlots: createConcurrencyLimit(config.bulkConcurrency),
+      clock,
+      logger,
     });
     const providerCallback = createProviderCallbackProcessor({
       receipts: createReceiptBatcher({ store, maxReceipts: config.receiptBatchMax, waitMs: config.receiptBatchWaitMs }),
@@ -190,12 +203,14 @@ runWorkerService({
       metrics: metrics.registry,
     };
     reportQueueDepths(metrics.registry, [...sendLanes.all, timerQueue, callbackQueue]);
-    // One worker per lane, each with slots of its own: a bulk backlog never holds a transactional slot (docs/messages.md#traffic-lanes).
-    const sendWorker = (lane: 'transactional' | 'bulk', concurrency: number) =>
-      createJobWorker(MESSAGE_SEND_LANES[lane], { [MESSAGE_SEND_LANES[lane].jobs.sendMessage]: sendMessage }, { ...workerOptions, concurrency, onJobStart: laneTurns.startedIn(lane) });
     const workers = [
-      sendWorker('transactional', config.concurrency),
-      sendWorker('bulk', config.bulkConcurrency),
+      ...createSendWorkers({
+        sendMessage,
+        sendChunk,
+        startedIn: laneTurns.startedIn,
+        options: workerOptions,
+        concurrency: { transactional: config.concurrency, bulk: config.bulkConcurrency },
+      }),
       createJobWorker(
         MESSAGE_TIMERS_QUEUE,
         { [MESSAGE_TIMERS_QUEUE.jobs.fallbackCheck]: messageTimer, [MESSAGE_TIMERS_QUEUE.jobs.expire]: messageTimer },

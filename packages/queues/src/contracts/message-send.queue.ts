@@ -21,15 +21,16 @@ export const MESSAGE_SEND_QUEUE = {
 } as const satisfies QueueContract;
 
 /**
- * The bulk lane: batch items and single sends that ask for `bulk`; the same job, served by its own
- * dispatcher workers so that its backlog never takes the transactional lane's capacity. Renaming this
- * queue or its job needs a migration plan.
+ * The bulk lane: batch items, a chunk of them per job (docs/messages.md#chunk-lifecycle), and single sends
+ * that ask for `bulk` or that a chunk handed off, one job each. Served by its own dispatcher workers so
+ * that its backlog never takes the transactional lane's capacity. Renaming this queue or its jobs needs a
+ * migration plan.
  */
 export const MESSAGE_SEND_BULK_QUEUE = {
   name: 'message-send-bulk',
-  jobs: { sendMessage: 'send-message' },
+  jobs: { sendMessage: 'send-message', sendChunk: 'send-chunk' },
   jobOptions: SEND_JOB_OPTIONS,
-  payload: payloadType<SendMessageJob>(),
+  payload: payloadType<SendMessageJob | SendChunkJob>(),
 } as const satisfies QueueContract;
 
 /** Both lanes' contracts, by lane. */
@@ -85,4 +86,49 @@ export function enqueueSendMessage(queue: JobAdder<SendMessageJob>, placement: S
 /** Many send jobs in one Redis round trip (concurrent single sends, a batch send: docs/messages.md#batch-sends). */
 export function enqueueSendMessages(queue: BulkJobAdder<SendMessageJob>, placements: readonly SendJobPlacement[]): Promise<unknown> {
   return queue.addBulk(placements.map(sendMessageBulkJob));
+}
+
+/**
+ * A batch's due messages travel in one job of at most this many (docs/messages.md#chunk-lifecycle): the
+ * largest batch, so a batch is one chunk and its messages are persisted in one statement.
+ */
+export const CHUNK_MAX_MESSAGES = 1_000;
+
+/** Accepted messages of one batch that travel, are persisted and are sent as one job (docs/messages.md#chunk-lifecycle). */
+export interface SendChunkJob {
+  /** The job id: `<batch id>.<chunk number>`, so a retried batch request adds the same chunks again as a no-op. */
+  chunk_id: string;
+  batch_id: string;
+  account_id: string;
+  /** In item order; none is scheduled (a scheduled message keeps a delayed job of its own). */
+  messages: SendMessageJob[];
+}
+
+/** What a chunk has done so far, kept as the job's progress: a run after a yield or a crash starts from it. */
+export interface SendChunkProgress {
+  /** Every message is stored as `queued`. */
+  persisted: boolean;
+  /** Messages before this index have had their run (sent, ended, or handed off to a job of their own). */
+  next: number;
+}
+
+export function isSendChunk(data: SendMessageJob | SendChunkJob): data is SendChunkJob {
+  return 'chunk_id' in data;
+}
+
+/** A batch's due messages cut into chunks, in item order. */
+export function chunksOf(batchId: string, accountId: string, messages: readonly SendMessageJob[]): SendChunkJob[] {
+  const chunks: SendChunkJob[] = [];
+  for (let start = 0; start < messages.length; start += CHUNK_MAX_MESSAGES) {
+    chunks.push({ chunk_id: `${batchId}.${chunks.length}`, batch_id: batchId, account_id: accountId, messages: messages.slice(start, start + CHUNK_MAX_MESSAGES) });
+  }
+  return chunks;
+}
+
+/**
+ * A chunk joins the bulk lane without a priority: BullMQ takes such jobs before prioritized ones, so its first
+ * run, which stores its messages, comes at once; its sends then wait for the account's turn.
+ */
+export function sendChunkBulkJob(chunk: SendChunkJob) {
+  return { name: MESSAGE_SEND_BULK_QUEUE.jobs.sendChunk, data: chunk, opts: { ...SEND_JOB_OPTIONS, jobId: chunk.chunk_id } };
 }

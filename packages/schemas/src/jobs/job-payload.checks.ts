@@ -4,6 +4,7 @@ import { compileSchema, type SchemaValidator } from '../validator';
 import { deliverWebhookJobSchema, fanOutEventJobSchema, submitTemplateJobSchema } from './id-only-jobs.schema';
 import { messageTimerJobSchema } from './message-timer-job.schema';
 import { providerCallbackJobSchema } from './provider-callback-job.schema';
+import { sendChunkJobSchema } from './send-chunk-job.schema';
 import { sendMessageJobSchema } from './send-message-job.schema';
 
 /** `null` for a usable payload, else one line naming each offending field by its JSON Pointer. */
@@ -26,6 +27,7 @@ function jobPayloadCheck(jobName: string, schema: JsonSchema): JobPayloadCheck {
 /** Every job payload's schema, keyed like the checks below; see docs/architecture.md. */
 export const JOB_PAYLOAD_SCHEMAS = {
   sendMessage: sendMessageJobSchema,
+  sendChunk: sendChunkJobSchema,
   providerCallback: providerCallbackJobSchema,
   submitTemplate: submitTemplateJobSchema,
   fanOutEvent: fanOutEventJobSchema,
@@ -39,6 +41,7 @@ export const JOB_PAYLOAD_SCHEMAS = {
  */
 export const JOB_PAYLOAD_CHECKS: Readonly<Record<keyof typeof JOB_PAYLOAD_SCHEMAS, JobPayloadCheck>> = {
   sendMessage: jobPayloadCheck('send-message', sendMessageJobSchema),
+  sendChunk: jobPayloadCheck('send-chunk', sendChunkJobSchema),
   providerCallback: jobPayloadCheck('provider-callback', providerCallbackJobSchema),
   submitTemplate: jobPayloadCheck('submit-template', submitTemplateJobSchema),
   fanOutEvent: jobPayloadCheck('fan-out-event', fanOutEventJobSchema),

@@ -16,6 +16,12 @@ import {
   type StartAttemptResult,
 } from './send-batch';
 
+/** A stored message with its attempts, in order: what a send pass decides from. */
+export interface StoredProgress {
+  row: MessageRow;
+  attempts: AttemptRow[];
+}
+
 export type { AcceptedMessage, AttemptAcceptedInput, AttemptFailedInput, PersistedMessage, ReceiptResult, StartAttemptInput, StartAttemptResult };
 
 
@@ -127,6 +133,17 @@ export function createMessageWritesRepository(db: Db) {
     async findRow(messageId: string): Promise<MessageRow | null> {
       const { rows } = await db.query<MessageRow>('SELECT * FROM messages WHERE id = $1', [messageId]);
       return rows[0] ?? null;
+    },
+
+    /** `findRow` and `attempts` of many messages in two statements (a chunk's slice, docs/messages.md#chunk-lifecycle); stored ones only. */
+    async rowsWithAttempts(messageIds: readonly string[]): Promise<Map<string, StoredProgress>> {
+      const [{ rows }, { rows: attempts }] = await Promise.all([
+        db.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[])', [messageIds]),
+        db.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = ANY($1::text[]) ORDER BY message_id, attempt_no', [messageIds]),
+      ]);
+      const found = new Map<string, StoredProgress>(rows.map((row) => [row.id, { row, attempts: [] }]));
+      for (const attempt of attempts) found.get(attempt.message_id)?.attempts.push(attempt);
+      return found;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { RequestHandler, Response } from 'express';
+import { createConcurrencyLimit } from '@switchboard/runtime';
 import { ApiError, ConflictError, newId, UnprocessableError } from '@switchboard/domain';
 import type { SendMessageJob } from '@switchboard/queues';
 import { repointBatchItemError, type BatchRequest } from '@switchboard/schemas';
@@ -9,7 +10,6 @@ import type { IdempotencyStore, StoredResponse } from '../idempotency/idempotenc
 import { requestFingerprint } from '../idempotency/request-fingerprint';
 import type { MessageAcceptance } from '../messages/message-acceptance';
 import { batchAnswerJson, type Outcome } from './batch-answer';
-import { createBatchAdmission } from './batch-admission';
 import type { BatchSummary, BatchSummaryStore } from './batch-summary.store';
 
 /** Keys are scoped to (account, route) (docs/api.md#idempotency-key); a batch has its own route. */
@@ -84,8 +84,8 @@ function adoptStoredIds(outcomes: Outcome[], stored: StoredResponse): Outcome[] 
  * written last marks the batch as enqueued, which a replay checks before answering.
  */
 export function createSendBatchHandler({ validateBatch, acceptance, idempotency, summaries, guard, newMessageId, clock = Date.now, concurrentBatches = 1, batchesInRedis = 2 }: SendBatchDeps): RequestHandler {
-  const preparing = createBatchAdmission(concurrentBatches);
-  const storing = createBatchAdmission(batchesInRedis);
+  const preparing = createConcurrencyLimit(concurrentBatches);
+  const storing = createConcurrencyLimit(batchesInRedis);
   async function prepareAll(res: Response, batch: BatchRequest, body: unknown): Promise<Outcome[]> {
     const caller = callerOf(res);
     return Promise.all(
@@ -104,7 +104,7 @@ export function createSendBatchHandler({ validateBatch, acceptance, idempotency,
   }
 
   async function enqueue(batchId: string, accountId: string, createdAt: string, outcomes: Outcome[]): Promise<void> {
-    await acceptance.enqueueMany(outcomes.flatMap((o) => ('job' in o ? [o.job] : [])));
+    await acceptance.enqueueBatch(batchId, accountId, outcomes.flatMap((o) => ('job' in o ? [o.job] : [])));
     await guard('redis', () => summaries.save(summaryOf(batchId, accountId, createdAt, outcomes)));
   }
 

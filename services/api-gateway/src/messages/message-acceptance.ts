@@ -1,5 +1,6 @@
 import { costUnits, estimatedDelivery, renderAsText, type TrafficClass, type UnitPrices } from '@switchboard/domain';
 import {
+  chunksOf,
   enqueueSendMessage,
   enqueueSendMessages,
   laneOf,
@@ -60,8 +61,12 @@ export interface MessageAcceptance {
    * concurrent requests share one `addBulk`; each call resolves once its own job is in Redis.
    */
   enqueue(job: SendMessageJob): Promise<void>;
-  /** Enqueues many jobs of one account in one `addBulk` (plus one for the expiry timers of scheduled ones, if any). */
-  enqueueMany(jobs: readonly SendMessageJob[]): Promise<void>;
+  /**
+   * Enqueues a batch's jobs (one account, bulk lane): the due ones as chunks (docs/messages.md#chunk-lifecycle), the
+   * scheduled ones as delayed jobs of their own, in one `addBulk` each (plus one for the expiry timers of scheduled ones).
+   * The chunk ids come from `batchId`, so a retried request adds nothing twice.
+   */
+  enqueueBatch(batchId: string, accountId: string, jobs: readonly SendMessageJob[]): Promise<void>;
   /** Whether the message of this id reached the queue (it is there, or the dispatcher already stored it). */
   wasEnqueued(messageId: string): Promise<boolean>;
 }
@@ -194,14 +199,22 @@ export function createMessageAcceptance({ lanes, fairShare, accountNumbers, guar
       await armExpiries([job]);
     },
 
-    async enqueueMany(jobs) {
+    async enqueueBatch(batchId, accountId, jobs) {
       if (jobs.length === 0) return;
-      await guard('redis', () => addInTurn(jobs.map((job) => ({ job, delayMs: delayOf(job) }))));
-      await armExpiries(jobs);
+      const due = jobs.filter((job) => delayOf(job) === 0);
+      const scheduled = jobs.filter((job) => delayOf(job) > 0);
+      // A scheduled item keeps a delayed job of its own: it can be canceled, and it takes no turn until it is due.
+      await guard('redis', () =>
+        Promise.all([
+          lanes.addChunks(chunksOf(batchId, accountId, due)),
+          scheduled.length > 0 ? addInTurn(scheduled.map((job) => ({ job, delayMs: delayOf(job) }))) : undefined,
+        ]),
+      );
+      await armExpiries(scheduled);
     },
 
     async wasEnqueued(messageId) {
-      if (await guard('redis', () => lanes.getJob(messageId))) return true;
+      if (await guard('redis', () => lanes.findWaiting(messageId))) return true;
       return guard('store', () => messageStored(messageId));
     },
   };

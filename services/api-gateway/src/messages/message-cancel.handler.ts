@@ -1,15 +1,14 @@
-import type { Queue } from 'bullmq';
 import type { RequestHandler } from 'express';
 import { ConflictError, isId, NotFoundError, ValidationError } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
-import type { PublishEvents, SendMessageJob } from '@switchboard/queues';
+import type { PublishEvents, SendLanes } from '@switchboard/queues';
 import type { MessageReadsRepository, ScheduledMessagesRepository } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 
 export interface MessageCancelDeps {
-  /** The send lanes (docs/messages.md#traffic-lanes): a message waits in one of them until it is stored. */
-  queue: Pick<Queue, 'getJob'>;
+  /** The send lanes (docs/messages.md#traffic-lanes): a message waits in one of them, alone or in a chunk, until it is stored. */
+  queue: Pick<SendLanes, 'findWaiting'>;
   reads: Pick<MessageReadsRepository, 'findForAccount'>;
   scheduled: Pick<ScheduledMessagesRepository, 'cancelScheduled'>;
   publishEvents: PublishEvents;
@@ -40,9 +39,9 @@ export function createMessageCancelHandler({ queue, reads, scheduled, publishEve
       if (stored.status === 'canceled') return void res.json(stored);
       throw notCancelable(stored.status);
     }
-    const job = await guard('redis', () => queue.getJob(id));
-    const data = job?.data as SendMessageJob | undefined;
-    if (!job || !data || data.account_id !== accountId) {
+    const waiting = await guard('redis', () => queue.findWaiting(id));
+    const data = waiting?.data;
+    if (!waiting || !data || data.account_id !== accountId) {
       const late = await guard('store', () => reads.findForAccount(accountId, id));
       if (!late) throw new NotFoundError();
       throw notCancelable(late.status);
@@ -53,7 +52,8 @@ export function createMessageCancelHandler({ queue, reads, scheduled, publishEve
     if (result.outcome === 'not_cancelable') throw notCancelable(result.row.status);
     await publishEvents(result.events, { message_id: id });
     // A job the dispatcher already holds cannot be removed; its run finds the canceled row and ends.
-    await job.remove().catch((error: Error) => logger.info('canceled message job left to the dispatcher', { message_id: id, reason: error.message }));
+    // A scheduled message never waits in a chunk (docs/messages.md#chunk-lifecycle), so it has a job of its own.
+    await waiting.ownJob?.remove().catch((error: Error) => logger.info('canceled message job left to the dispatcher', { message_id: id, reason: error.message }));
     const canceled = await guard('store', () => reads.findForAccount(accountId, id));
     res.json(canceled);
   };

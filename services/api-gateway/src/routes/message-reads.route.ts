@@ -1,7 +1,6 @@
-import type { Queue } from 'bullmq';
 import type { RequestHandler } from 'express';
 import { isId, NotFoundError } from '@switchboard/domain';
-import type { SendMessageJob } from '@switchboard/queues';
+import type { SendLanes, SendMessageJob } from '@switchboard/queues';
 import { queuedMessageResource, type MessageReadsRepository } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
@@ -9,14 +8,15 @@ import { encodeCursor, parseListQuery } from '../messages/list-query';
 
 export interface MessageReadsDeps {
   reads: MessageReadsRepository;
-  /** The send lanes (docs/messages.md#traffic-lanes): a message waits in one of them until it is stored. */
-  queue: Pick<Queue, 'getJob'>;
+  /** The send lanes (docs/messages.md#traffic-lanes): a message waits in one of them, alone or in a chunk, until it is stored. */
+  queue: Pick<SendLanes, 'findWaiting'>;
   guard: DependencyGuard;
 }
 
 /**
  * Reads scoped to the caller's account. Until the dispatcher persists an accepted message, its job (job
- * id = message id) is the message, so an accepted message is never a 404 (docs/messages.md#reading-messages).
+ * id = message id) or its chunk's entry is the message, so an accepted message is never a 404
+ * (docs/messages.md#reading-messages).
  */
 export function createMessageReadHandlers({ reads, queue, guard }: MessageReadsDeps) {
   // A job held back by quiet hours is `scheduled` until its time; then it waits for a worker like any other.
@@ -24,8 +24,7 @@ export function createMessageReadHandlers({ reads, queue, guard }: MessageReadsD
     job.scheduled_until && Date.parse(job.scheduled_until) > Date.now() ? 'scheduled' : 'queued';
 
   async function queuedJob(accountId: string, id: string): Promise<SendMessageJob | null> {
-    const job = await guard('redis', () => queue.getJob(id));
-    const data = job?.data as SendMessageJob | undefined;
+    const data = (await guard('redis', () => queue.findWaiting(id)))?.data;
     return data && data.account_id === accountId ? data : null;
   }
 

@@ -34,7 +34,7 @@ export function createLaneTurns({ fairShare, lanes, logger }: { fairShare: FairS
   };
 
   const startedIn = (lane: TrafficLane) => (job: Job) => {
-    startedUpTo[lane] = Math.max(startedUpTo[lane], job.opts.priority ?? 0);
+    startedUpTo[lane] = Math.max(startedUpTo[lane], job.priority ?? job.opts.priority ?? 0);
   };
 
   async function report(lane: TrafficLane): Promise<void> {
@@ -52,7 +52,7 @@ export function createLaneTurns({ fairShare, lanes, logger }: { fairShare: FairS
   async function liftStragglers(lane: TrafficLane): Promise<void> {
     // Highest numbers first: the stragglers, if any, are at that end.
     const waiting = await lanes.of(lane).getJobs(['prioritized'], 0, STRAGGLERS_LIFTED_MAX - 1, false);
-    await Promise.all(waiting.filter((job) => (job.opts.priority ?? 0) >= FAIR_SHARE_RESET_FROM).map((job) => job.changePriority({ priority: 1 })));
+    await Promise.all(waiting.filter((job) => (job.priority ?? job.opts.priority ?? 0) >= FAIR_SHARE_RESET_FROM).map((job) => job.changePriority({ priority: 1 })));
   }
 
   async function resetIdleLane(lane: TrafficLane): Promise<void> {

@@ -5,7 +5,7 @@ import type { Logger } from '@switchboard/logger';
 import { ProviderError, type OutboundContent, type SendAccepted } from '@switchboard/providers';
 import { laneOf, type PublishEvents, type SendMessageJob, type TrafficLane } from '@switchboard/queues';
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
-import { isHandedOff, type AttemptRow, type MessageRow, type MessageWritesRepository, type StoredEvent } from '@switchboard/store';
+import { isHandedOff, type AttemptRow, type MessageRow, type MessageWritesRepository, type StoredEvent, type StoredProgress } from '@switchboard/store';
 import { channelsWithoutSender, currentChannel, fallbackChannel } from '../dispatch/channel-progress';
 import { buildOutboundContent, templateOf } from '../dispatch/outbound-content';
 import { classifySendFailure } from '../dispatch/send-failure.policy';
@@ -67,13 +67,36 @@ type Pass = 'done' | 'next';
 
 const IN_FLIGHT_RECHECK_MS = 1_000;
 
+/**
+ * What carries a message's run: its own job, or the chunk it travels in (docs/messages.md#chunk-lifecycle).
+ */
+export interface MessageRunHost {
+  /** Log fields naming the job. */
+  fields: Record<string, unknown>;
+  /** Leaves the run until `at` without using up an attempt: the job moves to delayed, a chunk hands the message off. */
+  leaveUntil(at: number): Promise<never>;
+  /** Whether a transient failure now is the last try (no retry left to reconcile or resend). */
+  lastAttempt: boolean;
+}
+
 interface RunContext {
-  job: Job<SendMessageJob>;
-  token?: string;
+  host: MessageRunHost;
   data: SendMessageJob;
   fields: Record<string, unknown>;
   /** The channel whose per-sender slot this run already took. */
   slotTakenFor?: ConcreteChannel;
+}
+
+/** The host of a message's own job: BullMQ's delayed set and attempts. */
+function jobHost(job: Job<SendMessageJob>, token: string | undefined, data: SendMessageJob): MessageRunHost {
+  return {
+    fields: { message_id: data.message_id, job_id: job.id, queue: job.queueName, attempt: job.attemptsMade + 1 },
+    async leaveUntil(at) {
+      await job.moveToDelayed(at, token);
+      throw new DelayedError();
+    },
+    lastAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+  };
 }
 
 /**
@@ -115,9 +138,8 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
   }
 
   /** Leaves the run until `at`, without using up one of the job's attempts. */
-  async function delayUntil(ctx: RunContext, at: number): Promise<never> {
-    await ctx.job.moveToDelayed(at, ctx.token);
-    throw new DelayedError();
+  function delayUntil(ctx: RunContext, at: number): Promise<never> {
+    return ctx.host.leaveUntil(at);
   }
 
   async function endMessage(ctx: RunContext, status: 'failed' | 'undelivered', errorCode: string, errorMessage: string): Promise<Pass> {
@@ -166,7 +188,7 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
       error,
       channel,
       nextChannel,
-      attemptsExhausted: ctx.job.attemptsMade + 1 >= (ctx.job.opts.attempts ?? 1),
+      attemptsExhausted: ctx.host.lastAttempt,
       throttleDelayMs: config.throttleDelayMs,
       rcsDeduped: deps.rcsResendDeduped?.(ctx.data.mode) ?? true,
     });
@@ -272,12 +294,13 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
   }
 
   /** One decision: finish, move to the next pass (fallback, abandoned attempt), or leave the run. */
-  async function runPass(ctx: RunContext, fresh?: MessageRow): Promise<Pass> {
+  async function runPass(ctx: RunContext, known?: StoredProgress): Promise<Pass> {
     const { data } = ctx;
-    // A message this run has just inserted has no attempts yet: two reads spared (docs/performance/dispatch.md#dispatch).
-    const row = fresh ?? (await store.findRow(data.message_id));
+    // A message this run has just inserted has no attempts yet, and a chunk reads its slice at once: two reads
+    // spared per message (docs/performance/dispatch.md#dispatch).
+    const row = known?.row ?? (await store.findRow(data.message_id));
     if (!row) return 'done';
-    const attempts = fresh ? [] : await store.attempts(data.message_id);
+    const attempts = known ? known.attempts : await store.attempts(data.message_id);
     if (isHandedOff(row.status, attempts)) {
       // Arming again is a no-op unless a crash came between the acceptance and its timer.
       if (row.status === 'sent') await deps.timers?.armFallbackCheck(data, attempts);
@@ -321,12 +344,8 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
    * runs this too, on its own job, once it has moved the message off a channel that timed out.
    */
   async function run(job: Job<SendMessageJob>, token: string | undefined, data: SendMessageJob): Promise<void> {
-    const ctx: RunContext = {
-      job,
-      token,
-      data,
-      fields: { message_id: data.message_id, job_id: job.id, queue: job.queueName, attempt: job.attemptsMade + 1 },
-    };
+    const host = jobHost(job, token, data);
+    const ctx: RunContext = { host, data, fields: host.fields };
     // A message that has to wait for its sender's limit leaves before any store work, which a backlog
     // waiting on one sender would otherwise repeat at every turn. The first channel of the plan is the one a
     // fresh message goes to; on a run after a crash or a fallback the pass takes the slot it needs itself.
@@ -334,6 +353,12 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     if (firstChannel) await waitForSenderSlot(ctx, firstChannel);
     const { message_id: id, ...accepted } = data;
     const persisted = await store.persistAccepted({ id, ...accepted });
+    await sendStored(ctx, persisted?.inserted ? { row: persisted, attempts: [] } : undefined);
+  }
+
+  /** Sends a stored message from wherever the store says it stands; `known` spares the first pass its reads. */
+  async function sendStored(ctx: RunContext, known?: StoredProgress): Promise<void> {
+    const { data } = ctx;
     if (data.ttl_seconds !== undefined) await deps.timers?.armExpiry(data);
     const unsendable = channelsWithoutSender(data.plan, data.senders);
     if (unsendable.length > 0) {
@@ -342,9 +367,17 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     }
     // Each channel needs at most two passes (an abandoned unknown outcome, then its own decision).
     for (let pass = 0; pass < data.plan.length * 2 + 1; pass += 1) {
-      if ((await runPass(ctx, pass === 0 && persisted?.inserted ? persisted : undefined)) === 'done') return;
+      if ((await runPass(ctx, pass === 0 ? known : undefined)) === 'done') return;
     }
     throw new Error(`no decision for ${data.message_id} after ${data.plan.length * 2 + 1} passes`);
+  }
+
+  /**
+   * A chunk's message (docs/messages.md#chunk-lifecycle), already stored by the chunk: the same passes as a job of
+   * its own, under the chunk's host. `known` is its row and attempts, read with the rest of its slice.
+   */
+  async function sendChunkMember(data: SendMessageJob, host: MessageRunHost, known: StoredProgress | undefined): Promise<void> {
+    await sendStored({ host, data: await withLateOptOuts(data), fields: host.fields }, known);
   }
 
   async function processSendMessage(job: Job<SendMessageJob>, token?: string): Promise<void> {
@@ -352,5 +385,5 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
     if (invalid) throw new UnrecoverableError(invalid);
     await run(job, token, await withLateOptOuts(job.data));
   }
-  return Object.assign(processSendMessage, { continueSend: run });
+  return Object.assign(processSendMessage, { continueSend: run, sendChunkMember });
 }

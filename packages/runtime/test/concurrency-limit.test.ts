@@ -1,4 +1,4 @@
-import { createBatchAdmission } from '../src/batches/batch-admission';
+import { createConcurrencyLimit } from '../src/concurrency-limit';
 
 /** A unit of work the test finishes by hand, so the order of events is explicit (no timers). */
 function deferred() {
@@ -12,7 +12,7 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('batch admission', () => {
   it('runs at most `limit` batches at once and admits the waiting ones in arrival order', async () => {
-    const admitted = createBatchAdmission(2);
+    const admitted = createConcurrencyLimit(2);
     const works = [deferred(), deferred(), deferred(), deferred()];
     const started: number[] = [];
     const results = works.map((w, i) => admitted(() => (started.push(i), w.promise)));
@@ -30,7 +30,7 @@ describe('batch admission', () => {
   });
 
   it('frees the slot of a batch that failed, and passes its error on', async () => {
-    const admitted = createBatchAdmission(1);
+    const admitted = createConcurrencyLimit(1);
     const first = deferred();
     const failing = admitted(() => first.promise);
     let secondStarted = false;

@@ -1,11 +1,9 @@
 /**
- * At most `limit` batches are checked, priced and enqueued at once; the others wait their turn, in
- * order. The gateway is one CPU-bound thread, so running four 1,000-item batches side by side is not
- * faster than one after the other: it only holds four sets of jobs, BullMQ job objects and answers in
- * memory at the same time. Measured with one at a time: the same throughput, a lower peak RSS
- * (docs/performance/batch.md#batch-accept-benchbatchmjs).
+ * At most `limit` pieces of work run at once; the others wait their turn, in order. The gateway admits
+ * batches through one (docs/performance/batch.md#batch-accept-benchbatchmjs); the dispatcher bounds the sends of
+ * its chunks in flight with another (docs/messages.md#chunk-lifecycle).
  */
-export function createBatchAdmission(limit: number) {
+export function createConcurrencyLimit(limit: number) {
   let running = 0;
   const waiting: Array<() => void> = [];
 
