@@ -83,7 +83,7 @@ describe('observability', () => {
     const api = await fetch(`${stack.baseUrl}/admin/queues/api/queues?activeQueue=message-send&page=1&jobsPerPage=10`, { headers: { authorization: `Bearer ${admin}` } });
     expect(api.status).toBe(200);
     const { queues } = (await api.json()) as { queues: Array<{ name: string }> };
-    expect(queues.map((q) => q.name).sort()).toEqual(['event-fanout', 'message-send', 'message-send-bulk', 'message-timers', 'provider-callbacks', 'template-submit', 'webhook-delivery']);
+    expect(queues.map((q) => q.name).sort()).toEqual(['event-fanout', 'message-send', 'message-send-bulk', 'message-send-chunks', 'message-timers', 'provider-callbacks', 'template-submit', 'webhook-delivery']);
   });
 
   it('renders Bull Board in a real browser that logs in with Basic, under its CSP, loading nothing from elsewhere', async () => {

@@ -1,6 +1,6 @@
 import type { Job, Queue } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
-import { isSendChunk, MESSAGE_SEND_LANES, sendChunkBulkJob, type SendChunkJob, type SendMessageJob, type TrafficLane } from './contracts/message-send.queue';
+import { MESSAGE_SEND_CHUNKS_QUEUE, MESSAGE_SEND_LANES, sendChunkBulkJob, type SendChunkJob, type SendMessageJob, type TrafficLane } from './contracts/message-send.queue';
 import { openQueue } from './queue-contract';
 
 /** A message that waits in a lane: its own job, or its chunk (docs/messages.md#chunk-lifecycle). */
@@ -12,8 +12,11 @@ export interface WaitingMessage {
 
 /** Both lanes' send queues (docs/messages.md#traffic-lanes): where a message waits until the dispatcher persists it. */
 export interface SendLanes {
-  of(lane: 'transactional'): Queue<SendMessageJob>;
-  of(lane: TrafficLane): Queue<SendMessageJob | SendChunkJob>;
+  /** The lane's queue of single jobs. */
+  of(lane: TrafficLane): Queue<SendMessageJob>;
+  /** The bulk lane's chunks (docs/messages.md#chunk-lifecycle). */
+  readonly chunks: Queue<SendChunkJob>;
+  /** Every send queue: both lanes' single jobs, and the chunks. */
   readonly all: readonly Queue[];
   /** The waiting job of a message, in whichever lane it is (job id = message id); both asked in one round trip. */
   getJob(messageId: string): Promise<Job<SendMessageJob> | undefined>;
@@ -40,32 +43,32 @@ export function openSendLanes(options: { connection: Redis | Cluster; prefix: st
   const redis = options.connection;
   const transactional = openQueue(MESSAGE_SEND_LANES.transactional, options);
   const bulk = openQueue(MESSAGE_SEND_LANES.bulk, options);
+  const chunksQueue = openQueue(MESSAGE_SEND_CHUNKS_QUEUE, options);
   const byLane = { transactional, bulk } as const;
   const indexKey = chunkIndexKey(options.prefix);
-  const ownJob = (job: Job<SendMessageJob | SendChunkJob> | undefined): Job<SendMessageJob> | undefined =>
-    job && !isSendChunk(job.data) ? (job as Job<SendMessageJob>) : undefined;
   const getJob = async (messageId: string) => {
     const found = await Promise.all([transactional.getJob(messageId), bulk.getJob(messageId)]);
-    return found.map(ownJob).find((job) => job !== undefined);
+    return found.find((job) => job !== undefined);
   };
   return {
-    of: ((lane: TrafficLane) => byLane[lane]) as unknown as SendLanes['of'],
-    all: [transactional, bulk] as Queue[],
+    of: (lane) => byLane[lane],
+    chunks: chunksQueue,
+    all: [transactional, bulk, chunksQueue] as Queue[],
     getJob,
     async findWaiting(messageId) {
       const job = await getJob(messageId);
       if (job) return { data: job.data, ownJob: job };
       const chunkId = await redis.hget(indexKey, messageId);
-      const chunk = chunkId ? await bulk.getJob(chunkId) : undefined;
-      if (!chunk || !isSendChunk(chunk.data)) return undefined;
+      const chunk = chunkId ? await chunksQueue.getJob(chunkId) : undefined;
+      if (!chunk) return undefined;
       const data = chunk.data.messages.find((m) => m.message_id === messageId);
       return data ? { data } : undefined;
     },
-    async addChunks(chunks) {
-      if (chunks.length === 0) return;
-      const members = chunks.flatMap((chunk) => chunk.messages.flatMap((m) => [m.message_id, chunk.chunk_id]));
+    async addChunks(added) {
+      if (added.length === 0) return;
+      const members = added.flatMap((chunk) => chunk.messages.flatMap((m) => [m.message_id, chunk.chunk_id]));
       await redis.hset(indexKey, ...members);
-      await bulk.addBulk(chunks.map(sendChunkBulkJob));
+      await chunksQueue.addBulk(added.map(sendChunkBulkJob));
     },
     async forgetChunkMembers(messageIds) {
       if (messageIds.length > 0) await redis.hdel(indexKey, ...messageIds);
@@ -75,7 +78,7 @@ export function openSendLanes(options: { connection: Redis | Cluster; prefix: st
       return removed[0] + removed[1];
     },
     async close() {
-      await Promise.all([transactional.close(), bulk.close()]);
+      await Promise.all([transactional.close(), bulk.close(), chunksQueue.close()]);
     },
   };
 }

@@ -17,7 +17,7 @@ import {
   publishEventsOrLeaveInOutbox,
   TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
-import { createConcurrencyLimit, runWorkerService } from '@switchboard/runtime';
+import { runWorkerService } from '@switchboard/runtime';
 import { createCustomerWindowCache, createSuppressionCache, createUpstreamBreakerStore } from '@switchboard/shared-state';
 import {
   createAccountSettingsRepository,
@@ -156,7 +156,6 @@ runWorkerService({
       forgetChunkMembers: sendLanes.forgetChunkMembers,
       handOff: (placements) => enqueueSendMessages(sendLanes.of('bulk'), placements),
       fairShare,
-      sendSlots: createConcurrencyLimit(config.bulkConcurrency),
       clock,
       logger,
     });

@@ -21,16 +21,28 @@ export const MESSAGE_SEND_QUEUE = {
 } as const satisfies QueueContract;
 
 /**
- * The bulk lane: batch items, a chunk of them per job (docs/messages.md#chunk-lifecycle), and single sends
- * that ask for `bulk` or that a chunk handed off, one job each. Served by its own dispatcher workers so
- * that its backlog never takes the transactional lane's capacity. Renaming this queue or its jobs needs a
- * migration plan.
+ * The bulk lane's single jobs: sends that ask for `bulk`, scheduled batch items, and messages a chunk handed
+ * off. Served by dispatcher workers of its own so that its backlog never takes the transactional lane's
+ * capacity. Renaming this queue or its job needs a migration plan.
  */
 export const MESSAGE_SEND_BULK_QUEUE = {
   name: 'message-send-bulk',
-  jobs: { sendMessage: 'send-message', sendChunk: 'send-chunk' },
+  jobs: { sendMessage: 'send-message' },
   jobOptions: SEND_JOB_OPTIONS,
-  payload: payloadType<SendMessageJob | SendChunkJob>(),
+  payload: payloadType<SendMessageJob>(),
+} as const satisfies QueueContract;
+
+/**
+ * The bulk lane's chunks (docs/messages.md#chunk-lifecycle): a batch's due messages, up to a thousand per job.
+ * A queue of their own, served by few slots, because a chunk keeps a hundred sends in flight where a job of
+ * `message-send-bulk` keeps one: in one queue, the slots single jobs need would run every chunk at once, and
+ * turns between accounts would come down to whose sends got in line first.
+ */
+export const MESSAGE_SEND_CHUNKS_QUEUE = {
+  name: 'message-send-chunks',
+  jobs: { sendChunk: 'send-chunk' },
+  jobOptions: SEND_JOB_OPTIONS,
+  payload: payloadType<SendChunkJob>(),
 } as const satisfies QueueContract;
 
 /** Both lanes' contracts, by lane. */
@@ -112,10 +124,6 @@ export interface SendChunkProgress {
   next: number;
 }
 
-export function isSendChunk(data: SendMessageJob | SendChunkJob): data is SendChunkJob {
-  return 'chunk_id' in data;
-}
-
 /** A batch's due messages cut into chunks, in item order. */
 export function chunksOf(batchId: string, accountId: string, messages: readonly SendMessageJob[]): SendChunkJob[] {
   const chunks: SendChunkJob[] = [];
@@ -126,9 +134,9 @@ export function chunksOf(batchId: string, accountId: string, messages: readonly 
 }
 
 /**
- * A chunk joins the bulk lane without a priority: BullMQ takes such jobs before prioritized ones, so its first
+ * A chunk joins its queue without a priority: BullMQ takes such jobs before prioritized ones, so its first
  * run, which stores its messages, comes at once; its sends then wait for the account's turn.
  */
 export function sendChunkBulkJob(chunk: SendChunkJob) {
-  return { name: MESSAGE_SEND_BULK_QUEUE.jobs.sendChunk, data: chunk, opts: { ...SEND_JOB_OPTIONS, jobId: chunk.chunk_id } };
+  return { name: MESSAGE_SEND_CHUNKS_QUEUE.jobs.sendChunk, data: chunk, opts: { ...SEND_JOB_OPTIONS, jobId: chunk.chunk_id } };
 }

@@ -21,7 +21,7 @@ const STRAGGLERS_LIFTED_MAX = 1_000;
  * starts at the front of the line; and once the numbering has grown past half of BullMQ's range, a lane
  * seen empty starts it again.
  */
-export function createLaneTurns({ fairShare, lanes, logger }: { fairShare: FairShare; lanes: SendLanes; logger: Logger }) {
+export function createLaneTurns({ fairShare, lanes, logger }: { fairShare: FairShare; lanes: Pick<SendLanes, 'of' | 'chunks'>; logger: Logger }) {
   // The highest priority started since the last report, per lane; reported every LANE_CLOCK_REPORT_MS.
   const startedUpTo: Record<TrafficLane, number> = { transactional: 0, bulk: 0 };
   const reported: Record<TrafficLane, number> = { transactional: 0, bulk: 0 };
@@ -32,6 +32,9 @@ export function createLaneTurns({ fairShare, lanes, logger }: { fairShare: FairS
     startedUpTo[lane] = 0;
     reported[lane] = 0;
   };
+
+  // The bulk lane's turns cover its single jobs and its chunks alike (docs/messages.md#chunk-lifecycle).
+  const queuesOf = (lane: TrafficLane) => (lane === 'bulk' ? [lanes.of('bulk'), lanes.chunks] : [lanes.of(lane)]);
 
   const startedIn = (lane: TrafficLane) => (job: Job) => {
     startedUpTo[lane] = Math.max(startedUpTo[lane], job.priority ?? job.opts.priority ?? 0);
@@ -51,14 +54,14 @@ export function createLaneTurns({ fairShare, lanes, logger }: { fairShare: FairS
    */
   async function liftStragglers(lane: TrafficLane): Promise<void> {
     // Highest numbers first: the stragglers, if any, are at that end.
-    const waiting = await lanes.of(lane).getJobs(['prioritized'], 0, STRAGGLERS_LIFTED_MAX - 1, false);
+    const waiting = (await Promise.all(queuesOf(lane).map((queue) => queue.getJobs(['prioritized'], 0, STRAGGLERS_LIFTED_MAX - 1, false)))).flat();
     await Promise.all(waiting.filter((job) => (job.priority ?? job.opts.priority ?? 0) >= FAIR_SHARE_RESET_FROM).map((job) => job.changePriority({ priority: 1 })));
   }
 
   async function resetIdleLane(lane: TrafficLane): Promise<void> {
     if ((await fairShare.virtualTime(lane)) < FAIR_SHARE_RESET_FROM) return;
-    const counts = await lanes.of(lane).getJobCounts('wait', 'prioritized');
-    if (Object.values(counts).some((n) => n > 0)) return;
+    const counts = await Promise.all(queuesOf(lane).map((queue) => queue.getJobCounts('wait', 'prioritized')));
+    if (counts.some((byState) => Object.values(byState).some((n) => n > 0))) return;
     startNumbering(lane, await fairShare.reset(lane));
     logger.info('lane turns numbered again', { lane });
     setTimeout(() => void liftStragglers(lane).catch(() => undefined), LANE_RESET_CHECK_MS).unref();

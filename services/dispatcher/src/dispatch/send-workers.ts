@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
-import { createJobWorker, isSendChunk, MESSAGE_SEND_LANES, type JobWorker, type JobWorkerOptions, type SendChunkJob, type SendMessageJob, type TrafficLane } from '@switchboard/queues';
-import type { createSendChunkProcessor } from '../processors/send-chunk.processor';
+import { createJobWorker, MESSAGE_SEND_CHUNKS_QUEUE, MESSAGE_SEND_LANES, type JobWorker, type JobWorkerOptions, type SendMessageJob, type TrafficLane } from '@switchboard/queues';
+import { CHUNKS_AT_ONCE, type createSendChunkProcessor } from '../processors/send-chunk.processor';
 
 /**
  * Stalls (a dispatcher killed mid-job) a send job survives before BullMQ fails it. A chunk is taken up many
@@ -18,29 +18,18 @@ export interface SendWorkersDeps {
   concurrency: Record<TrafficLane, number>;
 }
 
-/** One worker per lane, each with slots of its own: a bulk backlog never holds a transactional slot (docs/messages.md#traffic-lanes). */
+/**
+ * One worker per send queue, each with slots of its own: a bulk backlog never holds a transactional slot
+ * (docs/messages.md#traffic-lanes), and the bulk lane's chunks have a few slots beside its single jobs.
+ */
 export function createSendWorkers({ sendMessage, sendChunk, startedIn, options, concurrency }: SendWorkersDeps): JobWorker[] {
   const common = { ...options, maxStalledCount: SEND_JOB_MAX_STALLS };
-  const transactional = createJobWorker(
-    MESSAGE_SEND_LANES.transactional,
-    { [MESSAGE_SEND_LANES.transactional.jobs.sendMessage]: sendMessage },
-    { ...common, concurrency: concurrency.transactional, onJobStart: startedIn('transactional') },
+  const laneWorker = (lane: TrafficLane) =>
+    createJobWorker(MESSAGE_SEND_LANES[lane], { [MESSAGE_SEND_LANES[lane].jobs.sendMessage]: sendMessage }, { ...common, concurrency: concurrency[lane], onJobStart: startedIn(lane) });
+  const chunks = createJobWorker(
+    MESSAGE_SEND_CHUNKS_QUEUE,
+    { [MESSAGE_SEND_CHUNKS_QUEUE.jobs.sendChunk]: { process: sendChunk.process, retry: { onFailedForGood: sendChunk.onFailedForGood } } },
+    { ...common, concurrency: CHUNKS_AT_ONCE, onJobStart: startedIn('bulk') },
   );
-  const asChunk = (job: Job<SendMessageJob | SendChunkJob>) => {
-    if (!isSendChunk(job.data)) throw new Error(`job ${job.id} is not a chunk`);
-    return job as Job<SendChunkJob>;
-  };
-  const asMessage = (job: Job<SendMessageJob | SendChunkJob>) => job as Job<SendMessageJob>;
-  const bulk = createJobWorker(
-    MESSAGE_SEND_LANES.bulk,
-    {
-      [MESSAGE_SEND_LANES.bulk.jobs.sendMessage]: (job, token) => sendMessage(asMessage(job), token),
-      [MESSAGE_SEND_LANES.bulk.jobs.sendChunk]: {
-        process: (job, token) => sendChunk.process(asChunk(job), token),
-        retry: { onFailedForGood: (job) => sendChunk.onFailedForGood(asChunk(job)) },
-      },
-    },
-    { ...common, concurrency: concurrency.bulk, onJobStart: startedIn('bulk') },
-  );
-  return [transactional, bulk];
+  return [laneWorker('transactional'), laneWorker('bulk'), chunks];
 }
