@@ -49,7 +49,7 @@ import { createTemplateHandlers, templatesRouter } from './routes/templates.rout
 import { createAccountRouter } from './routes/account.route';
 import { createEventsRouter } from './routes/events.route';
 import { operationsRouter } from './routes/operations.route';
-import { providerCallbacksRouter } from './routes/provider-callbacks.route';
+import { CALLBACK_RECEIPTS_GROUP_MAX, providerCallbacksRouter } from './routes/provider-callbacks.route';
 import { createUpstreamsRouter } from './routes/upstreams.route';
 import { createWebhooksRouter } from './routes/webhooks.route';
 import { createLoadingCache } from './support/loading-cache';
@@ -236,7 +236,7 @@ export function createApp({ config, logger, db, redis, sendLanes, callbackQueue,
       guard,
       logger,
       bodyLimitBytes: config.bodyLimitBytes,
-      receiptsGroupMax: config.callbackReceiptsGroupMax,
+      receiptsGroupMax: CALLBACK_RECEIPTS_GROUP_MAX,
       chatAppSecret: config.chatAppSecret,
       chatVerifyToken: config.chatVerifyToken,
       rbmClientToken: config.rbmClientToken,

@@ -25,11 +25,6 @@ export interface GatewayConfig extends CommonConfig {
   templateCacheTtlMs: number;
   /** Contract §1: larger bodies get 413. */
   bodyLimitBytes: number;
-  /**
-   * CALLBACK_RECEIPTS_GROUP_MAX: at most this many upstream callbacks carrying only receipts share one
-   * provider-callback job (docs/performance/dispatch.md#dispatch); 1 queues a job per callback.
-   */
-  callbackReceiptsGroupMax: number;
   /** An in-flight Idempotency-Key reservation older than this is presumed orphaned by a crash and taken over. */
   idempotencyLeaseMs: number;
   /** Numbers of an account are cached this long, so that sender resolution costs no query per request. */
@@ -140,7 +135,6 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     chatMediaAllowHttp: r.bool('CHAT_MEDIA_ALLOW_HTTP', false),
     templateCacheTtlMs: 1_000,
     bodyLimitBytes: 256 * 1024,
-    callbackReceiptsGroupMax: r.int('CALLBACK_RECEIPTS_GROUP_MAX', 100, { min: 1, max: 1_000 }),
     idempotencyLeaseMs: 10_000,
     numbersCacheTtlMs: 1_000,
     redisCommandTimeoutMs: 2_000,

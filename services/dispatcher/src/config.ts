@@ -1,6 +1,6 @@
 import type { UnitPrices } from '@switchboard/domain';
 import { EnvReader, type Env, readCommonConfig, redactUrlCredentials, type CommonConfig } from '@switchboard/runtime';
-import type { BreakerPolicy } from './upstreams/circuit-breaker';
+import { FIXED_BREAKER_THRESHOLDS, type BreakerPolicy } from './upstreams/circuit-breaker';
 import type { SenderRates } from './upstreams/sender-rate-limiter';
 import { parseChatUpstreams, type ChatUpstreamConfig } from './upstreams/chat-upstreams.config';
 import { parseRcsUpstreams, type RcsUpstreamConfig } from './upstreams/rcs-upstreams.config';
@@ -28,19 +28,6 @@ export interface DispatcherConfig extends CommonConfig {
   reconcileTimeoutMs: number;
   stalledIntervalMs: number;
   lockDurationMs: number;
-  /** Delay of a throttled send when the upstream named none (SMPP 0x58 never does). */
-  throttleDelayMs: number;
-  /** Runs of a callback job whose receipt matches no attempt yet, before it is logged and dropped. */
-  receiptMatchAttempts: number;
-  receiptRetryBackoffMs: number;
-  /** Receipts of concurrently running callback jobs applied in one transaction (docs/performance/dispatch.md#receipt-batches). */
-  receiptBatchMax: number;
-  receiptBatchWaitMs: number;
-  /** Persist, send-guard, acceptance and failure writes of concurrently running send jobs, gathered per kind (docs/performance/dispatch.md#send-batches). */
-  sendBatchMax: number;
-  sendBatchWaitMs: number;
-  /** SMPP receipts arriving while the previous ones are being queued, forwarded as one callback job (docs/performance/dispatch.md#dispatch). */
-  smppReceiptBatchMax: number;
   /** `auto` moves on when a message is not delivered this long after acceptance, unless the request or account says otherwise (docs/routing.md#time-based-fallback). */
   fallbackTimeoutSeconds: number;
   /** Chat media links must be https (docs/chat.md#image-document-audio); local stacks serve test media over http. */
@@ -52,8 +39,6 @@ export interface DispatcherConfig extends CommonConfig {
   mediaAllowPrivateNetworks: boolean;
   /** The gateway's sender for test keys without a chat number; replies to it open the sandbox window. */
   sandboxSender: string;
-  /** How long the HEAD of a media link may take before the message fails as `media_unreachable`. */
-  mediaCheckTimeoutMs: number;
   /** Confirmations sent after STOP and START (docs/routing.md#opt-out). */
   optOutReplies: { optOut: string; optIn: string };
   /** The unit prices of the confirmations' cost_units; the same PRICE_* as the gateway. */
@@ -69,7 +54,6 @@ export interface DispatcherConfig extends CommonConfig {
   senderRates: SenderRates;
   /** Transceiver binds per SMSC and the unacknowledged submit_sm allowed on each (docs/configuration.md#smpp-binds). */
   smpp: { binds: number; window: number };
-  senderRateBurstMs: number;
 }
 
 /**
@@ -237,19 +221,10 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     reconcileTimeoutMs: read.int('RECONCILE_TIMEOUT_MS', 30_000, { min: 0 }),
     stalledIntervalMs: read.int('STALLED_INTERVAL_MS', 30_000, { min: 100 }),
     lockDurationMs: read.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
-    throttleDelayMs: read.int('THROTTLE_DELAY_MS', 1_000, { min: 1 }),
-    receiptMatchAttempts: read.int('RECEIPT_MATCH_ATTEMPTS', 5, { min: 1, max: 100 }),
-    receiptRetryBackoffMs: read.int('RECEIPT_RETRY_BACKOFF_MS', 500, { min: 1 }),
-    receiptBatchMax: read.int('RECEIPT_BATCH_MAX', 100, { min: 1, max: 1_000 }),
-    receiptBatchWaitMs: read.int('RECEIPT_BATCH_WAIT_MS', 2, { min: 0, max: 1_000 }),
-    sendBatchMax: read.int('SEND_BATCH_MAX', 64, { min: 1, max: 1_000 }),
-    sendBatchWaitMs: read.int('SEND_BATCH_WAIT_MS', 2, { min: 0, max: 1_000 }),
-    smppReceiptBatchMax: read.int('SMPP_RECEIPT_BATCH_MAX', 100, { min: 1, max: 1_000 }),
     fallbackTimeoutSeconds: read.int('FALLBACK_TIMEOUT_SECONDS', 60, { min: 1, max: 86_400 }),
     chatMediaAllowHttp: read.bool('CHAT_MEDIA_ALLOW_HTTP', false),
     mediaAllowPrivateNetworks: read.bool('MEDIA_ALLOW_PRIVATE_NETWORKS', false),
     sandboxSender: read.string('SANDBOX_SENDER', '+14155550100'),
-    mediaCheckTimeoutMs: read.int('MEDIA_CHECK_TIMEOUT_MS', 5_000, { min: 100, max: 60_000 }),
     optOutReplies: {
       optOut: read.string('OPT_OUT_REPLY_TEXT', DEFAULT_OPT_OUT_REPLIES.optOut),
       optIn: read.string('OPT_IN_REPLY_TEXT', DEFAULT_OPT_OUT_REPLIES.optIn),
@@ -264,10 +239,8 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     breaker: {
       windowSize: read.int('UPSTREAM_BREAKER_WINDOW', 20, { min: 10, max: 1_000 }),
       minCalls: read.int('UPSTREAM_BREAKER_MIN_CALLS', 10, { min: 1, max: 1_000 }),
-      failureRateThreshold: read.int('UPSTREAM_BREAKER_FAILURE_PERCENT', 50, { min: 1, max: 100 }) / 100,
-      slowCallMs: read.int('UPSTREAM_BREAKER_SLOW_CALL_MS', 5_000, { min: 1 }),
       coolDownMs: read.int('UPSTREAM_BREAKER_COOL_DOWN_MS', 30_000, { min: 100 }),
-      probeTimeoutMs: read.int('UPSTREAM_BREAKER_PROBE_TIMEOUT_MS', 10_000, { min: 100 }),
+      ...FIXED_BREAKER_THRESHOLDS,
     },
     breakerGaugeRefreshMs: read.int('UPSTREAM_BREAKER_GAUGE_REFRESH_MS', 2_000, { min: 100 }),
     smpp: { binds: smppBinds, window: read.int('SMPP_WINDOW', 10, { min: 1, max: 1_000 }) },
@@ -277,7 +250,6 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
       sms: read.int('SENDER_RATE_SMS_PER_SECOND', 0, { min: 0, max: 10_000_000 }) * (read.bool('SENDER_RATE_SMS_PER_BIND', false) ? smppBinds : 1),
       rcs: read.int('SENDER_RATE_RCS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
     }),
-    senderRateBurstMs: read.int('SENDER_RATE_BURST_MS', 100, { min: 1, max: 60_000 }),
   };
   if (config.breaker.minCalls > config.breaker.windowSize) read.problems.push('UPSTREAM_BREAKER_MIN_CALLS must not exceed UPSTREAM_BREAKER_WINDOW');
   return read.finish('dispatcher', config);
@@ -301,22 +273,15 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     reconcile_timeout_ms: config.reconcileTimeoutMs,
     stalled_interval_ms: config.stalledIntervalMs,
     lock_duration_ms: config.lockDurationMs,
-    throttle_delay_ms: config.throttleDelayMs,
-    receipt_match_attempts: config.receiptMatchAttempts,
-    receipt_batch: { max: config.receiptBatchMax, wait_ms: config.receiptBatchWaitMs },
-    send_batch: { max: config.sendBatchMax, wait_ms: config.sendBatchWaitMs },
-    smpp_receipt_batch_max: config.smppReceiptBatchMax,
     fallback_timeout_seconds: config.fallbackTimeoutSeconds,
     chat_media_allow_http: config.chatMediaAllowHttp,
     media_allow_private_networks: config.mediaAllowPrivateNetworks,
     sandbox_sender: config.sandboxSender,
-    media_check_timeout_ms: config.mediaCheckTimeoutMs,
     opt_out_replies: config.optOutReplies,
     sandbox: upstreams(config.sandbox),
     live: upstreams(config.live),
     breaker: config.breaker,
     sender_rates_per_second: config.senderRates,
     smpp: config.smpp,
-    sender_rate_burst_ms: config.senderRateBurstMs,
   };
 }

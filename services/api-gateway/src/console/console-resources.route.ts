@@ -116,7 +116,7 @@ export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secre
     res.json({ since: since.toISOString(), data: rows, calls });
   });
 
-  // The delivery log with each answer's excerpt (WEBHOOK_RESPONSE_EXCERPT_CHARS), which /v1 does not show.
+  // The delivery log with each answer's excerpt (webhook-delivery's RESPONSE_EXCERPT_CHARS), which /v1 does not show.
   router.get('/webhooks/:id/attempts', async (req, res) => {
     const id = req.params.id;
     if (!isId('whk', id)) throw new NotFoundError();

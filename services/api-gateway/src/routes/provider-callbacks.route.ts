@@ -11,12 +11,18 @@ import { parseJsonBody, readJsonRequestBody } from '../http/json-body.middleware
 import { gatewayErrors } from '../http/problem';
 import { rawBodyOf } from '../http/request-context';
 
+/**
+ * At most 100 receipt-only callbacks share one provider-callback job: the dispatcher applies 100 receipts in one
+ * transaction (docs/performance/dispatch.md#receipt-batches), so a bigger job would only be split there.
+ */
+export const CALLBACK_RECEIPTS_GROUP_MAX = 100;
+
 export interface ProviderCallbackDeps {
   queue: Queue;
   guard: DependencyGuard;
   logger: Logger;
   bodyLimitBytes: number;
-  /** Callbacks carrying only receipts that may share one job (CALLBACK_RECEIPTS_GROUP_MAX). @defaultValue 1 */
+  /** Callbacks carrying only receipts that may share one job (the gateway passes {@link CALLBACK_RECEIPTS_GROUP_MAX}). @defaultValue 1 */
   receiptsGroupMax?: number;
   chatAppSecret: string;
   chatVerifyToken: string;

@@ -1,6 +1,14 @@
 import type { BreakerRecord, BreakerStateName } from '@switchboard/shared-state';
 
-/** The breaker's thresholds (UPSTREAM_BREAKER_* in docs/configuration.md). */
+/**
+ * The thresholds an operator does not need to choose (docs/routing.md#several-upstreams-per-channel): half the
+ * window bad opens a breaker, as in resilience4j's default; a call slower than 5 s is as bad as a failure, since
+ * the senders' own timeouts are about that long; a probe may hold a half-open upstream for 10 s, twice a slow call,
+ * before a dispatcher that died mid-probe is presumed gone.
+ */
+export const FIXED_BREAKER_THRESHOLDS = { failureRateThreshold: 0.5, slowCallMs: 5_000, probeTimeoutMs: 10_000 } as const;
+
+/** The breaker's thresholds (UPSTREAM_BREAKER_* in docs/configuration.md, and {@link FIXED_BREAKER_THRESHOLDS}). */
 export interface BreakerPolicy {
   /** Calls in the rolling window; the breaker judges only once it holds `minCalls`. */
   windowSize: number;
