@@ -75,7 +75,8 @@ export function parseTrustProxy(raw: string): TrustProxy {
     const family = isIP(address);
     const maxPrefix = family === 6 ? 128 : 32;
     const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= maxPrefix);
-    if (family === 0 || !prefixOk || rest.length > 0) throw new Error(`"${entry}" is not an IP address, a CIDR or one of ${PROXY_NAMES.join(', ')}`);
+    if (family === 0 || !prefixOk || rest.length > 0)
+      throw new Error(`"${entry}" is not an IP address, a CIDR or one of ${PROXY_NAMES.join(', ')}`);
   }
   if (entries.length === 0) throw new Error('the list is empty');
   return entries;
@@ -145,7 +146,9 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     tls: readTlsFiles(r),
     trustProxy: env.TRUST_PROXY ? r.parsed('TRUST_PROXY', parseTrustProxy, TRUST_PROXY_FORMAT) : false,
     requireTls: r.bool('REQUIRE_TLS', false),
-    publicBaseUrl: env.PUBLIC_BASE_URL ? r.parsed('PUBLIC_BASE_URL', parsePublicBaseUrl, 'an absolute http(s) URL such as https://api.example.com') : undefined,
+    publicBaseUrl: env.PUBLIC_BASE_URL
+      ? r.parsed('PUBLIC_BASE_URL', parsePublicBaseUrl, 'an absolute http(s) URL such as https://api.example.com')
+      : undefined,
     voiceConcurrentCallsPerAccount: r.int('VOICE_CONCURRENT_CALLS_PER_ACCOUNT', 10, { min: 1, max: 100_000 }),
     gatewayWorkers: readGatewayWorkers(r),
   };

@@ -28,7 +28,17 @@ const authenticatedAdmin: RequestHandler = (_req, res, next) => {
   // and nothing from elsewhere (its Google Fonts link is blocked, the fonts fall back to local ones).
   res.setHeader(
     'Content-Security-Policy',
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+    [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "font-src 'self'",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+    ].join('; '),
   );
   next();
 };
@@ -43,7 +53,17 @@ const askBrowserForLogin: ErrorRequestHandler = (error: unknown, _req, _res, nex
  * Bull Board over the given queues, for callers with the `admin` scope (docs/observability.md#bull-board).
  * Its pages, scripts and styles come from the installed `@bull-board/ui` package, served by the gateway.
  */
-export function queueBoardRouter({ queues, connection, prefix, authenticateAdmin }: { queues: readonly Queue[]; connection: ConnectionOptions; prefix: string; authenticateAdmin: RequestHandler[] }): Router {
+export function queueBoardRouter({
+  queues,
+  connection,
+  prefix,
+  authenticateAdmin,
+}: {
+  queues: readonly Queue[];
+  connection: ConnectionOptions;
+  prefix: string;
+  authenticateAdmin: RequestHandler[];
+}): Router {
   let board: RequestHandler | undefined;
   // Built on the first admin request: Bull Board is about 18 MB of the gateway's memory that an
   // API-only gateway never uses (docs/performance/batch.md#gateway-memory).

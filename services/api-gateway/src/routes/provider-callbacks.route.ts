@@ -49,7 +49,11 @@ function sha256(data: Buffer | string): string {
 export function providerCallbacksRouter(deps: ProviderCallbackDeps): Router {
   const { queue, guard, logger, clock = Date.now } = deps;
   const router = Router();
-  const callbackJob = (source: CallbackSource, contents: Contents): ProviderCallbackJob => ({ source, received_at: new Date(clock()).toISOString(), ...contents });
+  const callbackJob = (source: CallbackSource, contents: Contents): ProviderCallbackJob => ({
+    source,
+    received_at: new Date(clock()).toISOString(),
+    ...contents,
+  });
   const onlyReceipts = (receipts: UpstreamReceipt[]): Contents => ({ receipts, inbound: [], template_updates: [] });
 
   const enqueueReceipts = createGroupCommit<CallbackSource, { digest: string; receipts: UpstreamReceipt[] }, void>({
@@ -71,7 +75,9 @@ export function providerCallbacksRouter(deps: ProviderCallbackDeps): Router {
       await guard('redis', () => enqueueReceipts(source, { digest, receipts: contents.receipts }));
       return;
     }
-    await guard('redis', () => enqueueProviderCallback(queue, callbackJob(source, contents), providerCallbackJobId.signedBody(source, digest)));
+    await guard('redis', () =>
+      enqueueProviderCallback(queue, callbackJob(source, contents), providerCallbackJobId.signedBody(source, digest)),
+    );
   }
 
   /** A signed body we cannot read would be retried forever by the upstream; 400 ends that. */
