@@ -54,7 +54,7 @@ export interface GatewayContext extends Required<Pick<GatewayDeps, 'clock'>>, Om
   authenticatedSend: RequestHandler[];
   /** Authenticate and rate-limit; the routers check their scopes themselves. */
   authOnly: RequestHandler[];
-  /** A fresh JSON body parser with the gateway's body limit (contract §1: larger bodies get 413). */
+  /** A fresh JSON body parser with the gateway's body limit (docs/conventions.md: larger bodies get 413). */
   jsonBody: () => RequestHandler[];
   /** The account's numbers, cached so that sender resolution costs no query per request. */
   accountNumbers: (accountId: string) => Promise<NumberRecord[]>;
