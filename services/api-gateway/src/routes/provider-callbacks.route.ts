@@ -12,8 +12,8 @@ import { gatewayErrors } from '../http/problem';
 import { rawBodyOf } from '../http/request-context';
 
 /**
- * At most 100 receipt-only callbacks share one provider-callback job: the dispatcher applies 100 receipts in one
- * transaction (docs/performance/dispatch.md#receipt-batches), so a bigger job would only be split there.
+ * At most 100 receipt-only callbacks share one provider-callback job, as many as the dispatcher's receipt batch
+ * (docs/performance/dispatch.md#receipt-batches): a busy moment's callbacks share a job, and no job grows without bound.
  */
 export const CALLBACK_RECEIPTS_GROUP_MAX = 100;
 

@@ -3,7 +3,7 @@ import type { SendMessageStore } from '../processors/send-message.processor';
 import type { PendingAcceptances } from './pending-acceptances';
 import { createWriteBatcher } from './write-batcher';
 
-/** A batch of 64 writes fills one statement while concurrency stays at its default of 32 per lane (docs/performance/dispatch.md#send-batches). */
+/** 64: every send job of a dispatcher at the default concurrency (32 per lane, two lanes) fits one batch (docs/performance/dispatch.md#send-batches). */
 export const SEND_BATCH_MAX = 64;
 /** 2 ms: long enough for the jobs started together to join, short against a send's own latency (docs/performance/dispatch.md#send-batches). */
 export const SEND_BATCH_WAIT_MS = 2;

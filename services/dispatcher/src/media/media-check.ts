@@ -44,7 +44,7 @@ export interface MediaCheckOptions {
   resolver?: Resolver;
 }
 
-/** 5 s for a HEAD: a media host slower than that would fail the upstream's own fetch too (docs/chat.md#image-document-audio). */
+/** 5 s for a HEAD: a media host answers one in well under a second, and a longer wait holds a send for nothing (docs/chat.md#image-document-audio). */
 export const MEDIA_CHECK_TIMEOUT_MS = 5_000;
 
 const refuse = (code: (typeof MEDIA_ERROR_CODES)[number], message: string) => new ProviderError('permanent', code, message);

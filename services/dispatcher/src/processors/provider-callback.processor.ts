@@ -17,8 +17,8 @@ export interface CallbackHandlers {
 }
 
 /**
- * A receipt that overtook its send's own write is retried 5 times, 500 ms apart and growing: the write is
- * milliseconds behind, so this covers a slow store without keeping a receipt that is not ours for long.
+ * A receipt that overtook its send's own write runs at most 5 times, the first retry after 500 ms and each wait
+ * doubling: the write is milliseconds behind, so this covers a slow store without keeping an unmatched receipt long.
  */
 export const RECEIPT_MATCH_ATTEMPTS = 5;
 export const RECEIPT_RETRY_BACKOFF_MS = 500;

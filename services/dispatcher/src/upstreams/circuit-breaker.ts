@@ -2,9 +2,10 @@ import type { BreakerRecord, BreakerStateName } from '@switchboard/shared-state'
 
 /**
  * The thresholds an operator does not need to choose (docs/routing.md#several-upstreams-per-channel): half the
- * window bad opens a breaker, as in resilience4j's default; a call slower than 5 s is as bad as a failure, since
- * the senders' own timeouts are about that long; a probe may hold a half-open upstream for 10 s, twice a slow call,
- * before a dispatcher that died mid-probe is presumed gone.
+ * window bad opens a breaker, as resilience4j's default does; a call slower than 5 s, half the adapters' 10 s
+ * request timeout, counts as bad, so an upstream that slows down is left before its calls time out; a probe may
+ * hold a half-open upstream for 10 s, as long as its call can take, before a dispatcher that died mid-probe is
+ * presumed gone.
  */
 export const FIXED_BREAKER_THRESHOLDS = { failureRateThreshold: 0.5, slowCallMs: 5_000, probeTimeoutMs: 10_000 } as const;
 

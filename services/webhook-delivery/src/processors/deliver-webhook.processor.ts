@@ -10,7 +10,7 @@ class RetryLaterError extends Error {
   }
 }
 
-/** 250 ms before a job of a saturated target asks for a slot again: about one attempt's time at a fast endpoint. */
+/** 250 ms before a job of a saturated target asks for a slot again: short against any retry wait, and no busy loop. */
 export const SATURATION_DELAY_MS = 250;
 
 export interface DeliverDeps extends AttemptDeps {
