@@ -35,10 +35,6 @@ const stack = await devstack.startStack({
   dispatcherEnv: {
     DISPATCH_CONCURRENCY: String(concurrency),
     DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '20',
-    // RECEIPT_BATCH_MAX=1 applies every callback job's receipts alone, as before the receipt batcher (an A/B in one checkout).
-    ...(process.env.RECEIPT_BATCH_MAX ? { RECEIPT_BATCH_MAX: process.env.RECEIPT_BATCH_MAX } : {}),
-    // SEND_BATCH_MAX=1 writes every send job alone, as before the send batches (an A/B in one checkout).
-    ...(process.env.SEND_BATCH_MAX ? { SEND_BATCH_MAX: process.env.SEND_BATCH_MAX } : {}),
     ...(process.env.SMPP_BINDS ? { SMPP_BINDS: process.env.SMPP_BINDS } : {}),
     ...(process.env.SMPP_WINDOW ? { SMPP_WINDOW: process.env.SMPP_WINDOW } : {}),
     SENDER_RATE_CHAT_PER_SECOND: '1000000',

@@ -1,6 +1,6 @@
 // Send-side store writes (docs/performance/dispatch.md#send-batches): messages through persist → send guard → acceptance,
 // 64 at a time like the dispatcher's send jobs, against PostgreSQL with the dispatcher's pool size. Batched
-// (SEND_BATCH_MAX=64, the default) beside the baseline of the same writes one job at a time (SEND_BATCH_MAX=1),
+// (maxBatch 64, the dispatcher's SEND_BATCH_MAX) beside the baseline of the same writes one job at a time (maxBatch 1),
 // alternated in the same run on the same database. No upstream, no Redis: the store's share of a send alone.
 // Usage: npm run build && node bench/send-writes.mjs [messages=5000] [rounds=2]
 import { createRequire } from 'node:module';

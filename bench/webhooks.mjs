@@ -61,7 +61,7 @@ try {
     DATABASE_URL: database.url, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn', SECRETS_ENCRYPTION_KEYS: devstack.testSecretsKeys(database.url),
     WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     // First attempts run inside the fan-out jobs, retries in delivery jobs: either way at most `concurrency` POSTs in flight, as in the bare loop.
-    WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_FANOUT_CONCURRENCY: String(concurrency), WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency), OUTBOX_SWEEP_AGE_MS: '600000',
+    WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency), OUTBOX_SWEEP_AGE_MS: '600000',
   });
   const ids = [];
   for (let i = 0; i < total; i += 500) {

@@ -1,4 +1,4 @@
-import type { ServiceName } from './service-process';
+import type { ServiceName } from './service-name';
 
 /**
  * V8 heap flags a service is started with, here as in the images (`Dockerfile`, docker-compose) and the Helm

@@ -3,11 +3,12 @@ import { readFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { join } from 'node:path';
 import { freePort, waitFor } from './infra';
+import type { ServiceName } from './service-name';
 import { SERVICE_NODE_FLAGS } from './service-node-flags';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 
-export type ServiceName = 'api-gateway' | 'dispatcher' | 'carrier-sim' | 'webhook-delivery' | 'voice-orchestrator';
+export type { ServiceName } from './service-name';
 
 /** The environment variable that carries each service's HTTP port (its API or its health server). */
 export const SERVICE_PORT_ENV: Record<ServiceName, string> = {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 // `npm install` on a fresh clone prints no EBADENGINE and no unreviewed install script (README.md, "Test"): every
 // package of the lock file supports the lowest Node that package.json's `engines` allows, and every package with
 // an install script is named in `allowScripts`.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// semver is installed as a dependency of other packages, without a type package: required with the two functions used.
 const semver = require('semver') as { satisfies(version: string, range: string): boolean; minVersion(range: string): { version: string } | null };
 
 const ROOT = join(__dirname, '..', '..', '..');

@@ -25,13 +25,11 @@ export function enableTracing(on: boolean, options: TracingOptions): void {
   if (!on || provider) return;
   // Loaded only when tracing is on: the SDK and the OTLP exporter are about 300 modules and 20 MB of a
   // process's memory that a service with tracing off never uses (docs/performance/batch.md#gateway-memory).
-  /* eslint-disable @typescript-eslint/no-require-imports */
   const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
   const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
   const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const { BatchSpanProcessor, TracerProvider } = require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
-  /* eslint-enable @typescript-eslint/no-require-imports */
   const spanProcessors = options.otlpTracesUrl
     ? [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: options.otlpTracesUrl }), scheduledDelayMillis: options.exportDelayMs ?? 1_000 })]
     : [];

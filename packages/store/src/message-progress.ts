@@ -1,4 +1,4 @@
-import type { AttemptRow } from './message-resource';
+import type { AttemptRow } from './message-rows';
 
 /** Statuses after which nothing more is sent, nor expired (docs/messages.md#message-states). */
 const ENDED = new Set(['delivered', 'read', 'failed', 'undelivered', 'canceled']);

@@ -22,11 +22,14 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
+/** ±20 % on each scheduled wait, so endpoints that failed together are not retried together (docs/webhooks.md#delivery-retries-and-dead-letters). */
+export const RETRY_JITTER_RATIO = 0.2;
+
 export interface RetryInput {
   schedule: readonly number[];
   /** Attempts already made, including the one that just failed (1 after the first failure). */
   attemptsMade: number;
-  /** Fraction of the delay added or removed at random. @defaultValue 0.2 */
+  /** Fraction of the delay added or removed at random. @defaultValue {@link RETRY_JITTER_RATIO} */
   jitterRatio?: number;
   retryAfterMs?: number | null;
   random?: () => number;
@@ -36,7 +39,7 @@ export interface RetryInput {
  * The wait before the next attempt, or null when the schedule is exhausted (dead letter).
  * `schedule[n]` is the wait before attempt n + 1, so the schedule's length is the number of attempts.
  */
-export function nextRetryDelay({ schedule, attemptsMade, jitterRatio = 0.2, retryAfterMs = null, random = Math.random }: RetryInput): number | null {
+export function nextRetryDelay({ schedule, attemptsMade, jitterRatio = RETRY_JITTER_RATIO, retryAfterMs = null, random = Math.random }: RetryInput): number | null {
   if (attemptsMade >= schedule.length) return null;
   const scheduled = schedule[attemptsMade];
   if (retryAfterMs !== null && retryAfterMs !== undefined) return Math.min(Math.max(0, retryAfterMs), 2 * scheduled);

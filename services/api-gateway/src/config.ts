@@ -25,11 +25,6 @@ export interface GatewayConfig extends CommonConfig {
   templateCacheTtlMs: number;
   /** Contract §1: larger bodies get 413. */
   bodyLimitBytes: number;
-  /**
-   * CALLBACK_RECEIPTS_GROUP_MAX: at most this many upstream callbacks carrying only receipts share one
-   * provider-callback job (docs/performance/dispatch.md#dispatch); 1 queues a job per callback.
-   */
-  callbackReceiptsGroupMax: number;
   /** An in-flight Idempotency-Key reservation older than this is presumed orphaned by a crash and taken over. */
   idempotencyLeaseMs: number;
   /** Numbers of an account are cached this long, so that sender resolution costs no query per request. */
@@ -80,7 +75,8 @@ export function parseTrustProxy(raw: string): TrustProxy {
     const family = isIP(address);
     const maxPrefix = family === 6 ? 128 : 32;
     const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= maxPrefix);
-    if (family === 0 || !prefixOk || rest.length > 0) throw new Error(`"${entry}" is not an IP address, a CIDR or one of ${PROXY_NAMES.join(', ')}`);
+    if (family === 0 || !prefixOk || rest.length > 0)
+      throw new Error(`"${entry}" is not an IP address, a CIDR or one of ${PROXY_NAMES.join(', ')}`);
   }
   if (entries.length === 0) throw new Error('the list is empty');
   return entries;
@@ -140,7 +136,6 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     chatMediaAllowHttp: r.bool('CHAT_MEDIA_ALLOW_HTTP', false),
     templateCacheTtlMs: 1_000,
     bodyLimitBytes: 256 * 1024,
-    callbackReceiptsGroupMax: r.int('CALLBACK_RECEIPTS_GROUP_MAX', 100, { min: 1, max: 1_000 }),
     idempotencyLeaseMs: 10_000,
     numbersCacheTtlMs: 1_000,
     redisCommandTimeoutMs: 2_000,
@@ -151,7 +146,9 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     tls: readTlsFiles(r),
     trustProxy: env.TRUST_PROXY ? r.parsed('TRUST_PROXY', parseTrustProxy, TRUST_PROXY_FORMAT) : false,
     requireTls: r.bool('REQUIRE_TLS', false),
-    publicBaseUrl: env.PUBLIC_BASE_URL ? r.parsed('PUBLIC_BASE_URL', parsePublicBaseUrl, 'an absolute http(s) URL such as https://api.example.com') : undefined,
+    publicBaseUrl: env.PUBLIC_BASE_URL
+      ? r.parsed('PUBLIC_BASE_URL', parsePublicBaseUrl, 'an absolute http(s) URL such as https://api.example.com')
+      : undefined,
     voiceConcurrentCallsPerAccount: r.int('VOICE_CONCURRENT_CALLS_PER_ACCOUNT', 10, { min: 1, max: 100_000 }),
     gatewayWorkers: readGatewayWorkers(r),
   };

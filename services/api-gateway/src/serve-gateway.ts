@@ -2,7 +2,17 @@ import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { getLogger, type Logger } from '@switchboard/logger';
-import { createProducerConnection, enableTracing, flushTraces, EVENT_FANOUT_QUEUE, openQueue, openSendLanes, PROVIDER_CALLBACKS_QUEUE, reportQueueDepths, TEMPLATE_SUBMIT_QUEUE } from '@switchboard/queues';
+import {
+  createProducerConnection,
+  enableTracing,
+  flushTraces,
+  EVENT_FANOUT_QUEUE,
+  openQueue,
+  openSendLanes,
+  PROVIDER_CALLBACKS_QUEUE,
+  reportQueueDepths,
+  TEMPLATE_SUBMIT_QUEUE,
+} from '@switchboard/queues';
 import { createHttpDrain, installShutdown, MetricsRegistry } from '@switchboard/runtime';
 import { createDb, createSecretCipher, migrate, resealSecrets } from '@switchboard/store';
 import { createApp } from './app';
@@ -48,7 +58,8 @@ export async function serveGateway(): Promise<void> {
   // Plaintext from before encryption, or values under a retired key (docs/webhooks.md, "Secrets at rest").
   const sealing = await resealSecrets(db, createSecretCipher(config.secretsKeys));
   logger.info('secrets sealed under the active key', { resealed: sealing.resealed });
-  if (sealing.unreadable.length > 0) logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
+  if (sealing.unreadable.length > 0)
+    logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
 
   enableTracing(config.tracingEnabled, { service: 'api-gateway', otlpTracesUrl: config.otlpTracesUrl });
   const redis = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
@@ -67,7 +78,20 @@ export async function serveGateway(): Promise<void> {
 
   const metrics = new MetricsRegistry();
   reportQueueDepths(metrics, [...sendLanes.all, callbackQueue, templateQueue, eventFanoutQueue]);
-  const app = createApp({ config, logger, db, redis, sendLanes, callbackQueue, templateQueue, eventFanoutQueue, metrics, scrapeMetrics: createMetricsScrape(metrics), isStarting: createClusterStarting(), isDraining: () => http.isDraining() });
+  const app = createApp({
+    config,
+    logger,
+    db,
+    redis,
+    sendLanes,
+    callbackQueue,
+    templateQueue,
+    eventFanoutQueue,
+    metrics,
+    scrapeMetrics: createMetricsScrape(metrics),
+    isStarting: createClusterStarting(),
+    isDraining: () => http.isDraining(),
+  });
   const gatewayServer = createGatewayServer(app, config.tls, logger);
   const { server } = gatewayServer;
   const http = createHttpDrain(server, { idleGraceMs: config.drainIdleGraceMs, deadlineMs: config.drainDeadlineMs });

@@ -1,9 +1,14 @@
+import { EnvReader, type Env } from '@switchboard/runtime';
+import { ENQUIRE_LINK_MS } from './smpp/smsc-server';
+import type { LogLevel } from './support/json-logger';
+import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from './webhooks/webhook-poster';
+
 /**
  * The simulator's only reader of the environment. Every value has a sandbox default so that
  * `node dist/main.js` works with no setup; the defaults match the gateway's sandbox defaults.
  */
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type { LogLevel };
 
 export interface SimConfig {
   readonly host: string;
@@ -50,89 +55,66 @@ export interface SimConfig {
 
 export class ConfigError extends Error {}
 
-type Env = Record<string, string | undefined>;
+/** The sandbox identities every stack uses; the dispatcher's test keys send with them (docs/configuration.md). */
+const SANDBOX_WABA_ID = '100000000000001';
+const SANDBOX_RBM_AGENT_ID = 'switchboard-sandbox-agent';
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
-function text(env: Env, name: string, fallback: string): string {
-  const value = env[name];
-  return value === undefined || value.trim() === '' ? fallback : value.trim();
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = text(env, name, String(fallback));
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${raw}"`);
-  }
-  return value;
-}
-
-function flag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = text(env, name, String(fallback)).toLowerCase();
-  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
-  if (['false', '0', 'no', 'off'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
-}
-
-function url(env: Env, name: string, fallback: string): string {
-  const raw = text(env, name, fallback);
+/** An http(s) URL with a sandbox default; anything else is a problem of `r`. */
+function url(r: EnvReader, name: string, fallback: string): string {
+  const raw = r.string(name, fallback);
   try {
     const parsed = new URL(raw);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return raw;
   } catch {
-    throw new ConfigError(`${name} must be an http(s) URL, got "${raw}"`);
+    // reported below
   }
+  r.problems.push(`${name} must be an http(s) URL, got "${raw}"`);
   return raw;
 }
 
-function delayList(env: Env, name: string, fallback: readonly number[]): readonly number[] {
-  const raw = text(env, name, fallback.join(','));
-  const values = raw.split(',').map((part) => Number(part.trim()));
-  if (values.some((v) => !Number.isInteger(v) || v < 0 || v > 600_000)) {
-    throw new ConfigError(`${name} must be a comma-separated list of milliseconds, got "${raw}"`);
-  }
-  return Object.freeze(values);
+function logLevel(r: EnvReader): LogLevel {
+  const raw = r.string('SIM_LOG_LEVEL', 'info');
+  if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
+  r.problems.push(`SIM_LOG_LEVEL must be debug, info, warn or error, got "${raw}"`);
+  return 'info';
 }
 
-function logLevel(env: Env): LogLevel {
-  const raw = text(env, 'SIM_LOG_LEVEL', 'info');
-  if (raw === 'debug' || raw === 'info' || raw === 'warn' || raw === 'error') return raw;
-  throw new ConfigError(`SIM_LOG_LEVEL must be debug, info, warn or error, got "${raw}"`);
-}
-
+/** Reads SIM_* through the services' EnvReader; throws a ConfigError naming every problem at once. */
 export function loadConfig(env: Env = process.env): SimConfig {
+  const r = new EnvReader(env);
+  const delay = (name: string, fallback: number) => r.int(name, fallback, { min: 0, max: 3_600_000 });
   const config: SimConfig = {
-    host: text(env, 'SIM_HOST', '127.0.0.1'),
-    httpPort: integer(env, 'SIM_PORT', 8090, 0, 65535),
-    smppPort: integer(env, 'SIM_SMPP_PORT', 2775, 0, 65535),
-    sipPort: integer(env, 'SIM_SIP_PORT', 5070, 0, 65535),
+    host: r.string('SIM_HOST', '127.0.0.1'),
+    httpPort: r.int('SIM_PORT', 8090, { min: 0, max: 65535 }),
+    smppPort: r.int('SIM_SMPP_PORT', 2775, { min: 0, max: 65535 }),
+    sipPort: r.int('SIM_SIP_PORT', 5070, { min: 0, max: 65535 }),
     chat: Object.freeze({
-      webhookUrl: url(env, 'SIM_CHAT_WEBHOOK_URL', 'http://127.0.0.1:8080/v1/providers/chat/webhook'),
-      appSecret: text(env, 'SIM_CHAT_APP_SECRET', 'sandbox-chat-app-secret'),
-      accessToken: text(env, 'SIM_CHAT_ACCESS_TOKEN', 'sandbox-chat-token'),
-      wabaId: text(env, 'SIM_CHAT_WABA_ID', '100000000000001'),
+      webhookUrl: url(r, 'SIM_CHAT_WEBHOOK_URL', 'http://127.0.0.1:8080/v1/providers/chat/webhook'),
+      appSecret: r.string('SIM_CHAT_APP_SECRET', 'sandbox-chat-app-secret'),
+      accessToken: r.string('SIM_CHAT_ACCESS_TOKEN', 'sandbox-chat-token'),
+      wabaId: SANDBOX_WABA_ID,
     }),
     rbm: Object.freeze({
-      webhookUrl: url(env, 'SIM_RBM_WEBHOOK_URL', 'http://127.0.0.1:8080/v1/providers/rcs/events'),
-      clientToken: text(env, 'SIM_RBM_CLIENT_TOKEN', 'sandbox-rbm-client-token'),
-      accessToken: text(env, 'SIM_RBM_ACCESS_TOKEN', 'sandbox-rbm-token'),
-      defaultAgentId: text(env, 'SIM_RBM_AGENT_ID', 'switchboard-sandbox-agent'),
+      webhookUrl: url(r, 'SIM_RBM_WEBHOOK_URL', 'http://127.0.0.1:8080/v1/providers/rcs/events'),
+      clientToken: r.string('SIM_RBM_CLIENT_TOKEN', 'sandbox-rbm-client-token'),
+      accessToken: r.string('SIM_RBM_ACCESS_TOKEN', 'sandbox-rbm-token'),
+      defaultAgentId: SANDBOX_RBM_AGENT_ID,
     }),
     smpp: Object.freeze({
-      systemId: text(env, 'SIM_SMPP_SYSTEM_ID', 'switchboard'),
-      password: text(env, 'SIM_SMPP_PASSWORD', 'sandbox'),
-      enquireLinkMs: integer(env, 'SIM_SMPP_ENQUIRE_LINK_MS', 30_000, 0, 3_600_000),
+      systemId: r.string('SIM_SMPP_SYSTEM_ID', 'switchboard'),
+      password: r.string('SIM_SMPP_PASSWORD', 'sandbox'),
+      enquireLinkMs: ENQUIRE_LINK_MS,
     }),
-    deliveryDelayMs: integer(env, 'SIM_DELIVERY_DELAY_MS', 200, 0, 3_600_000),
-    readDelayMs: integer(env, 'SIM_READ_DELAY_MS', 200, 0, 3_600_000),
-    templateReviewMs: integer(env, 'SIM_TEMPLATE_REVIEW_MS', 300, 0, 3_600_000),
-    enforceChatWindow: flag(env, 'SIM_ENFORCE_CHAT_WINDOW', true),
-    webhook: Object.freeze({
-      retryDelaysMs: delayList(env, 'SIM_WEBHOOK_RETRY_DELAYS_MS', [250, 500, 1000, 2000, 4000, 8000]),
-      timeoutMs: integer(env, 'SIM_WEBHOOK_TIMEOUT_MS', 5000, 100, 120_000),
-    }),
-    receiptBacklogMax: integer(env, 'SIM_RECEIPT_BACKLOG_MAX', 1_000, 2, 10_000_000),
-    logLevel: logLevel(env),
+    deliveryDelayMs: delay('SIM_DELIVERY_DELAY_MS', 200),
+    readDelayMs: delay('SIM_READ_DELAY_MS', 200),
+    templateReviewMs: delay('SIM_TEMPLATE_REVIEW_MS', 300),
+    enforceChatWindow: r.bool('SIM_ENFORCE_CHAT_WINDOW', true),
+    webhook: Object.freeze({ retryDelaysMs: WEBHOOK_RETRY_DELAYS_MS, timeoutMs: WEBHOOK_TIMEOUT_MS }),
+    receiptBacklogMax: r.int('SIM_RECEIPT_BACKLOG_MAX', 1_000, { min: 2, max: 10_000_000 }),
+    logLevel: logLevel(r),
   };
+  if (r.problems.length > 0) throw new ConfigError(r.problems.join('; '));
   return Object.freeze(config);
 }
 
@@ -151,7 +133,6 @@ export function describeConfig(config: SimConfig): Record<string, unknown> {
     read_delay_ms: config.readDelayMs,
     template_review_ms: config.templateReviewMs,
     enforce_chat_window: config.enforceChatWindow,
-    webhook_retry_delays_ms: config.webhook.retryDelaysMs,
     receipt_backlog_max: config.receiptBacklogMax,
   };
 }

@@ -25,11 +25,12 @@ describe('config', () => {
   });
 
   it('reads overrides', () => {
-    const config = loadConfig({ SIM_PORT: '0', SIM_ENFORCE_CHAT_WINDOW: 'false', SIM_WEBHOOK_RETRY_DELAYS_MS: '10, 20', SIM_RECEIPT_BACKLOG_MAX: '500' });
+    const config = loadConfig({ SIM_PORT: '0', SIM_ENFORCE_CHAT_WINDOW: 'false', SIM_RECEIPT_BACKLOG_MAX: '500' });
     expect(config.httpPort).toBe(0);
     expect(config.receiptBacklogMax).toBe(500);
     expect(config.enforceChatWindow).toBe(false);
-    expect(config.webhook.retryDelaysMs).toEqual([10, 20]);
+    // The retry schedule is a constant now; webhook-poster.int.test.ts drives the poster with a schedule of its own.
+    expect(config.webhook.retryDelaysMs).toEqual([250, 500, 1000, 2000, 4000, 8000]);
   });
 
   it.each([

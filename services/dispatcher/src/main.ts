@@ -42,7 +42,7 @@ import { createInboundHandler } from './processors/inbound.handler';
 import { createMessageTimerProcessor } from './processors/message-timer.processor';
 import { createScheduledExpiry } from './dispatch/scheduled-expiry';
 import { createOptOutHandler } from './processors/opt-out.handler';
-import { createProviderCallbackProcessor } from './processors/provider-callback.processor';
+import { createProviderCallbackProcessor, RECEIPT_MATCH_ATTEMPTS, RECEIPT_RETRY_BACKOFF_MS } from './processors/provider-callback.processor';
 import { createReceiptBatcher } from './processors/receipt-batcher';
 import { createSendChunkProcessor } from './processors/send-chunk.processor';
 import { createSendMessageProcessor } from './processors/send-message.processor';
@@ -53,7 +53,8 @@ import { createAdapterSets } from './upstreams/adapter-sets';
 import { coalesceBreakerStore } from './upstreams/coalesced-breakers';
 import { createSenderRateLimiter } from './upstreams/sender-rate-limiter';
 import { syncUpstreamState } from './upstreams/upstream-state.sync';
-import { forwardSmsCallbacks } from './upstreams/sms-callbacks.forwarder';
+import { forwardSmsCallbacks, SMPP_RECEIPT_BATCH_MAX } from './upstreams/sms-callbacks.forwarder';
+import { THROTTLE_DELAY_MS } from './dispatch/send-failure.policy';
 
 runWorkerService({
   service: 'dispatcher',
@@ -88,11 +89,11 @@ runWorkerService({
 
     const queueOptions = { connection: producerConnection, prefix: config.queuePrefix };
     const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, queueOptions);
-    const receiptRetry = exponentialRetry(config.receiptMatchAttempts, config.receiptRetryBackoffMs);
+    const receiptRetry = exponentialRetry(RECEIPT_MATCH_ATTEMPTS, RECEIPT_RETRY_BACKOFF_MS);
     // SMS receipts that overtake their acceptance wait for it (docs/performance/dispatch.md#dispatch), at most one retry's backoff.
     const pendingAcceptances = createPendingAcceptances();
     for (const sms of adapters.smsSessions) {
-      forwardSmsCallbacks({ sms, queue: callbackQueue, clock, retry: receiptRetry, maxReceiptsPerJob: config.smppReceiptBatchMax, pendingAcceptances, maxAcceptanceWaitMs: config.receiptRetryBackoffMs });
+      forwardSmsCallbacks({ sms, queue: callbackQueue, clock, retry: receiptRetry, maxReceiptsPerJob: SMPP_RECEIPT_BATCH_MAX, pendingAcceptances, maxAcceptanceWaitMs: RECEIPT_RETRY_BACKOFF_MS });
     }
     // Events are committed with each change (the outbox); publishing hands them to webhook fan-out at once,
     // and webhook-delivery's sweeper publishes any that a crash left behind.
@@ -127,23 +128,22 @@ runWorkerService({
       logger,
       clock,
     });
-    const senderLimits = createSenderRateLimiter({ redis: producerConnection, prefix: config.queuePrefix, rates: config.senderRates, burstMs: config.senderRateBurstMs });
+    const senderLimits = createSenderRateLimiter({ redis: producerConnection, prefix: config.queuePrefix, rates: config.senderRates });
     const sendMessage = createSendMessageProcessor({
       rcsResendDeduped: (mode) => adapters.rcsResendDeduped[mode],
       senderSlot: (mode, channel, sender, messageId, lane) => senderLimits.take(channel, adapters.rateLimitUpstream[mode][channel], sender, messageId, lane),
       timers: messageTimers,
-      store: createBatchedSendStore(store, { maxBatch: config.sendBatchMax, waitMs: config.sendBatchWaitMs, pendingAcceptances }),
+      store: createBatchedSendStore(store, { pendingAcceptances }),
       suppressedChannels: suppressionCache.suppressedChannels,
       providers: adapters.byMode,
       clock,
       logger,
-      config: { reconcileTimeoutMs: config.reconcileTimeoutMs, throttleDelayMs: config.throttleDelayMs },
+      config: { reconcileTimeoutMs: config.reconcileTimeoutMs, throttleDelayMs: THROTTLE_DELAY_MS },
       metrics,
       publishEvents,
       checkContent: createMediaCheck({
         allowHttp: config.chatMediaAllowHttp,
         allowPrivateNetworks: config.mediaAllowPrivateNetworks,
-        timeoutMs: config.mediaCheckTimeoutMs,
       }),
       templateBodies: async (accountId, t) => {
         const row = await templates.findByName(accountId, t.name, t.language);
@@ -160,9 +160,9 @@ runWorkerService({
       logger,
     });
     const providerCallback = createProviderCallbackProcessor({
-      receipts: createReceiptBatcher({ store, maxReceipts: config.receiptBatchMax, waitMs: config.receiptBatchWaitMs }),
+      receipts: createReceiptBatcher({ store }),
       logger,
-      config: { receiptMatchAttempts: config.receiptMatchAttempts },
+      config: { receiptMatchAttempts: RECEIPT_MATCH_ATTEMPTS },
       metrics,
       publishEvents,
       handlers: {

@@ -1,6 +1,7 @@
 import { createUpstreamBreakerStore } from '@switchboard/shared-state';
 import { loadConfig, type DispatcherConfig } from '../src/config';
 import { createDispatcherMetrics } from '../src/metrics';
+import { RECEIPT_BATCH_MAX, RECEIPT_BATCH_WAIT_MS } from '../src/processors/receipt-batcher';
 import { createAdapterSets } from '../src/upstreams/adapter-sets';
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -8,7 +9,8 @@ const base = { DATABASE_URL: 'postgres://localhost/x' };
 
 describe('dispatcher config', () => {
   it('reads SMPP binds and window, and scales the SMS sender rate by the binds only when told it is per bind', () => {
-    expect(loadConfig(base)).toMatchObject({ smpp: { binds: 1, window: 10 }, receiptBatchMax: 100, receiptBatchWaitMs: 2 });
+    expect(loadConfig(base)).toMatchObject({ smpp: { binds: 1, window: 10 } });
+    expect({ RECEIPT_BATCH_MAX, RECEIPT_BATCH_WAIT_MS }).toEqual({ RECEIPT_BATCH_MAX: 100, RECEIPT_BATCH_WAIT_MS: 2 });
     const perSender = loadConfig({ ...base, SMPP_BINDS: '4', SMPP_WINDOW: '50', SENDER_RATE_SMS_PER_SECOND: '30' });
     expect(perSender.smpp).toEqual({ binds: 4, window: 50 });
     expect(perSender.senderRates.sms).toBe(30);

@@ -39,7 +39,6 @@ export interface VoiceOrchestratorConfig extends CommonConfig {
   sandboxLlmBaseUrl: string;
   llm?: { baseUrl: string; apiKey?: string };
   llmModel: string;
-  llmTimeoutMs: number;
   stalledIntervalMs: number;
   lockDurationMs: number;
 }
@@ -79,7 +78,6 @@ export function loadConfig(env: Env = process.env): Readonly<VoiceOrchestratorCo
     sandboxLlmBaseUrl: r.string('SANDBOX_LLM_BASE_URL', 'http://127.0.0.1:8090'),
     llm: r.optionalString('LLM_BASE_URL') ? { baseUrl: r.string('LLM_BASE_URL'), apiKey: r.optionalString('LLM_API_KEY') } : undefined,
     llmModel: r.string('LLM_MODEL', 'gpt-4o-mini'),
-    llmTimeoutMs: r.int('LLM_TIMEOUT_MS', 15_000, { min: 100 }),
     stalledIntervalMs: r.int('STALLED_INTERVAL_MS', 30_000, { min: 100 }),
     lockDurationMs: r.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
   };

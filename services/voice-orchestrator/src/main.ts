@@ -5,6 +5,7 @@ import { runWorkerService } from '@switchboard/runtime';
 import { createAgentsRepository, createCallProgressRepository, createEventsRepository, openMigratedDb } from '@switchboard/store';
 import { createSipTrunk, onMediaThreadLost } from '@switchboard/telephony';
 import { createGuardedHttpClient } from './agent/guarded-http.client';
+import { LLM_TIMEOUT_MS } from './agent/llm-chat.client';
 import { startCallHeartbeat } from './calls/call-heartbeat';
 import { createLineBudget } from './calls/line-budget';
 import { createLiveCalls } from './calls/live-calls';
@@ -55,7 +56,7 @@ runWorkerService({
       matchPhrase,
       llmFor: (mode, model) => {
         const target = mode === 'test' ? { baseUrl: config.sandboxLlmBaseUrl } : config.llm;
-        return target ? { ...target, model: model ?? config.llmModel, timeoutMs: config.llmTimeoutMs } : undefined;
+        return target ? { ...target, model: model ?? config.llmModel, timeoutMs: LLM_TIMEOUT_MS } : undefined;
       },
       lines,
       logger,

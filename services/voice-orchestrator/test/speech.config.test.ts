@@ -21,11 +21,10 @@ describe('speech provider config', () => {
       VOICE_TTS_RESPONSE_FORMAT: 'pcm',
       VOICE_STT_PROVIDER: 'openai',
       VOICE_STT_URL: 'http://127.0.0.1:9000',
-      VOICE_STT_TIMEOUT_MS: '4000',
     });
     expect(problems).toEqual([]);
     expect(config.tts).toEqual({ provider: 'openai', voice: 'alloy', cacheEntries: 500, remote: { baseUrl: 'https://api.openai.com', apiKey: 'sk-secret', model: 'tts-1', timeoutMs: 10_000, responseFormat: 'pcm' } });
-    expect(config.stt.remote).toEqual({ baseUrl: 'http://127.0.0.1:9000', apiKey: undefined, model: 'whisper-1', timeoutMs: 4_000 });
+    expect(config.stt.remote).toEqual({ baseUrl: 'http://127.0.0.1:9000', apiKey: undefined, model: 'whisper-1', timeoutMs: 10_000 });
     expect(JSON.stringify(describeSpeechConfig(config))).not.toContain('sk-secret');
   });
 

@@ -50,6 +50,12 @@ export interface EndpointSlotsOptions {
   now?: () => number;
 }
 
+/**
+ * A leased slot is kept 1 s for attempt after attempt: long enough to spare a Redis round trip per attempt to a busy
+ * target, short enough that an idle process gives it back quickly (docs/webhooks.md#one-slow-endpoint-cannot-starve-the-others).
+ */
+export const ENDPOINT_SLOT_LEASE_MS = 1_000;
+
 export function createEndpointSlots({ redis, prefix, limit, holdMs, leaseMs = 0, now = Date.now }: EndpointSlotsOptions): EndpointSlots & { close(): Promise<void> } {
   // A defined command goes as EVALSHA: the script's text is not sent, nor hashed by Redis, on every lease.
   if (!('webhookSlotAcquire' in redis)) redis.defineCommand('webhookSlotAcquire', { numberOfKeys: 1, lua: ACQUIRE });

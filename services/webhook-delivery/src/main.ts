@@ -1,14 +1,15 @@
 import { createEventPublisher, createJobWorker, createWorkerConnection, enableTracing, flushTraces, EVENT_FANOUT_QUEUE, openQueue, reportQueueDepths, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
 import { MetricsRegistry, runWorkerService } from '@switchboard/runtime';
 import { createEventsRepository, createSecretCipher, createWebhookDeliveriesRepository, createWebhookEndpointsRepository, openMigratedDb, resealSecrets, withPreparedStatements } from '@switchboard/store';
+import { RETRY_JITTER_RATIO } from '@switchboard/webhooks';
 import { describeConfig, loadConfig } from './config';
 import { createBatchedStore } from './batched-store';
-import { createEndpointSlots } from './endpoint-slots';
-import { createWebhookSender } from './http/webhook-sender';
+import { createEndpointSlots, ENDPOINT_SLOT_LEASE_MS } from './endpoint-slots';
+import { createWebhookSender, RESPONSE_EXCERPT_CHARS, RESPONSE_LIMIT_BYTES } from './http/webhook-sender';
 import { createDeliveryAttempt } from './processors/delivery-attempt';
-import { createDeliverWebhookHandler } from './processors/deliver-webhook.processor';
+import { createDeliverWebhookHandler, SATURATION_DELAY_MS } from './processors/deliver-webhook.processor';
 import { createFanOutEventProcessor } from './processors/fan-out-event.processor';
-import { createOutboxSweeper } from './outbox-sweeper';
+import { createOutboxSweeper, OUTBOX_BATCH_SIZE } from './outbox-sweeper';
 import { withOpenedSecretsCache } from './opened-secrets-cache';
 
 runWorkerService({
@@ -36,8 +37,9 @@ runWorkerService({
     const latency = metrics.histogram('switchboard_webhook_attempt_seconds', 'Webhook attempt latency by outcome and endpoint class.');
     reportQueueDepths(metrics, [fanoutQueue, deliveryQueue]);
 
-    // The fan-out and attempt statements run many times a second: parsed and planned once per connection.
-    const hotDb = config.preparedStatements ? withPreparedStatements(db) : db;
+    // The fan-out and attempt statements run many times a second: parsed and planned once per connection. A pooler in
+    // front of PostgreSQL must carry prepared statements (docs/operations.md#scale).
+    const hotDb = withPreparedStatements(db);
     const events = createEventsRepository(hotDb);
     const endpoints = createWebhookEndpointsRepository(db, secrets);
     // Each attempt opens the secrets it reads; the same stored value opens to the same secret every time.
@@ -45,17 +47,17 @@ runWorkerService({
     // Concurrent jobs share their store round trips: the store, not the CPU, bounds throughput.
     const batched = createBatchedStore({ events, deliveries, deliveryQueue, retryScheduleMs: config.retryScheduleMs });
     const clock = () => new Date();
-    const slots = createEndpointSlots({ redis, prefix: config.queuePrefix, limit: config.endpointConcurrency, holdMs: config.timeoutMs + 5_000, leaseMs: config.slotLeaseMs });
+    const slots = createEndpointSlots({ redis, prefix: config.queuePrefix, limit: config.endpointConcurrency, holdMs: config.timeoutMs + 5_000, leaseMs: ENDPOINT_SLOT_LEASE_MS });
 
     const attemptDeps = {
       loadDelivery: batched.loadDelivery,
       storeSuccess: batched.storeSuccess,
       deliveries,
       endpoints,
-      send: createWebhookSender({ policy: config.policy, timeoutMs: config.timeoutMs, responseLimitBytes: config.responseLimitBytes, excerptChars: config.excerptChars }),
+      send: createWebhookSender({ policy: config.policy, timeoutMs: config.timeoutMs, responseLimitBytes: RESPONSE_LIMIT_BYTES, excerptChars: RESPONSE_EXCERPT_CHARS }),
       slots,
       retryScheduleMs: config.retryScheduleMs,
-      jitterRatio: config.jitterRatio,
+      jitterRatio: RETRY_JITTER_RATIO,
       disableAfterMs: config.disableAfterMs,
       clock,
       onAttempt: (outcome: 'delivered' | 'failed' | 'refused', ms: number, endpointClass: 'endpoint' | 'callback_url') => {
@@ -72,16 +74,16 @@ runWorkerService({
       enqueue: batched.enqueueDeliveries,
       markPublished: batched.markPublished,
       attemptFirst: createDeliveryAttempt(attemptDeps),
-      saturationDelayMs: config.saturationDelayMs,
+      saturationDelayMs: SATURATION_DELAY_MS,
       deliveryQueue,
       retryScheduleMs: config.retryScheduleMs,
       clock,
     });
-    const deliverWebhook = createDeliverWebhookHandler({ ...attemptDeps, saturationDelayMs: config.saturationDelayMs });
+    const deliverWebhook = createDeliverWebhookHandler({ ...attemptDeps, saturationDelayMs: SATURATION_DELAY_MS });
     // A crash mid-attempt must lead to a retry, not a failed job: deliveries survive repeated crashes.
     const workerOptions = { redisUrl: config.redisUrl, redisClusterNodes: config.redisClusterNodes, prefix: config.queuePrefix, stalledIntervalMs: config.stalledIntervalMs, lockDurationMs: config.lockDurationMs, maxStalledCount: 100, logger, metrics, autoPipelining: true };
     const workers = [
-      createJobWorker(EVENT_FANOUT_QUEUE, { [EVENT_FANOUT_QUEUE.jobs.fanOutEvent]: fanOutEvent }, { ...workerOptions, concurrency: config.fanoutConcurrency }),
+      createJobWorker(EVENT_FANOUT_QUEUE, { [EVENT_FANOUT_QUEUE.jobs.fanOutEvent]: fanOutEvent }, { ...workerOptions, concurrency: config.concurrency }),
       createJobWorker(WEBHOOK_DELIVERY_QUEUE, { [WEBHOOK_DELIVERY_QUEUE.jobs.deliverWebhook]: deliverWebhook }, { ...workerOptions, concurrency: config.concurrency }),
     ];
 
@@ -90,7 +92,7 @@ runWorkerService({
       publisher: createEventPublisher({ queue: fanoutQueue, outbox: events }),
       intervalMs: config.outboxSweepIntervalMs,
       ageMs: config.outboxSweepAgeMs,
-      batchSize: config.outboxBatchSize,
+      batchSize: OUTBOX_BATCH_SIZE,
       logger,
     });
     sweeper.start();

@@ -2,6 +2,9 @@ import type { Logger } from '@switchboard/logger';
 import type { EventPublisher } from '@switchboard/queues';
 import type { EventsRepository } from '@switchboard/store';
 
+/** 500 events per sweep query: one round trip clears what a crash can leave, without a long statement. */
+export const OUTBOX_BATCH_SIZE = 500;
+
 export interface OutboxSweeperOptions {
   events: EventsRepository;
   publisher: EventPublisher;

@@ -28,7 +28,17 @@ const authenticatedAdmin: RequestHandler = (_req, res, next) => {
   // and nothing from elsewhere (its Google Fonts link is blocked, the fonts fall back to local ones).
   res.setHeader(
     'Content-Security-Policy',
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+    [
+      "default-src 'self'",
+      "script-src 'self'",
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "font-src 'self'",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+    ].join('; '),
   );
   next();
 };
@@ -43,7 +53,17 @@ const askBrowserForLogin: ErrorRequestHandler = (error: unknown, _req, _res, nex
  * Bull Board over the given queues, for callers with the `admin` scope (docs/observability.md#bull-board).
  * Its pages, scripts and styles come from the installed `@bull-board/ui` package, served by the gateway.
  */
-export function queueBoardRouter({ queues, connection, prefix, authenticateAdmin }: { queues: readonly Queue[]; connection: ConnectionOptions; prefix: string; authenticateAdmin: RequestHandler[] }): Router {
+export function queueBoardRouter({
+  queues,
+  connection,
+  prefix,
+  authenticateAdmin,
+}: {
+  queues: readonly Queue[];
+  connection: ConnectionOptions;
+  prefix: string;
+  authenticateAdmin: RequestHandler[];
+}): Router {
   let board: RequestHandler | undefined;
   // Built on the first admin request: Bull Board is about 18 MB of the gateway's memory that an
   // API-only gateway never uses (docs/performance/batch.md#gateway-memory).
@@ -57,11 +77,10 @@ export function queueBoardRouter({ queues, connection, prefix, authenticateAdmin
 }
 
 function buildBoard(queues: readonly Queue[], connection: ConnectionOptions, prefix: string): RequestHandler {
-  /* eslint-disable @typescript-eslint/no-require-imports */
+  // require, not import: loaded on the first admin request only (queueBoardRouter's lazyBoard).
   const { createBullBoard } = require('@bull-board/api') as typeof import('@bull-board/api');
   const { BullMQAdapter } = require('@bull-board/api/bullMQAdapter') as typeof import('@bull-board/api/bullMQAdapter');
   const { ExpressAdapter } = require('@bull-board/express') as typeof import('@bull-board/express');
-  /* eslint-enable @typescript-eslint/no-require-imports */
   // The queues only workers use, opened on the gateway's connection so that the board shows every queue.
   const workerOnly = [MESSAGE_TIMERS_QUEUE, WEBHOOK_DELIVERY_QUEUE].map((contract) => openQueue(contract, { connection, prefix }) as Queue);
   for (const queue of workerOnly) queue.on('error', () => undefined);

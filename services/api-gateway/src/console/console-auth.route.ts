@@ -26,7 +26,8 @@ function stringField(body: unknown, name: string, errors: FieldError[], check: (
 }
 
 function requireObject(body: unknown): void {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError([{ field: '', message: 'must be an object' }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ValidationError([{ field: '', message: 'must be an object' }]);
 }
 
 const userView = (u: ConsoleUser) => ({ id: u.id, email: u.email, role: u.role, account_id: u.account_id });
@@ -67,7 +68,11 @@ export function createConsoleAuthRouter({ users, throttle, guard, jsonBody, sess
     const errors: FieldError[] = [];
     const token = stringField(req.body, 'token', errors, (v) => (/^[A-Za-z0-9_-]{20,128}$/.test(v) ? null : 'is not a sign-in token'));
     const password = stringField(req.body, 'password', errors, (v) =>
-      v.length < CONSOLE_POLICY.minPasswordLength ? `must have at least ${CONSOLE_POLICY.minPasswordLength} characters` : v.length > 256 ? 'must have at most 256 characters' : null,
+      v.length < CONSOLE_POLICY.minPasswordLength
+        ? `must have at least ${CONSOLE_POLICY.minPasswordLength} characters`
+        : v.length > 256
+          ? 'must have at most 256 characters'
+          : null,
     );
     if (errors.length > 0) throw new ValidationError(errors);
     const user = await guard('store', () => users.redeemSignInToken(token));
@@ -87,7 +92,12 @@ export function createConsoleAuthRouter({ users, throttle, guard, jsonBody, sess
       res.json({ signed_in: false });
       return;
     }
-    res.json({ signed_in: true, user: userView(current.user), csrf_token: current.csrf_token, expires_at: current.expires_at.toISOString() });
+    res.json({
+      signed_in: true,
+      user: userView(current.user),
+      csrf_token: current.csrf_token,
+      expires_at: current.expires_at.toISOString(),
+    });
   });
 
   router.delete('/console/api/session', session, async (req, res) => {

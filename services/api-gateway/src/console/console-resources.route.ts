@@ -1,7 +1,15 @@
 import { Router, type RequestHandler } from 'express';
 import { e164Problem, isId, isScope, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
 import { createEventPublisher, type BulkJobAdder, type FanOutEventJob } from '@switchboard/queues';
-import { createApiKeysRepository, createEventsRepository, createNumbersRepository, createWebhookEndpointsRepository, type ConsoleReadsRepository, type Queryable, type SecretCipher } from '@switchboard/store';
+import {
+  createApiKeysRepository,
+  createEventsRepository,
+  createNumbersRepository,
+  createWebhookEndpointsRepository,
+  type ConsoleReadsRepository,
+  type Queryable,
+  type SecretCipher,
+} from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf } from '../http/request-context';
 
@@ -21,7 +29,8 @@ export interface ConsoleResourceDeps {
 }
 
 function objectBody(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError([{ field: '', message: 'must be an object' }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ValidationError([{ field: '', message: 'must be an object' }]);
   return body as Record<string, unknown>;
 }
 
@@ -41,7 +50,15 @@ function stringList(value: unknown, field: string, allowed: (v: string) => boole
  * endpoint off and on, its delivery log with response excerpts, a test event); the role
  * guard in front of them already refused writes by viewers (docs/console.md#roles).
  */
-export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secrets, eventFanoutQueue, clock = () => new Date() }: ConsoleResourceDeps): Router {
+export function createConsoleResourcesRouter({
+  db,
+  reads,
+  guard,
+  jsonBody,
+  secrets,
+  eventFanoutQueue,
+  clock = () => new Date(),
+}: ConsoleResourceDeps): Router {
   const router = Router();
   const keys = createApiKeysRepository(db);
   const numbers = createNumbersRepository(db);
@@ -67,7 +84,12 @@ export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secre
     // `*` already grants every scope; listing others beside it would only mislead the key list.
     const storedScopes = scopes.includes('*') ? ['*'] : [...new Set(scopes)];
     const created = await guard('store', () =>
-      keys.create({ accountId, mode: body.mode as 'test' | 'live', scopes: storedScopes, rateLimitPerSecond: (rate as number | null | undefined) ?? undefined }),
+      keys.create({
+        accountId,
+        mode: body.mode as 'test' | 'live',
+        scopes: storedScopes,
+        rateLimitPerSecond: (rate as number | null | undefined) ?? undefined,
+      }),
     );
     // The only answer that carries the key: it is shown once (docs/authentication.md#api-keys).
     res.status(201).json({ id: created.id, key: created.key, mode: body.mode, scopes: storedScopes, rate_limit_per_second: rate ?? null });
@@ -112,11 +134,14 @@ export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secre
     const now = clock();
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (days - 1) * DAY_MS);
     const { accountId } = callerOf(res);
-    const [rows, calls] = await Promise.all([guard('store', () => reads.usage(accountId, since)), guard('store', () => reads.callUsage(accountId, since))]);
+    const [rows, calls] = await Promise.all([
+      guard('store', () => reads.usage(accountId, since)),
+      guard('store', () => reads.callUsage(accountId, since)),
+    ]);
     res.json({ since: since.toISOString(), data: rows, calls });
   });
 
-  // The delivery log with each answer's excerpt (WEBHOOK_RESPONSE_EXCERPT_CHARS), which /v1 does not show.
+  // The delivery log with each answer's excerpt (webhook-delivery's RESPONSE_EXCERPT_CHARS), which /v1 does not show.
   router.get('/webhooks/:id/attempts', async (req, res) => {
     const id = req.params.id;
     if (!isId('whk', id)) throw new NotFoundError();
@@ -124,7 +149,9 @@ export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secre
     // Another account's endpoint is a 404, like a missing one, not an empty log.
     if (!(await guard('store', () => endpoints.findForAccount(accountId, id)))) throw new NotFoundError();
     const rows = await guard('store', () => reads.endpointAttempts(accountId, id, 50));
-    res.json({ data: rows.map((a) => ({ ...a, response_excerpt: a.response_excerpt?.slice(0, 200) ?? null, created_at: toIso(a.created_at) })) });
+    res.json({
+      data: rows.map((a) => ({ ...a, response_excerpt: a.response_excerpt?.slice(0, 200) ?? null, created_at: toIso(a.created_at) })),
+    });
   });
 
   router.post('/webhooks/:id/test', async (req, res) => {
@@ -140,13 +167,21 @@ export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secre
   router.post('/webhooks/:id/:action', async (req, res) => {
     const { id, action } = req.params;
     if (!isId('whk', id) || (action !== 'enable' && action !== 'disable')) throw new NotFoundError();
-    if (!(await guard('store', () => reads.setEndpointEnabled(callerOf(res).accountId, id, action === 'enable', clock())))) throw new NotFoundError();
+    if (!(await guard('store', () => reads.setEndpointEnabled(callerOf(res).accountId, id, action === 'enable', clock()))))
+      throw new NotFoundError();
     res.json({ id, enabled: action === 'enable' });
   });
 
   router.get('/customer-windows', async (_req, res) => {
     const rows = await guard('store', () => reads.openCustomerWindows(callerOf(res).accountId, clock()));
-    res.json({ data: rows.map((w) => ({ sender: w.sender, customer: w.customer, last_inbound_at: toIso(w.last_inbound_at), closes_at: toIso(w.closes_at) })) });
+    res.json({
+      data: rows.map((w) => ({
+        sender: w.sender,
+        customer: w.customer,
+        last_inbound_at: toIso(w.last_inbound_at),
+        closes_at: toIso(w.closes_at),
+      })),
+    });
   });
 
   return router;

@@ -42,11 +42,25 @@ export function consoleSession({ users, guard }: { users: ConsoleUsersRepository
       if (!SAFE_METHODS.has(req.method)) {
         const sent = req.headers[CONSOLE_POLICY.csrfHeader];
         if (typeof sent !== 'string' || !sameToken(sent, session.csrf_token)) {
-          return next(new ApiError(403, 'csrf_token_invalid', 'Forbidden', 'A state-changing console request must carry its session\'s token in X-CSRF-Token.', [{ field: 'header:X-CSRF-Token', message: 'missing or does not match the session' }]));
+          return next(
+            new ApiError(
+              403,
+              'csrf_token_invalid',
+              'Forbidden',
+              "A state-changing console request must carry its session's token in X-CSRF-Token.",
+              [{ field: 'header:X-CSRF-Token', message: 'missing or does not match the session' }],
+            ),
+          );
         }
       }
       (res.locals as { consoleSession?: ConsoleSession }).consoleSession = session;
-      setCaller(res, { keyId: `console:${session.user.id}`, accountId: session.user.account_id, mode: 'test', scopes: CONSOLE_SCOPES, rateLimitPerSecond: null });
+      setCaller(res, {
+        keyId: `console:${session.user.id}`,
+        accountId: session.user.account_id,
+        mode: 'test',
+        scopes: CONSOLE_SCOPES,
+        rateLimitPerSecond: null,
+      });
       next();
     }, next);
   };
@@ -66,6 +80,10 @@ export function consoleRoleGuard(): RequestHandler {
 /** Routes that show secrets (the account's callback secret) are for owners and developers only. */
 export function requireEditor(): RequestHandler {
   return (_req, res, next) => {
-    next(consoleSessionOf(res).user.role === 'viewer' ? new ApiError(403, 'forbidden', 'Forbidden', 'A viewer cannot see secrets.') : undefined);
+    next(
+      consoleSessionOf(res).user.role === 'viewer'
+        ? new ApiError(403, 'forbidden', 'Forbidden', 'A viewer cannot see secrets.')
+        : undefined,
+    );
   };
 }

@@ -1,7 +1,13 @@
 import { Router, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { createConsoleReadsRepository, createConsoleUsersRepository, createMessageReadsRepository, type Db, type SecretCipher } from '@switchboard/store';
+import {
+  createConsoleReadsRepository,
+  createConsoleUsersRepository,
+  createMessageReadsRepository,
+  type Db,
+  type SecretCipher,
+} from '@switchboard/store';
 import type { TargetPolicy } from '@switchboard/webhooks';
 import type { DependencyGuard } from '../http/dependency-guard';
 import type { createMessageReadHandlers } from '../routes/message-reads.route';
@@ -48,13 +54,28 @@ export function createConsoleRouter(deps: ConsoleDeps): Router {
   const session = consoleSession({ users, guard: deps.guard });
   const router = Router();
   router.use(
-    createConsoleAuthRouter({ users, throttle: createSignInThrottle({ redis: deps.redis, prefix: deps.prefix, guard: deps.guard }), guard: deps.guard, jsonBody: deps.jsonBody, session }),
+    createConsoleAuthRouter({
+      users,
+      throttle: createSignInThrottle({ redis: deps.redis, prefix: deps.prefix, guard: deps.guard }),
+      guard: deps.guard,
+      jsonBody: deps.jsonBody,
+      session,
+    }),
   );
 
   // Everything below needs a session, the CSRF token on writes, and a role that may write.
   const api = Router();
   api.use(session, consoleRoleGuard());
-  api.use(createConsoleResourcesRouter({ db: deps.db, reads: createConsoleReadsRepository(deps.db), guard: deps.guard, jsonBody: deps.jsonBody, secrets: deps.secrets, eventFanoutQueue: deps.eventFanoutQueue }));
+  api.use(
+    createConsoleResourcesRouter({
+      db: deps.db,
+      reads: createConsoleReadsRepository(deps.db),
+      guard: deps.guard,
+      jsonBody: deps.jsonBody,
+      secrets: deps.secrets,
+      eventFanoutQueue: deps.eventFanoutQueue,
+    }),
+  );
   api.use(createConsoleMessagesRouter({ reads: createMessageReadsRepository(deps.db), guard: deps.guard }));
   const v1 = Router();
   const { messages, templates, inbound } = deps.handlers;
@@ -67,12 +88,30 @@ export function createConsoleRouter(deps: ConsoleDeps): Router {
   v1.delete('/v1/templates/:id', templates.deleteTemplate);
   v1.get('/v1/inbound', inbound.listInbound);
   v1.get('/v1/inbound/:id', inbound.getInbound);
-  v1.use(createWebhooksRouter({ db: deps.db, guard: deps.guard, auth: [], jsonBody: deps.jsonBody, policy: deps.webhookTargets, secrets: deps.secrets }));
+  v1.use(
+    createWebhooksRouter({
+      db: deps.db,
+      guard: deps.guard,
+      auth: [],
+      jsonBody: deps.jsonBody,
+      policy: deps.webhookTargets,
+      secrets: deps.secrets,
+    }),
+  );
   v1.use(createEventsRouter({ db: deps.db, guard: deps.guard, auth: [], eventFanoutQueue: deps.eventFanoutQueue, secrets: deps.secrets }));
   v1.use('/v1/account/webhook-secret', requireEditor());
   // The same call and agent handlers as /v1/voice; the role guard above already refused a viewer's writes.
   for (const voice of deps.voiceRouters ?? []) v1.use(voice);
-  v1.use(createAccountRouter({ db: deps.db, guard: deps.guard, auth: [], secrets: deps.secrets, jsonBody: deps.jsonBody, authenticateWrite: [] }));
+  v1.use(
+    createAccountRouter({
+      db: deps.db,
+      guard: deps.guard,
+      auth: [],
+      secrets: deps.secrets,
+      jsonBody: deps.jsonBody,
+      authenticateWrite: [],
+    }),
+  );
   api.use(v1);
   router.use('/console/api', api);
   router.use(consoleAssetsRouter(consoleAssetsDir()));

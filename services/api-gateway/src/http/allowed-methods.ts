@@ -20,7 +20,9 @@ function routesOf(stack: StackLayer[]): RouteMethods[] {
       const methods = Object.keys(layer.route.methods).filter((m) => layer.route?.methods[m]).map((m) => m.toUpperCase());
       // Express answers HEAD with the GET route.
       if (methods.includes('GET')) methods.push('HEAD');
-      const matchers = (Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path]).map((path) => match(path, { sensitive: false, end: true, trailing: true, decode: false }));
+      const matchers = (Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path]).map((path) =>
+        match(path, { sensitive: false, end: true, trailing: true, decode: false }),
+      );
       routes.push({ matches: (path) => matchers.some((m) => m(path) !== false), methods });
     } else if (layer.slash && layer.handle?.stack) {
       routes.push(...routesOf(layer.handle.stack));

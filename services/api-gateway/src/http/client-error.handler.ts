@@ -11,7 +11,12 @@ import { gatewayErrors, problemDocument } from './problem';
 function problemFor(code: string | undefined): ApiError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError(431, 'request_header_fields_too_large', 'Request header fields too large', 'The request line and headers exceed the size this server reads.');
+      return new ApiError(
+        431,
+        'request_header_fields_too_large',
+        'Request header fields too large',
+        'The request line and headers exceed the size this server reads.',
+      );
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
       return new ApiError(413, 'payload_too_large', 'Payload too large', 'The chunk extensions exceed the size this server reads.');
     case 'ERR_HTTP_REQUEST_TIMEOUT':

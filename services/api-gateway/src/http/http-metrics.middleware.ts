@@ -8,7 +8,10 @@ import type { MetricsRegistry } from '@switchboard/runtime';
 export function httpMetricsMiddleware(metrics: MetricsRegistry): RequestHandler {
   const requests = metrics.counter('http_requests_total', 'HTTP requests by route, method and status.');
   const latency = metrics.histogram('http_request_duration_seconds', 'HTTP request latency by route, method and status.');
-  const replays = metrics.counter('switchboard_idempotency_replays_total', 'Requests answered with the stored first answer of their Idempotency-Key, by route.');
+  const replays = metrics.counter(
+    'switchboard_idempotency_replays_total',
+    'Requests answered with the stored first answer of their Idempotency-Key, by route.',
+  );
   return (req, res, next) => {
     const started = process.hrtime.bigint();
     res.once('finish', () => {

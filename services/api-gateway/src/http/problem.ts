@@ -46,5 +46,7 @@ export const gatewayErrors = {
   forbidden: (detail: string) => new ApiError(403, 'forbidden', 'Forbidden', detail),
   badRequest: (detail: string) => new ApiError(400, 'bad_request', 'Bad request', detail),
   methodNotAllowed: (method: string, allowed: string[]) =>
-    new ApiError(405, 'method_not_allowed', 'Method not allowed', `${method} is not supported on this path; Allow lists what is.`, [], { Allow: allowed.join(', ') }),
+    new ApiError(405, 'method_not_allowed', 'Method not allowed', `${method} is not supported on this path; Allow lists what is.`, [], {
+      Allow: allowed.join(', '),
+    }),
 };

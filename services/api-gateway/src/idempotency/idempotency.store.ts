@@ -79,7 +79,10 @@ return 0
 type IdempotencyRedis = Redis & {
   switchboardIdemReserve(key: string, value: string, ttlSeconds: number): Promise<string | null>;
   switchboardIdemSwap(key: string, expected: string, next: string, ttlSeconds: number): Promise<number>;
-  switchboardIdemSendScript(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<[number, number, number, number, string]>;
+  switchboardIdemSendScript(
+    numberOfKeys: number,
+    ...keysThenArgs: Array<string | number>
+  ): Promise<[number, number, number, number, string]>;
 };
 
 export interface IdempotencyStoreOptions {
@@ -126,7 +129,13 @@ function parseRecord(raw: string): IdempotencyRecord | null {
  * also the BullMQ job id: a request that finds a reservation orphaned by a crash enqueues with the same
  * id, and BullMQ ignores a second add of it. One key, one job, even across a gateway crash.
  */
-export function createIdempotencyStore({ redis, keyPrefix, ttlSeconds, leaseMs, clock = Date.now }: IdempotencyStoreOptions): IdempotencyStore {
+export function createIdempotencyStore({
+  redis,
+  keyPrefix,
+  ttlSeconds,
+  leaseMs,
+  clock = Date.now,
+}: IdempotencyStoreOptions): IdempotencyStore {
   if (!('switchboardIdemReserve' in redis)) {
     redis.defineCommand('switchboardIdemReserve', { numberOfKeys: 1, lua: RESERVE_LUA });
     redis.defineCommand('switchboardIdemSwap', { numberOfKeys: 1, lua: SWAP_LUA });
@@ -146,7 +155,8 @@ export function createIdempotencyStore({ redis, keyPrefix, ttlSeconds, leaseMs, 
       outcome: 'existing',
       record,
       leaseExpired: clock() - record.started_at >= leaseMs,
-      takeOver: async () => (await client.switchboardIdemSwap(key, raw, JSON.stringify({ ...record, started_at: clock() }), ttlSeconds)) === 1,
+      takeOver: async () =>
+        (await client.switchboardIdemSwap(key, raw, JSON.stringify({ ...record, started_at: clock() }), ttlSeconds)) === 1,
     };
   }
 

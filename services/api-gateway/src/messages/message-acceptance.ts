@@ -55,7 +55,12 @@ export interface MessageAcceptance {
    * With `deferSuppression` the opt-out read is left to the caller, who checks every channel of
    * `job.plan` and calls `prepare` again without it if the recipient opted out of any.
    */
-  prepare(caller: Caller, request: MessageRequest, messageId: string, options?: { deferSuppression?: boolean; trafficClass?: TrafficClass }): Promise<SendMessageJob>;
+  prepare(
+    caller: Caller,
+    request: MessageRequest,
+    messageId: string,
+    options?: { deferSuppression?: boolean; trafficClass?: TrafficClass },
+  ): Promise<SendMessageJob>;
   /**
    * Enqueues the job under its message id; BullMQ ignores a second add of the same id. Jobs enqueued by
    * concurrent requests share one `addBulk`; each call resolves once its own job is in Redis.
@@ -102,7 +107,10 @@ function append<K, V>(map: Map<K, V[]>, key: K, values: V[]): void {
   else map.set(key, values);
 }
 
-async function placeInTurn(fairShare: Pick<FairShare, 'priorities'>, placements: readonly SendJobPlacement[]): Promise<Map<TrafficLane, SendJobPlacement[]>> {
+async function placeInTurn(
+  fairShare: Pick<FairShare, 'priorities'>,
+  placements: readonly SendJobPlacement[],
+): Promise<Map<TrafficLane, SendJobPlacement[]>> {
   const groups = new Map<string, SendJobPlacement[]>();
   const byLane = new Map<TrafficLane, SendJobPlacement[]>();
   for (const placement of placements) {
@@ -124,7 +132,20 @@ async function placeInTurn(fairShare: Pick<FairShare, 'priorities'>, placements:
   return byLane;
 }
 
-export function createMessageAcceptance({ lanes, fairShare, accountNumbers, guard, prices, sandboxSender, chatGate, suppressionGate, quietHoursDelay, timersQueue, messageStored, clock = Date.now }: MessageAcceptanceDeps): MessageAcceptance {
+export function createMessageAcceptance({
+  lanes,
+  fairShare,
+  accountNumbers,
+  guard,
+  prices,
+  sandboxSender,
+  chatGate,
+  suppressionGate,
+  quietHoursDelay,
+  timersQueue,
+  messageStored,
+  clock = Date.now,
+}: MessageAcceptanceDeps): MessageAcceptance {
   // The delay is counted from now, so a takeover after the gateway died still waits only until scheduled_until.
   const delayOf = (job: SendMessageJob) => (job.scheduled_until ? Math.max(0, Date.parse(job.scheduled_until) - clock()) : 0);
 
@@ -141,7 +162,9 @@ export function createMessageAcceptance({ lanes, fairShare, accountNumbers, guar
   async function addInTurn(placements: readonly SendJobPlacement[]): Promise<void> {
     const byLane = await placeInTurn(fairShare, placements);
     await Promise.all(
-      [...byLane].map(([lane, placed]) => (placed.length === 1 ? enqueueSendMessage(lanes.of(lane), placed[0]) : enqueueSendMessages(lanes.of(lane), placed))),
+      [...byLane].map(([lane, placed]) =>
+        placed.length === 1 ? enqueueSendMessage(lanes.of(lane), placed[0]) : enqueueSendMessages(lanes.of(lane), placed),
+      ),
     );
   }
 
@@ -163,7 +186,8 @@ export function createMessageAcceptance({ lanes, fairShare, accountNumbers, guar
         sandboxSender,
       });
       const gated = chatGate ? await chatGate(caller.accountId, request, resolved) : resolved;
-      const { plan, senders, skipped } = suppressionGate && !options?.deferSuppression ? await suppressionGate(caller.accountId, request.recipient, gated) : gated;
+      const { plan, senders, skipped } =
+        suppressionGate && !options?.deferSuppression ? await suppressionGate(caller.accountId, request.recipient, gated) : gated;
       // Priced on the first channel that will really be tried.
       const firstChannel = plan.find((c) => !skipped?.[c]) ?? plan[0];
       const job: SendMessageJob = {

@@ -20,7 +20,6 @@ let geoCarrier: typeof import('libphonenumber-geo-carrier') | undefined;
  * which a gateway whose sends never meet quiet hours does not need (docs/performance/batch.md#gateway-memory).
  */
 function zoneMap(): typeof import('libphonenumber-geo-carrier') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (geoCarrier ??= require('libphonenumber-geo-carrier') as typeof import('libphonenumber-geo-carrier'));
 }
 
@@ -48,7 +47,8 @@ export function createQuietHoursSchedule({ accountQuietHours, templateCategory, 
 
   /** Milliseconds from `at` (now, or the request's send_at) until the quiet period around it ends. */
   return async (accountId: string, request: MessageRequest, at: number = clock()): Promise<number> => {
-    const quiet = request.quiet_hours ?? ((await isMarketing(accountId, request)) ? await guard('store', () => accountQuietHours(accountId)) : null);
+    const quiet =
+      request.quiet_hours ?? ((await isMarketing(accountId, request)) ? await guard('store', () => accountQuietHours(accountId)) : null);
     if (!quiet) return 0;
     return quietDelay(at, quiet, await recipientTimeZones(request.recipient));
   };

@@ -1,4 +1,12 @@
-import { channelPlan, e164Digits, UnprocessableError, type ConcreteChannel, type KeyMode, type RequestedChannel, type ResolvedSender } from '@switchboard/domain';
+import {
+  channelPlan,
+  e164Digits,
+  UnprocessableError,
+  type ConcreteChannel,
+  type KeyMode,
+  type RequestedChannel,
+  type ResolvedSender,
+} from '@switchboard/domain';
 import type { SkipReason } from '@switchboard/queues';
 import type { NumberRecord } from '@switchboard/store';
 

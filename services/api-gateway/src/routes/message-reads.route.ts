@@ -75,7 +75,9 @@ export function createMessageReadHandlers({ reads, queue, guard }: MessageReadsD
     const job = await queuedJob(accountId, id);
     if (!job) throw new NotFoundError();
     // The same first transition the dispatcher records when it persists the message.
-    res.json({ data: [{ sequence: 1, status: waitingStatus(job), channel: null, carrier_status_code: null, error_code: null, at: job.created_at }] });
+    res.json({
+      data: [{ sequence: 1, status: waitingStatus(job), channel: null, carrier_status_code: null, error_code: null, at: job.created_at }],
+    });
   };
 
   const listMessages: RequestHandler = async (req, res) => {

@@ -40,7 +40,8 @@ function sendAccepted(res: Response, response: StoredResponse, replayed: boolean
   res.end(response.body);
 }
 
-const inUse = () => new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.', { 'Retry-After': '1' });
+const inUse = () =>
+  new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.', { 'Retry-After': '1' });
 const reused = () =>
   new UnprocessableError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.', [
     { field: 'header:Idempotency-Key', message: 'was used with a different body' },
@@ -60,7 +61,16 @@ function adoptStoredAnswer(job: SendMessageJob, record: IdempotencyRecord): Send
  * reservation is older than the lease: its gateway died before enqueueing, and this request finishes the
  * job under the same message id, which BullMQ never enqueues twice.
  */
-export function createSendMessageHandler({ validateRequest, idempotencyRoute = IDEMPOTENCY_ROUTE, acceptance, idempotency, guard, newMessageId, suppressionKeys, slidingWindow }: SendMessageDeps): RequestHandler {
+export function createSendMessageHandler({
+  validateRequest,
+  idempotencyRoute = IDEMPOTENCY_ROUTE,
+  acceptance,
+  idempotency,
+  guard,
+  newMessageId,
+  suppressionKeys,
+  slidingWindow,
+}: SendMessageDeps): RequestHandler {
   /**
    * The common case in one round trip: the rate-limit count (when `rateLimitInSendScript` deferred it), the
    * opt-out read and the reservation, with the job priced as if the recipient opted out of nothing. A refused
@@ -75,13 +85,20 @@ export function createSendMessageHandler({ validateRequest, idempotencyRoute = I
     const keys = suppressionKeys(caller.accountId, request.recipient, job.plan);
     const claimed = claimDeferredRateLimit(res);
     const count = claimed ? slidingWindow.call(claimed.keyId, claimed.quota) : null;
-    const { limit, reservation } = await guard('redis', () => idempotency.reserveInSendScript(scope, fingerprint, job.message_id, response, keys, count));
+    const { limit, reservation } = await guard('redis', () =>
+      idempotency.reserveInSendScript(scope, fingerprint, job.message_id, response, keys, count),
+    );
     if (claimed && limit) settleClaimedRateLimit(res, slidingWindow.decision(limit, claimed.quota));
     if (reservation.outcome === 'suppressed' || reservation.outcome === 'limited') return null;
     return { job, response, reservation };
   }
 
-  async function answerTakenKey(res: Response, taken: Exclude<Reservation, { outcome: 'reserved' }>, job: SendMessageJob | null, refusal?: unknown): Promise<void> {
+  async function answerTakenKey(
+    res: Response,
+    taken: Exclude<Reservation, { outcome: 'reserved' }>,
+    job: SendMessageJob | null,
+    refusal?: unknown,
+  ): Promise<void> {
     if (taken.outcome === 'reused') throw reused();
     if (taken.outcome === 'in_use') throw inUse();
     const { record } = taken;
@@ -116,7 +133,11 @@ export function createSendMessageHandler({ validateRequest, idempotencyRoute = I
         await settleRateLimit(res);
         const job = await acceptance.prepare(caller, request, messageId);
         const response = acceptedResponse(job);
-        reserved = { job, response, reservation: await guard('redis', () => idempotency.reserve(scope, fingerprint, job.message_id, response)) };
+        reserved = {
+          job,
+          response,
+          reservation: await guard('redis', () => idempotency.reserve(scope, fingerprint, job.message_id, response)),
+        };
       }
     } catch (refusal) {
       // A 4xx is not kept (the client may fix the request and reuse the key), but a key that already

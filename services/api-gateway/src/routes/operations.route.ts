@@ -26,7 +26,13 @@ function withTimeout(check: () => Promise<unknown>, timeoutMs: number): Promise<
 }
 
 /** `/healthz` (the process lives), `/readyz` (Redis and the store answer), `/metrics` (docs/running.md#health-readiness-and-metrics). */
-export function operationsRouter({ checks, metrics, checkTimeoutMs, isDraining = () => false, isStarting = () => false }: OperationsDeps): Router {
+export function operationsRouter({
+  checks,
+  metrics,
+  checkTimeoutMs,
+  isDraining = () => false,
+  isStarting = () => false,
+}: OperationsDeps): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

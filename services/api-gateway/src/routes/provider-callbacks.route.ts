@@ -11,12 +11,18 @@ import { parseJsonBody, readJsonRequestBody } from '../http/json-body.middleware
 import { gatewayErrors } from '../http/problem';
 import { rawBodyOf } from '../http/request-context';
 
+/**
+ * At most 100 receipt-only callbacks share one provider-callback job, as many as the dispatcher's receipt batch
+ * (docs/performance/dispatch.md#receipt-batches): a busy moment's callbacks share a job, and no job grows without bound.
+ */
+export const CALLBACK_RECEIPTS_GROUP_MAX = 100;
+
 export interface ProviderCallbackDeps {
   queue: Queue;
   guard: DependencyGuard;
   logger: Logger;
   bodyLimitBytes: number;
-  /** Callbacks carrying only receipts that may share one job (CALLBACK_RECEIPTS_GROUP_MAX). @defaultValue 1 */
+  /** Callbacks carrying only receipts that may share one job (the gateway passes {@link CALLBACK_RECEIPTS_GROUP_MAX}). @defaultValue 1 */
   receiptsGroupMax?: number;
   chatAppSecret: string;
   chatVerifyToken: string;
@@ -43,7 +49,11 @@ function sha256(data: Buffer | string): string {
 export function providerCallbacksRouter(deps: ProviderCallbackDeps): Router {
   const { queue, guard, logger, clock = Date.now } = deps;
   const router = Router();
-  const callbackJob = (source: CallbackSource, contents: Contents): ProviderCallbackJob => ({ source, received_at: new Date(clock()).toISOString(), ...contents });
+  const callbackJob = (source: CallbackSource, contents: Contents): ProviderCallbackJob => ({
+    source,
+    received_at: new Date(clock()).toISOString(),
+    ...contents,
+  });
   const onlyReceipts = (receipts: UpstreamReceipt[]): Contents => ({ receipts, inbound: [], template_updates: [] });
 
   const enqueueReceipts = createGroupCommit<CallbackSource, { digest: string; receipts: UpstreamReceipt[] }, void>({
@@ -65,7 +75,9 @@ export function providerCallbacksRouter(deps: ProviderCallbackDeps): Router {
       await guard('redis', () => enqueueReceipts(source, { digest, receipts: contents.receipts }));
       return;
     }
-    await guard('redis', () => enqueueProviderCallback(queue, callbackJob(source, contents), providerCallbackJobId.signedBody(source, digest)));
+    await guard('redis', () =>
+      enqueueProviderCallback(queue, callbackJob(source, contents), providerCallbackJobId.signedBody(source, digest)),
+    );
   }
 
   /** A signed body we cannot read would be retried forever by the upstream; 400 ends that. */

@@ -36,13 +36,19 @@ export function createTemplateHandlers({ templates, submitQueue, validate, guard
         at: new Date(clock()),
       }),
     );
-    if (!row) throw new ConflictError('template_already_exists', `A template "${t.name}" in language "${t.language}" already exists; delete it first.`);
+    if (!row)
+      throw new ConflictError(
+        'template_already_exists',
+        `A template "${t.name}" in language "${t.language}" already exists; delete it first.`,
+      );
     const job: SubmitTemplateJob = { template_id: row.id, account_id: caller.accountId, mode: caller.mode };
     try {
       await guard('redis', () => enqueueTemplateSubmit(submitQueue, job));
     } catch (error) {
       // A template nobody will submit would stay pending forever; take it back so the client can retry.
-      await templates.remove(caller.accountId, row.id).catch((e: Error) => logger.warn('unsubmitted template left behind', { template_id: row.id, error: e.message }));
+      await templates
+        .remove(caller.accountId, row.id)
+        .catch((e: Error) => logger.warn('unsubmitted template left behind', { template_id: row.id, error: e.message }));
       throw error;
     }
     res.status(201).setHeader('Location', `/v1/templates/${row.id}`);

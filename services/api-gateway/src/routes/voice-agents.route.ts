@@ -67,7 +67,15 @@ export function createVoiceAgentHandlers({ agents, validate, guard, clock = Date
   return { createAgent, replaceAgent, getAgent, listAgents, deleteAgent };
 }
 
-export function voiceAgentsRouter({ authenticate, body, handlers }: { authenticate: RequestHandler[]; body: RequestHandler[]; handlers: ReturnType<typeof createVoiceAgentHandlers> }): Router {
+export function voiceAgentsRouter({
+  authenticate,
+  body,
+  handlers,
+}: {
+  authenticate: RequestHandler[];
+  body: RequestHandler[];
+  handlers: ReturnType<typeof createVoiceAgentHandlers>;
+}): Router {
   const router = Router();
   router.post('/v1/voice/agents', ...authenticate, ...body, handlers.createAgent);
   router.get('/v1/voice/agents', ...authenticate, handlers.listAgents);

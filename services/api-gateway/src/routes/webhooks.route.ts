@@ -1,7 +1,13 @@
 import { Router, type RequestHandler } from 'express';
 import { isId, NotFoundError, toIso } from '@switchboard/domain';
 import { createWebhookEndpointRequestValidator } from '@switchboard/schemas';
-import { createWebhookDeliveriesRepository, createWebhookEndpointsRepository, type Queryable, type SecretCipher, type WebhookEndpoint } from '@switchboard/store';
+import {
+  createWebhookDeliveriesRepository,
+  createWebhookEndpointsRepository,
+  type Queryable,
+  type SecretCipher,
+  type WebhookEndpoint,
+} from '@switchboard/store';
 import type { TargetPolicy } from '@switchboard/webhooks';
 import { requireScope } from '../auth/authenticate.middleware';
 import type { DependencyGuard } from '../http/dependency-guard';
@@ -84,7 +90,9 @@ export function createWebhooksRouter(deps: WebhookRouteDeps): Router {
   });
 
   router.post('/v1/webhooks/:id/rotate-secret', ...write, async (req, res) => {
-    const rotated = await deps.guard('store', () => endpoints.rotateSecret(callerOf(res).accountId, idParam(req.params.id), clock(), overlapMs));
+    const rotated = await deps.guard('store', () =>
+      endpoints.rotateSecret(callerOf(res).accountId, idParam(req.params.id), clock(), overlapMs),
+    );
     if (!rotated) throw new NotFoundError();
     res.json({ id: rotated.id, secret: rotated.secret, previous_secret_expires_at: toIso(rotated.previous_secret_expires_at) });
   });

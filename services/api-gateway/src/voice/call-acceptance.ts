@@ -29,7 +29,14 @@ export interface AcceptedCall {
 }
 
 const concurrentCallLimit = (limit: number) =>
-  new ApiError(429, 'concurrent_call_limit', 'Too many live calls', `The account already has ${limit} calls ringing or in progress; wait for one to end.`, [], { 'Retry-After': '5' });
+  new ApiError(
+    429,
+    'concurrent_call_limit',
+    'Too many live calls',
+    `The account already has ${limit} calls ringing or in progress; wait for one to end.`,
+    [],
+    { 'Retry-After': '5' },
+  );
 
 /**
  * `POST /v1/voice/calls` after validation (docs/voice.md#placing-a-call): the sender and agent checks, the row with
@@ -37,7 +44,11 @@ const concurrentCallLimit = (limit: number) =>
  */
 export function createCallAcceptance(deps: CallAcceptanceDeps) {
   const { guard, clock = Date.now } = deps;
-  return async (caller: CallCaller, request: CallRequest, idempotency: { key: string; fingerprint: string } | null): Promise<AcceptedCall> => {
+  return async (
+    caller: CallCaller,
+    request: CallRequest,
+    idempotency: { key: string; fingerprint: string } | null,
+  ): Promise<AcceptedCall> => {
     const numbers = await deps.accountNumbers(caller.accountId);
     if (!numbers.some((n) => n.e164 === request.from && n.channels.includes('voice'))) {
       throw new UnprocessableError('from_number_not_provisioned', `${request.from} is not a voice number of this account.`, [
@@ -47,7 +58,10 @@ export function createCallAcceptance(deps: CallAcceptanceDeps) {
     if (request.agent_id !== undefined) {
       const agentId = request.agent_id;
       const agent = isId('agt', agentId) ? await guard('store', () => deps.agents.find(caller.accountId, agentId)) : null;
-      if (!agent) throw new UnprocessableError('agent_not_found', `No agent ${agentId} on this account.`, [{ field: '/agent_id', message: 'names no agent of this account' }]);
+      if (!agent)
+        throw new UnprocessableError('agent_not_found', `No agent ${agentId} on this account.`, [
+          { field: '/agent_id', message: 'names no agent of this account' },
+        ]);
     }
     const created = await guard('store', () =>
       deps.calls.create(

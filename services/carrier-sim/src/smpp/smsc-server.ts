@@ -14,6 +14,9 @@ export interface SmscServer {
   close(): Promise<void>;
 }
 
+/** The SMSC probes each bound ESME every 30 s with enquire_link, as SMSCs commonly do, so a dead bind is noticed. */
+export const ENQUIRE_LINK_MS = 30_000;
+
 export interface SmscServerDeps {
   systemId: string;
   password: string;

@@ -1,4 +1,4 @@
-import type { LogLevel } from '../config';
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export type LogFields = Record<string, unknown>;
 

@@ -38,6 +38,14 @@ interface Target {
 }
 
 /**
+ * Six retries doubling from 250 ms: a gateway restarting mid-test is back within those 16 s, and a test that
+ * stopped its gateway does not keep the simulator busy for long (docs/sandbox.md).
+ */
+export const WEBHOOK_RETRY_DELAYS_MS: readonly number[] = Object.freeze([250, 500, 1000, 2000, 4000, 8000]);
+/** 5 s for the gateway to answer a webhook: it answers once the callback's job is in Redis, in milliseconds. */
+export const WEBHOOK_TIMEOUT_MS = 5_000;
+
+/**
  * Fire-and-forget POST with a short retry schedule. The gateway may start after the simulator or
  * restart mid-test, so a refused connection is retried rather than dropped, and a webhook that
  * never lands is only logged: the simulator must keep serving whatever happens downstream.

@@ -3,10 +3,15 @@ import type { SendMessageStore } from '../processors/send-message.processor';
 import type { PendingAcceptances } from './pending-acceptances';
 import { createWriteBatcher } from './write-batcher';
 
+/** 64: every send job of a dispatcher at the default concurrency (32 per lane, two lanes) fits one batch (docs/performance/dispatch.md#send-batches). */
+export const SEND_BATCH_MAX = 64;
+/** 2 ms: long enough for the jobs started together to join, short against a send's own latency (docs/performance/dispatch.md#send-batches). */
+export const SEND_BATCH_WAIT_MS = 2;
+
 export interface SendBatchOptions {
-  /** @defaultValue 64 */
+  /** @defaultValue {@link SEND_BATCH_MAX} */
   maxBatch?: number;
-  /** @defaultValue 2 */
+  /** @defaultValue {@link SEND_BATCH_WAIT_MS} */
   waitMs?: number;
   /** Where acceptances being written are registered, so that an early receipt waits for its own. @defaultValue none */
   pendingAcceptances?: PendingAcceptances;
@@ -22,7 +27,8 @@ export function createBatchedSendStore(
   store: SendMessageStore & Pick<MessageWritesRepository, 'persistAcceptedMany' | 'startAttempts' | 'attemptsAccepted' | 'attemptsFailed'>,
   options: SendBatchOptions = {},
 ): SendMessageStore {
-  const { pendingAcceptances, ...batching } = options;
+  const { pendingAcceptances, maxBatch = SEND_BATCH_MAX, waitMs = SEND_BATCH_WAIT_MS } = options;
+  const batching = { maxBatch, waitMs };
   const attemptAccepted = createWriteBatcher({ writeMany: store.attemptsAccepted, writeOne: store.attemptAccepted, ...batching });
   return {
     ...store,

@@ -49,6 +49,9 @@ function describeSendFailure(channel: ConcreteChannel, error: unknown): string {
   return `${channel} send failed: ${error instanceof Error ? error.message : String(error)}`;
 }
 
+/** 1 s after a throttle that named no wait (SMPP 0x58 never does): long enough for a per-second limit to pass. */
+export const THROTTLE_DELAY_MS = 1_000;
+
 /**
  * Sorts a failed send three ways (STYLE): permanent refusals end the channel, transient failures are
  * retried with backoff until the job's attempts run out, throttling only delays.

@@ -36,13 +36,16 @@ export interface MediaCheckOptions {
    * @defaultValue false
    */
   allowPrivateNetworks?: boolean;
-  /** @defaultValue 5000 */
+  /** @defaultValue {@link MEDIA_CHECK_TIMEOUT_MS} */
   timeoutMs?: number;
   /** @defaultValue a guarded HEAD ({@link createGuardedHead}) */
   fetch?: MediaHead;
   /** Name resolution of the default guarded HEAD. @defaultValue the system resolver */
   resolver?: Resolver;
 }
+
+/** 5 s for a HEAD: a media host answers one in well under a second, and a longer wait holds a send for nothing (docs/chat.md#image-document-audio). */
+export const MEDIA_CHECK_TIMEOUT_MS = 5_000;
 
 const refuse = (code: (typeof MEDIA_ERROR_CODES)[number], message: string) => new ProviderError('permanent', code, message);
 
@@ -59,7 +62,7 @@ function isMediaType(type: string): type is keyof typeof MEDIA_RULES {
 export function createMediaCheck({
   allowHttp = false,
   allowPrivateNetworks = false,
-  timeoutMs = 5_000,
+  timeoutMs = MEDIA_CHECK_TIMEOUT_MS,
   resolver,
   fetch: head,
 }: MediaCheckOptions = {}) {

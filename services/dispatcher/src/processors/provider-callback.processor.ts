@@ -16,6 +16,13 @@ export interface CallbackHandlers {
   templateUpdates(items: UpstreamTemplateUpdate[], job: Job<ProviderCallbackJob>): Promise<void>;
 }
 
+/**
+ * A receipt that overtook its send's own write runs at most 5 times, the first retry after 500 ms and each wait
+ * doubling: the write is milliseconds behind, so this covers a slow store without keeping an unmatched receipt long.
+ */
+export const RECEIPT_MATCH_ATTEMPTS = 5;
+export const RECEIPT_RETRY_BACKOFF_MS = 500;
+
 export interface ProviderCallbackDeps {
   /** Applies the job's receipts, usually together with those of other jobs running at once (receipt-batcher.ts). */
   receipts: ReceiptBatcher;

@@ -7,6 +7,11 @@ export interface ReceiptBatcher {
   apply(receipts: readonly UpstreamReceipt[]): Promise<ReceiptResult[]>;
 }
 
+/** 100 receipts keep one transaction short while taking every receipt of a busy moment (docs/performance/dispatch.md#receipt-batches). */
+export const RECEIPT_BATCH_MAX = 100;
+/** 2 ms: the callback jobs running together join, and a lone receipt is hardly delayed (docs/performance/dispatch.md#receipt-batches). */
+export const RECEIPT_BATCH_WAIT_MS = 2;
+
 /**
  * Applies the receipts of the callback jobs running at the same moment in one transaction
  * (docs/performance/dispatch.md#receipt-batches): it collects for `waitMs` or until `maxReceipts` receipts, then writes them
@@ -15,8 +20,8 @@ export interface ReceiptBatcher {
  */
 export function createReceiptBatcher({
   store,
-  maxReceipts = 100,
-  waitMs = 2,
+  maxReceipts = RECEIPT_BATCH_MAX,
+  waitMs = RECEIPT_BATCH_WAIT_MS,
 }: {
   store: Pick<MessageWritesRepository, 'applyReceipts'>;
   maxReceipts?: number;

@@ -3,7 +3,7 @@ import type { KeyMode } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
 import { createChatAdapter, createRcsAdapter, createSmsAdapter, type ChatAdapter, type RcsAdapter, type SmsAdapter } from '@switchboard/providers';
 import type { UpstreamBreakerStore, UpstreamDescription } from '@switchboard/shared-state';
-import type { UpstreamSet } from '../config';
+import type { UpstreamSet } from './upstream-sets.config';
 import type { DispatcherMetrics } from '../metrics';
 import type { BreakerPolicy } from './circuit-breaker';
 import type { ChatUpstreamConfig } from './chat-upstreams.config';

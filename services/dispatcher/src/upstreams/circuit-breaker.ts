@@ -1,6 +1,15 @@
 import type { BreakerRecord, BreakerStateName } from '@switchboard/shared-state';
 
-/** The breaker's thresholds (UPSTREAM_BREAKER_* in docs/configuration.md). */
+/**
+ * The thresholds an operator does not need to choose (docs/routing.md#several-upstreams-per-channel): half the
+ * window bad opens a breaker, as resilience4j's default does; a call slower than 5 s, half the adapters' 10 s
+ * request timeout, counts as bad, so an upstream that slows down is left before its calls time out; a probe may
+ * hold a half-open upstream for 10 s, as long as its call can take, before a dispatcher that died mid-probe is
+ * presumed gone.
+ */
+export const FIXED_BREAKER_THRESHOLDS = { failureRateThreshold: 0.5, slowCallMs: 5_000, probeTimeoutMs: 10_000 } as const;
+
+/** The breaker's thresholds (UPSTREAM_BREAKER_* in docs/configuration.md, and {@link FIXED_BREAKER_THRESHOLDS}). */
 export interface BreakerPolicy {
   /** Calls in the rolling window; the breaker judges only once it holds `minCalls`. */
   windowSize: number;

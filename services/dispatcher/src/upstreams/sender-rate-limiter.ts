@@ -119,16 +119,20 @@ export interface SenderRateLimiter {
   take(channel: ConcreteChannel, upstream: string, sender: string, messageId: string, lane?: TrafficLane): Promise<number>;
 }
 
+/** 100 ms of messages at once: short, so the rate over any second stays close to the configured one (docs/routing.md#per-sender-limits). */
+export const SENDER_RATE_BURST_MS = 100;
+
 /**
  * Per-sender throughput limits shared by every dispatcher process (docs/routing.md#per-sender-limits).
  * A quiet sender may send `burstMs` worth of messages at once; it is kept short so that the rate over any
  * second stays close to the configured one.
  */
-export function createSenderRateLimiter(deps: { redis: RateLimitRedis; prefix: string; rates: SenderRates; burstMs: number }): SenderRateLimiter {
+export function createSenderRateLimiter(deps: { redis: RateLimitRedis; prefix: string; rates: SenderRates; burstMs?: number }): SenderRateLimiter {
+  const burstMs = deps.burstMs ?? SENDER_RATE_BURST_MS;
   // The messages asking while a call for their schedule is under way take their slots together in the
   // schedule's next call, in the order they asked (docs/performance/dispatch.md#dispatch).
   const takeTogether = createGroupCommit<string, { member: string; rate: number }, number>({
-    writeMany: (key, asks) => takeSlots(deps.redis, key, asks[0].rate, deps.burstMs, ...asks.map((ask) => ask.member)),
+    writeMany: (key, asks) => takeSlots(deps.redis, key, asks[0].rate, burstMs, ...asks.map((ask) => ask.member)),
     maxGroup: 256,
   });
   return {

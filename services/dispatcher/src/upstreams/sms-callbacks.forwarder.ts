@@ -15,13 +15,16 @@ import type { PendingAcceptances } from '../dispatch/pending-acceptances';
  * A receipt alone keeps its own job id, which makes a redelivered duplicate a no-op; applying a receipt
  * twice changes nothing either way (status only moves forward).
  */
+/** At most 100 SMPP receipts per callback job: the receipt batch of one transaction (docs/performance/dispatch.md#dispatch). */
+export const SMPP_RECEIPT_BATCH_MAX = 100;
+
 export function forwardSmsCallbacks(deps: {
   sms: SmsAdapter;
   queue: JobAdder<ProviderCallbackJob>;
   clock: () => number;
-  /** The receipt-match retries (RECEIPT_MATCH_ATTEMPTS, RECEIPT_RETRY_BACKOFF_MS). */
+  /** The receipt-match retries (provider-callback.processor.ts). */
   retry: Pick<JobsOptions, 'attempts' | 'backoff'>;
-  /** Receipts per job at most (SMPP_RECEIPT_BATCH_MAX). @defaultValue 1: a job per receipt */
+  /** Receipts per job at most ({@link SMPP_RECEIPT_BATCH_MAX} in the dispatcher). @defaultValue 1: a job per receipt */
   maxReceiptsPerJob?: number;
   /**
    * This process's acceptances being written: a receipt for one of them is queued once it is committed, so its

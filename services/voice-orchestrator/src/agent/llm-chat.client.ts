@@ -15,6 +15,9 @@ export interface ChatReply {
   toolCalls: Array<{ id: string; name: string; arguments: string }>;
 }
 
+/** 15 s for a chat completion: a caller waits in silence meanwhile, and a reply later than that has lost the call anyway. */
+export const LLM_TIMEOUT_MS = 15_000;
+
 export interface LlmEndpoint {
   baseUrl: string;
   apiKey?: string;

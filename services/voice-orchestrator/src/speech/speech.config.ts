@@ -7,6 +7,11 @@ export const STT_PROVIDERS = ['pocketsphinx', 'openai'] as const;
 export type TtsProvider = (typeof TTS_PROVIDERS)[number];
 export type SttProvider = (typeof STT_PROVIDERS)[number];
 
+/** 500 prompts: an agent's fixed sentences are a few dozen, so every one of them stays synthesized (docs/voice-agents.md#speech-providers). */
+export const TTS_CACHE_ENTRIES = 500;
+/** 10 s for one remote speech request: a caller hears silence meanwhile (docs/voice-agents.md#remote-speech-providers). */
+export const SPEECH_REQUEST_TIMEOUT_MS = 10_000;
+
 /** Each provider's own voice names differ, so the default voice follows the provider. */
 const DEFAULT_VOICE: Record<TtsProvider, string> = { flite: 'slt', espeak: 'en-us', openai: 'alloy' };
 
@@ -30,7 +35,7 @@ function remoteEndpoint(r: EnvReader, prefix: 'VOICE_TTS' | 'VOICE_STT', default
     baseUrl,
     apiKey: r.optionalString(`${prefix}_API_KEY`),
     model: r.string(`${prefix}_MODEL`, defaultModel),
-    timeoutMs: r.int(`${prefix}_TIMEOUT_MS`, 10_000, { min: 100, max: 120_000 }),
+    timeoutMs: SPEECH_REQUEST_TIMEOUT_MS,
   };
 }
 
@@ -42,7 +47,7 @@ export function readSpeechConfig(r: EnvReader): SpeechConfig {
     tts: {
       provider: ttsProvider,
       voice: r.string('VOICE_TTS_VOICE', DEFAULT_VOICE[ttsProvider]),
-      cacheEntries: r.int('VOICE_TTS_CACHE_ENTRIES', 500, { min: 0 }),
+      cacheEntries: TTS_CACHE_ENTRIES,
       remote:
         ttsProvider === 'openai'
           ? { ...remoteEndpoint(r, 'VOICE_TTS', 'tts-1'), responseFormat: oneOf<SpeechResponseFormat>(r, 'VOICE_TTS_RESPONSE_FORMAT', ['wav', 'pcm'], 'wav') }

@@ -15,6 +15,11 @@ export interface SendOutcome {
   retryAfterMs: number | null;
 }
 
+/** 64 KiB of an endpoint's answer is read, then the connection is dropped: enough for any error page worth keeping. */
+export const RESPONSE_LIMIT_BYTES = 64 * 1024;
+/** 1,024 characters of the answer are kept per attempt: what a person reads in the console, at a bounded row size. */
+export const RESPONSE_EXCERPT_CHARS = 1_024;
+
 export interface WebhookSenderOptions {
   policy: TargetPolicy;
   /** Success means a 2xx answered in full within this time (docs/webhooks.md#delivery-retries-and-dead-letters). @defaultValue 15000 */

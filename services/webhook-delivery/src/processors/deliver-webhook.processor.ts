@@ -10,6 +10,9 @@ class RetryLaterError extends Error {
   }
 }
 
+/** 250 ms before a job of a saturated target asks for a slot again: short against any retry wait, and no busy loop. */
+export const SATURATION_DELAY_MS = 250;
+
 export interface DeliverDeps extends AttemptDeps {
   saturationDelayMs: number;
 }
