@@ -6,7 +6,7 @@ import { AGENT_NODE_SCHEMAS, AGENT_NODE_TYPES, nodeExits } from './agent-node.sc
 
 export interface AgentRequest {
   name: string;
-  flow: { start: string; nodes: Record<string, Record<string, unknown> & { type: string }>; silence_timeout_seconds?: number };
+  flow: { start: string; nodes: Record<string, Record<string, unknown> & { type: string }>; silence_timeout_seconds?: number; backchannel_ms?: number };
   voice?: string;
   llm?: Record<string, unknown>;
 }
@@ -29,6 +29,13 @@ export const agentRequestSchema: JsonSchema = {
           minimum: 3,
           maximum: 3600,
           description: 'Seconds of callee silence (no speech, no digit) while the agent is not speaking that end the call with `silence_timeout`; default 30.',
+        },
+        backchannel_ms: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 2000,
+          description:
+            'Milliseconds of speech the callee needs to stop a `say` or `llm` reply; shorter speech over a reply ("uh-huh") is a backchannel and is not input. 0 stops a reply at the first 100 ms of speech; default 400.',
         },
       },
     },
