@@ -7,7 +7,7 @@ const SPEECH_LEVEL = 300;
  * close a turn after 300 to 500 ms of silence; flite's pauses between words are at most 120 ms, a person's inside
  * a sentence mostly under 300 ms (docs/voice-agents.md#speech-input).
  */
-const START_FRAMES = 5;
+export const START_FRAMES = 5;
 const END_FRAMES = 20;
 /** Silence after which the audio so far is handed to the recogniser early (160 ms): see `onPause`. */
 const PAUSE_FRAMES = 8;

@@ -12,7 +12,7 @@ import type { LiveCalls } from './live-calls';
 import { DEFAULT_SILENCE_TIMEOUT_SECONDS, watchForSilence } from './silence-watchdog';
 
 export interface CallSessionDeps {
-  progress: Pick<CallProgressRepository, 'answered' | 'ended' | 'addTurn' | 'saveRecording' | 'setAnsweredBy' | 'awaitRedial'>;
+  progress: Pick<CallProgressRepository, 'answered' | 'ended' | 'addTurn' | 'markTurnInterrupted' | 'saveRecording' | 'setAnsweredBy' | 'awaitRedial'>;
   /** Queues the next attempt of a call to run after `delayMs` (docs/voice.md#retries). */
   redial: (callId: string, attempt: number, delayMs: number) => Promise<unknown>;
   orchestratorId: string;
@@ -70,6 +70,11 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
     const transcript = async (speaker: 'agent' | 'callee', text: string) => {
       const write = progress.addTurn(call.id, speaker, text, now());
       writes.push(write);
+      return write;
+    };
+    const markInterrupted = async (turn: number) => {
+      const write = progress.markTurnInterrupted(call.id, turn);
+      writes.push(write);
       await write;
     };
     const variables: Record<string, unknown> = { ...(call.metadata ?? {}), to: call.to, from: call.from, call_id: call.id };
@@ -77,6 +82,7 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
       media,
       speak: (text) => deps.speak(text, agent.voice),
       transcript,
+      markInterrupted,
       fetchJson: deps.fetchJson,
       recognize: deps.recognize,
       matchPhrase: deps.matchPhrase,

@@ -1,0 +1,106 @@
+import type { AgentMedia } from '../src/agent/agent-media';
+import { createCallListener } from '../src/agent/call-listener';
+
+const QUIET = Buffer.alloc(160, 0xff); // μ-law zero
+const LOUD = Buffer.alloc(160, 0x00); // μ-law full scale
+
+/** A call whose agent audio stays queued until the test plays it out or a barge-in clears it. */
+function call() {
+  let hear: (frame: Buffer) => void = () => undefined;
+  const state = { queued: 0, cleared: 0 };
+  const media: AgentMedia = {
+    play: (mulaw) => void (state.queued += mulaw.length / 160),
+    clearPlayback: () => {
+      state.queued = 0;
+      state.cleared += 1;
+    },
+    drained: () => (state.queued === 0 ? Promise.resolve() : new Promise(() => undefined)),
+    takeDigits: () => '',
+    nextDigit: () => Promise.resolve(null),
+    onAudio: (listener) => {
+      hear = listener;
+      return () => undefined;
+    },
+    get queuedFrames() {
+      return state.queued;
+    },
+    isEnded: false,
+    ended: new Promise(() => undefined),
+  };
+  const listener = createCallListener(media, { backchannelMs: 400, maxSpeechMs: 15_000 });
+  const say = (frame: Buffer, count: number) => {
+    for (let i = 0; i < count; i++) hear(frame);
+  };
+  return { listener, state, say };
+}
+
+const TEN_SECONDS = Buffer.alloc(160 * 500, 0x00);
+
+describe('call listener: barge-in and backchannels', () => {
+  it('stops a prompt at the first 100 ms of speech and keeps the utterance for the gather', async () => {
+    const { listener, state, say } = call();
+    let interrupted = 0;
+    listener.play(TEN_SECONDS, { kind: 'prompt', interruptible: true, onInterrupted: () => interrupted++ });
+    say(LOUD, 4);
+    expect(state.cleared).toBe(0);
+    say(LOUD, 1);
+    expect(state.cleared).toBe(1);
+    expect(interrupted).toBe(1);
+    say(LOUD, 20);
+    say(QUIET, 20);
+    expect(listener.hasInput).toBe(true);
+    const audio = await listener.takeUtterance({ timeoutMs: 1_000 }).utterance;
+    expect(audio?.length).toBe(160 * 45);
+  });
+
+  it('lets a reply play on over a backchannel shorter than 400 ms, which is not input', () => {
+    const { listener, state, say } = call();
+    listener.play(TEN_SECONDS, { kind: 'reply', interruptible: true });
+    say(LOUD, 15); // 300 ms: "uh-huh"
+    say(QUIET, 20);
+    expect(state.cleared).toBe(0);
+    expect(listener.hasInput).toBe(false);
+    expect(listener.interruptions).toBe(0);
+  });
+
+  it('stops a reply once the callee has spoken 400 ms, and keeps the whole utterance', async () => {
+    const { listener, state, say } = call();
+    let interrupted = 0;
+    listener.play(TEN_SECONDS, { kind: 'reply', interruptible: true, onInterrupted: () => interrupted++ });
+    say(LOUD, 19);
+    expect(state.cleared).toBe(0);
+    say(LOUD, 1);
+    expect(state.cleared).toBe(1);
+    expect(interrupted).toBe(1);
+    expect(listener.interruptions).toBe(1);
+    say(LOUD, 30);
+    say(QUIET, 20);
+    const audio = await listener.takeUtterance({ timeoutMs: 1_000 }).utterance;
+    expect(audio?.length).toBe(160 * 70);
+  });
+
+  it('never stops audio marked not interruptible, and still keeps what was said over it', async () => {
+    const { listener, state, say } = call();
+    listener.play(TEN_SECONDS, { kind: 'reply', interruptible: false });
+    say(LOUD, 60);
+    say(QUIET, 20);
+    expect(state.cleared).toBe(0);
+    expect(state.queued).toBe(500);
+    expect(await listener.takeUtterance({ timeoutMs: 1_000 }).utterance).not.toBeNull();
+  });
+
+  it('hands over speech that started before the gather asked, joined, and waits for speech in progress', async () => {
+    const { listener, say } = call();
+    say(LOUD, 10);
+    say(QUIET, 20);
+    say(LOUD, 10);
+    const request = listener.takeUtterance({ timeoutMs: 1_000 });
+    expect((await request.utterance)?.length).toBe(160 * (10 + 20));
+    say(LOUD, 10);
+    const next = listener.takeUtterance({ timeoutMs: 1_000 });
+    say(LOUD, 5);
+    say(QUIET, 20);
+    // The second utterance's lead-in reaches back into the first's tail: it began while the gather took the first.
+    expect((await next.utterance)?.length).toBeGreaterThan(160 * 15);
+  });
+});
