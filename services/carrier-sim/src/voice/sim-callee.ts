@@ -2,7 +2,7 @@ import { createSipCalleeServer, type CalleeLeg, type IncomingCall, type SipCalle
 import type { Logger } from '../support/json-logger';
 import { fitMulaw, speakMulaw, toneMulaw } from './callee-audio';
 import { calleeBehaviourFor, type CalleeBehaviour } from './callee-behaviour';
-import { createPromptListener } from './prompt-listener';
+import { createPromptListener, createSpeechOnsetListener } from './prompt-listener';
 
 export interface SimCalleeOptions {
   host: string;
@@ -44,6 +44,33 @@ export async function startSimCallee(opts: SimCalleeOptions): Promise<SipCalleeS
           leg.on('playback-drained', () => setTimeout(() => leg.hangup(), 6_000));
         };
         leg.on('audio', createPromptListener(() => void speak()));
+        return;
+      }
+      case 'speak-over': {
+        // Synthesised at the answer, so each line starts on time.
+        const lines = Promise.all(behaviour.lines.map(async (line) => ({ atMs: line.atMs, audio: await speakMulaw(line.text, behaviour.voice) })));
+        lines.catch((error: Error) => logger.warn('sim callee speech failed', { error: error.message }));
+        let saidAll = false;
+        let hangingUp = false;
+        // After the last line, long enough to hear the agent's answer begin, as 04 does.
+        leg.on('playback-drained', () => {
+          if (!saidAll || hangingUp) return;
+          hangingUp = true;
+          setTimeout(() => leg.hangup(), 6_000);
+        });
+        leg.on(
+          'audio',
+          createSpeechOnsetListener(() => {
+            void lines.then((spoken) => {
+              spoken.forEach(({ atMs, audio }, i) =>
+                setTimeout(() => {
+                  saidAll = i === spoken.length - 1;
+                  leg.play(audio);
+                }, atMs),
+              );
+            });
+          }),
+        );
         return;
       }
       case 'voicemail':
