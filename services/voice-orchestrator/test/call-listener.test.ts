@@ -104,3 +104,26 @@ describe('call listener: barge-in and backchannels', () => {
     expect((await next.utterance)?.length).toBeGreaterThan(160 * 15);
   });
 });
+
+describe('call listener: keypad menus and bridges', () => {
+  it('ignores the callee while paused (a bridge) and listens again after resume', async () => {
+    const { listener, say } = call();
+    listener.pause();
+    say(LOUD, 30);
+    say(QUIET, 20);
+    expect(listener.hasInput).toBe(false);
+    listener.resume();
+    say(LOUD, 10);
+    say(QUIET, 20);
+    expect((await listener.takeUtterance({ timeoutMs: 1_000 }).utterance)?.length).toBe(160 * 30);
+  });
+
+  it('stops any audio at once when asked (a digit pressed during a prompt), marking it interrupted', () => {
+    const { listener, state } = call();
+    let interrupted = 0;
+    listener.play(TEN_SECONDS, { kind: 'prompt', interruptible: false, onInterrupted: () => interrupted++ });
+    listener.interrupt();
+    expect(state.cleared).toBe(1);
+    expect(interrupted).toBe(1);
+  });
+});

@@ -35,8 +35,17 @@ export interface CallListener {
   takeUtterance(opts: { timeoutMs: number; recognize?: (audio: Buffer) => Promise<string> }): UtteranceRequest;
   /** Stops the agent's audio now, whatever its kind (a digit pressed during a prompt). */
   interrupt(): void;
+  /** Stops listening until `resume()` (a bridged transfer: the parties talk to each other, not to the agent). */
+  pause(): void;
+  resume(): void;
   stop(): void;
 }
+
+/**
+ * The most unanswered speech kept for the next turn, oldest dropped first: as long as one utterance may be, so a
+ * callee who talks through a long keypad menu cannot grow the call's memory, and a turn gets what it can recognise.
+ */
+const MAX_PENDING_FRAMES = 750;
 
 /**
  * Listens from the answer to the hangup (docs/voice-agents.md#full-duplex-listening). Speech while agent audio
@@ -50,6 +59,7 @@ export function createCallListener(media: AgentMedia, opts: { backchannelMs: num
   let playing: Array<{ frames: number; audio: AgentAudio }> = [];
   let pending: Buffer[] = [];
   let interruptions = 0;
+  let paused = false;
   // The utterance being said: its loud frames, and what played when it started.
   let current: { loudFrames: number; overAudio: AgentAudio | undefined; interrupted: boolean } | undefined;
   let consumer: { recognize?: (audio: Buffer) => Promise<string>; deliver: (audio: Buffer, early: Promise<string> | undefined) => void } | undefined;
@@ -101,6 +111,7 @@ export function createCallListener(media: AgentMedia, opts: { backchannelMs: num
         const backchannel = heard?.overAudio?.kind === 'reply' && !heard.interrupted && heard.loudFrames < backchannelFrames;
         if (!backchannel) {
           pending.push(audio);
+          while (pending.length > 1 && pending.reduce((frames, p) => frames + p.length / 160, 0) > MAX_PENDING_FRAMES) pending.shift();
           if (consumer) {
             const joined = Buffer.concat(pending);
             pending = [];
@@ -113,6 +124,7 @@ export function createCallListener(media: AgentMedia, opts: { backchannelMs: num
   let detector = newDetector();
 
   const stopAudio = media.onAudio((frame) => {
+    if (paused) return;
     detector(frame);
     if (!current) return;
     if (isLoud(frame)) current.loudFrames += 1;
@@ -173,6 +185,14 @@ export function createCallListener(media: AgentMedia, opts: { backchannelMs: num
     },
     interrupt() {
       if (media.queuedFrames > 0) bargeIn();
+    },
+    pause() {
+      paused = true;
+      current = undefined;
+      detector = newDetector();
+    },
+    resume() {
+      paused = false;
     },
     stop() {
       stopAudio();

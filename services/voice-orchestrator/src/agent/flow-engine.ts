@@ -116,8 +116,8 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
         const input = node.input as string;
         // What the callee said before the gather began answers it: asking would talk over the answer.
         const answered = input !== 'dtmf' && listener.hasInput;
-        // Speech is no answer to a keypad menu: its prompt gives way to speech as a reply does.
-        if (node.prompt && !answered) await say(node.prompt as string, input === 'dtmf' ? 'reply' : 'prompt', node.interruptible !== false);
+        // Speech is no answer to a keypad menu: it does not stop its prompt (a digit does, in gatherDigits).
+        if (node.prompt && !answered) await say(node.prompt as string, 'prompt', input !== 'dtmf' && node.interruptible !== false);
         const timeoutMs = (node.timeout_seconds as number) * 1000;
         const branches = node.branches as Array<{ match: string; phrases?: string[]; next: string }>;
         // Every way to say each branch, and the branch each one leads to (docs/voice-recognition.md).
@@ -216,8 +216,8 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
         await media.drained();
         if (media.isEnded) return { kind: 'call_ended' };
         if (node.mode === 'bridge') {
-          // The second party's audio is not the agent's: nothing may cut it, and the agent no longer listens.
-          listener.stop();
+          // The second party's audio is not the agent's: nothing may cut it, and the agent does not listen meanwhile.
+          listener.pause();
           const ringSeconds = (node.timeout_seconds as number | undefined) ?? DEFAULT_BRIDGE_RING_SECONDS;
           const bridged = deps.bridge ? await deps.bridge(node.to as string, ringSeconds * 1000) : { connected: false as const, to: node.to as string, reason: 'bridging is not available' };
           if (media.isEnded) return { kind: 'call_ended' };
@@ -226,6 +226,7 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
             await bridged.finished;
             return { kind: 'bridged', to: bridged.to };
           }
+          listener.resume();
           await deps.transcript('agent', `Bridge to ${bridged.to} failed (${bridged.reason})`);
           variables.transfer_error = bridged.reason;
           if (typeof node.on_error !== 'string') return { kind: 'hangup' };
