@@ -1,6 +1,6 @@
-import { createSipCalleeServer, type CalleeLeg, type IncomingCall, type SipCalleeServer } from '@switchboard/telephony';
+import { createSipCalleeServer, parseSimCallerVoice, SIM_CALLER_VOICE_HEADER, type CalleeLeg, type IncomingCall, type SipCalleeServer } from '@switchboard/telephony';
 import type { Logger } from '../support/json-logger';
-import { fitMulaw, speakMulaw, toneMulaw } from './callee-audio';
+import { fitMulaw, speakMulaw, toneMulaw, type CalleeVoice } from './callee-audio';
 import { calleeBehaviourFor, type CalleeBehaviour } from './callee-behaviour';
 import { createPromptListener, createSpeechOnsetListener } from './prompt-listener';
 
@@ -82,8 +82,8 @@ export async function startSimCallee(opts: SimCalleeOptions): Promise<SipCalleeS
   };
 
   const onInvite = (call: IncomingCall) => {
-    const behaviour = calleeBehaviourFor(call.to);
-    logger.info('sim call', { to: call.to, behaviour: behaviour.kind });
+    const behaviour = withCallerVoice(calleeBehaviourFor(call.to), parseSimCallerVoice(call.header(SIM_CALLER_VOICE_HEADER)));
+    logger.info('sim call', { to: call.to, behaviour: behaviour.kind, ...('voice' in behaviour && behaviour.voice ? { voice: `${behaviour.voice.engine}:${behaviour.voice.voice}` } : {}) });
     switch (behaviour.kind) {
       case 'busy':
         return call.reject(486, 'Busy Here');
@@ -104,4 +104,10 @@ export async function startSimCallee(opts: SimCalleeOptions): Promise<SipCalleeS
     }
   };
   return createSipCalleeServer({ bindAddress: opts.host, port: opts.sipPort, onInvite });
+}
+
+/** The voice the call asked for (its metadata's `sim_caller_voice`) replaces the number's own, for the phones that speak. */
+function withCallerVoice(behaviour: CalleeBehaviour, voice: CalleeVoice | null): CalleeBehaviour {
+  if (!voice || (behaviour.kind !== 'answer-and-speak' && behaviour.kind !== 'speak-over')) return behaviour;
+  return { ...behaviour, voice };
 }
