@@ -5,7 +5,7 @@ const QUIET = Buffer.alloc(160, 0xff); // μ-law zero
 const LOUD = Buffer.alloc(160, 0x00); // μ-law full scale
 
 /** A call whose agent audio stays queued until the test plays it out or a barge-in clears it. */
-function call() {
+function call(options: { endOfSpeechMs?: number; maxSpeechMs?: number } = {}) {
   let hear: (frame: Buffer) => void = () => undefined;
   const state = { queued: 0, cleared: 0 };
   const media: AgentMedia = {
@@ -27,7 +27,7 @@ function call() {
     isEnded: false,
     ended: new Promise(() => undefined),
   };
-  const listener = createCallListener(media, { backchannelMs: 400, maxSpeechMs: 15_000 });
+  const listener = createCallListener(media, { backchannelMs: 400, maxSpeechMs: 15_000, ...options });
   const say = (frame: Buffer, count: number) => {
     for (let i = 0; i < count; i++) hear(frame);
   };
@@ -125,5 +125,41 @@ describe('call listener: keypad menus and bridges', () => {
     listener.interrupt();
     expect(state.cleared).toBe(1);
     expect(interrupted).toBe(1);
+  });
+});
+
+describe('call listener: end of turn', () => {
+  it('ends the turn after the configured silence', async () => {
+    const { listener, say } = call({ endOfSpeechMs: 800 });
+    const request = listener.takeUtterance({ timeoutMs: 10_000 });
+    say(LOUD, 10);
+    say(QUIET, 39);
+    expect(listener.hasInput).toBe(true);
+    say(QUIET, 1);
+    expect((await request.utterance)?.length).toBe(160 * 50);
+    expect(request.endedBy()).toBe('silence');
+  });
+
+  it('ends the turn at the longest utterance', async () => {
+    const { listener, say } = call({ maxSpeechMs: 2_000 });
+    const request = listener.takeUtterance({ timeoutMs: 10_000 });
+    say(LOUD, 100);
+    expect((await request.utterance)?.length).toBe(160 * 100);
+    expect(request.endedBy()).toBe('length');
+  });
+
+  it('ends the turn at a pause whose words complete a branch, not at one whose words do not', async () => {
+    const { listener, say } = call();
+    const heard = ['I want to', 'I want to speak to sales'];
+    const request = listener.takeUtterance({ timeoutMs: 10_000, recognize: async () => heard.shift() ?? '', completes: (words) => words.endsWith('sales') });
+    say(LOUD, 10);
+    say(QUIET, 8); // a pause: "I want to" completes nothing
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(listener.hasInput).toBe(true);
+    say(LOUD, 10);
+    say(QUIET, 8); // the next pause completes the sales branch: the turn ends without the rest of the 400 ms
+    expect(await request.utterance).not.toBeNull();
+    expect(request.endedBy()).toBe('phrase');
+    expect(await request.recognizedEarly()).toBe('I want to speak to sales');
   });
 });

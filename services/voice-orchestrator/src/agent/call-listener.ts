@@ -19,7 +19,11 @@ export interface UtteranceRequest {
   recognizedEarly(): Promise<string> | undefined;
   /** Stops waiting (a digit won in a `both` gather); the utterance resolves null. */
   cancel(): void;
+  /** What closed the utterance: its silence, a phrase it completed, or its length (docs/voice-agents.md#end-of-turn). */
+  endedBy(): UtteranceEnd | undefined;
 }
+
+export type UtteranceEnd = 'silence' | 'phrase' | 'length';
 
 export interface CallListener {
   /** Plays agent audio under the barge-in rule. */
@@ -32,7 +36,7 @@ export interface CallListener {
    * The next utterance: what was said since the last one was taken (joined), else the one being said, else the
    * next. Null when nothing starts within `timeoutMs` of the agent's audio ending, or at the call's end.
    */
-  takeUtterance(opts: { timeoutMs: number; recognize?: (audio: Buffer) => Promise<string> }): UtteranceRequest;
+  takeUtterance(opts: { timeoutMs: number; recognize?: (audio: Buffer) => Promise<string>; completes?: (words: string) => boolean }): UtteranceRequest;
   /** Stops the agent's audio now, whatever its kind (a digit pressed during a prompt). */
   interrupt(): void;
   /** Stops listening until `resume()` (a bridged transfer: the parties talk to each other, not to the agent). */
@@ -53,7 +57,7 @@ const MAX_PENDING_FRAMES = 750;
  * `backchannelMs`; a node with `interruptible: false` is never stopped. Speech that ends shorter than that over a
  * reply that kept playing is a backchannel and is not input; everything else said is kept for the next turn.
  */
-export function createCallListener(media: AgentMedia, opts: { backchannelMs: number; maxSpeechMs: number }): CallListener {
+export function createCallListener(media: AgentMedia, opts: { backchannelMs: number; maxSpeechMs: number; endOfSpeechMs?: number }): CallListener {
   const backchannelFrames = Math.max(START_FRAMES, Math.ceil(opts.backchannelMs / 20));
   // Agent audio queued and not yet played, oldest first, with its frame count.
   let playing: Array<{ frames: number; audio: AgentAudio }> = [];
@@ -62,8 +66,14 @@ export function createCallListener(media: AgentMedia, opts: { backchannelMs: num
   let paused = false;
   // The utterance being said: its loud frames, and what played when it started.
   let current: { loudFrames: number; overAudio: AgentAudio | undefined; interrupted: boolean } | undefined;
-  let consumer: { recognize?: (audio: Buffer) => Promise<string>; deliver: (audio: Buffer, early: Promise<string> | undefined) => void } | undefined;
+  let consumer:
+    | { recognize?: (audio: Buffer) => Promise<string>; completes?: (words: string) => boolean; deliver: (audio: Buffer, early: Promise<string> | undefined, how: UtteranceEnd) => void }
+    | undefined;
   let atLastPause: Promise<string> | undefined;
+  // Loud since the last pause was handed to the recogniser: its words no longer end the utterance.
+  let spokeSincePause = false;
+  // Set by `endNow` after a completed phrase, read as the utterance closes.
+  let endedByPhrase = false;
   const listeners = new Set<() => void>();
   const notify = () => listeners.forEach((l) => l());
 
@@ -90,6 +100,7 @@ export function createCallListener(media: AgentMedia, opts: { backchannelMs: num
   const newDetector = () =>
     createUtteranceDetector({
       maxFrames: Math.ceil(opts.maxSpeechMs / 20),
+      endFrames: opts.endOfSpeechMs === undefined ? undefined : Math.ceil(opts.endOfSpeechMs / 20),
       onSpeechStart: () => {
         // The frame that completes the start is counted below, with every later loud frame.
         current = { loudFrames: START_FRAMES - 1, overAudio: nowPlaying(), interrupted: false };
@@ -97,16 +108,32 @@ export function createCallListener(media: AgentMedia, opts: { backchannelMs: num
       },
       onPause: (audioSoFar) => {
         if (!consumer?.recognize || pending.length > 0) return;
-        atLastPause = consumer.recognize(audioSoFar);
+        const asked = consumer.recognize(audioSoFar);
+        atLastPause = asked;
+        spokeSincePause = false;
         // A pause the callee talks on after is recognised for nothing; its failure is nobody's concern.
-        atLastPause.catch(() => undefined);
+        asked.catch(() => undefined);
+        // The words so far complete a branch: the turn ends now rather than after the rest of the silence.
+        const completes = consumer.completes;
+        if (completes) {
+          void asked.then(
+            (words) => {
+              if (atLastPause !== asked || spokeSincePause || current === undefined || !completes(words)) return;
+              endedByPhrase = true;
+              detector.endNow();
+            },
+            () => undefined,
+          );
+        }
       },
       onUtterance: (audio, endedBySilence) => {
         const heard = current;
         current = undefined;
         detector = newDetector();
         const early = endedBySilence && pending.length === 0 ? atLastPause : undefined;
+        const how: UtteranceEnd = endedByPhrase ? 'phrase' : endedBySilence ? 'silence' : 'length';
         atLastPause = undefined;
+        endedByPhrase = false;
         // Short, over a reply that went on playing: an "uh-huh" to the agent, not an answer.
         const backchannel = heard?.overAudio?.kind === 'reply' && !heard.interrupted && heard.loudFrames < backchannelFrames;
         if (!backchannel) {
@@ -115,7 +142,7 @@ export function createCallListener(media: AgentMedia, opts: { backchannelMs: num
           if (consumer) {
             const joined = Buffer.concat(pending);
             pending = [];
-            consumer.deliver(joined, early);
+            consumer.deliver(joined, early, how);
           }
         }
         notify();
@@ -127,7 +154,10 @@ export function createCallListener(media: AgentMedia, opts: { backchannelMs: num
     if (paused) return;
     detector(frame);
     if (!current) return;
-    if (isLoud(frame)) current.loudFrames += 1;
+    if (isLoud(frame)) {
+      current.loudFrames += 1;
+      spokeSincePause = true;
+    }
     if (media.queuedFrames === 0) return;
     const heard = nowPlaying();
     if (!heard?.interruptible) return;
@@ -149,10 +179,11 @@ export function createCallListener(media: AgentMedia, opts: { backchannelMs: num
     get interruptions() {
       return interruptions;
     },
-    takeUtterance({ timeoutMs, recognize }) {
+    takeUtterance({ timeoutMs, recognize, completes }) {
       let finish!: (audio: Buffer | null) => void;
       const utterance = new Promise<Buffer | null>((resolve) => (finish = resolve));
       let early: Promise<string> | undefined;
+      let endedBy: UtteranceEnd | undefined;
       let timer: NodeJS.Timeout | undefined;
       const done = (audio: Buffer | null) => {
         clearTimeout(timer);
@@ -160,7 +191,15 @@ export function createCallListener(media: AgentMedia, opts: { backchannelMs: num
         if (consumer === own) consumer = undefined;
         finish(audio);
       };
-      const own = { recognize, deliver: (audio: Buffer, heardEarly: Promise<string> | undefined) => ((early = heardEarly), done(audio)) };
+      const own = {
+        recognize,
+        completes,
+        deliver: (audio: Buffer, heardEarly: Promise<string> | undefined, how: UtteranceEnd) => {
+          early = heardEarly;
+          endedBy = how;
+          done(audio);
+        },
+      };
       // The no-input timeout runs only while the agent is silent and the callee has not started speaking.
       let generation = 0;
       const onChange = () => {
@@ -175,13 +214,13 @@ export function createCallListener(media: AgentMedia, opts: { backchannelMs: num
         const joined = Buffer.concat(pending);
         pending = [];
         finish(joined);
-        return { utterance, recognizedEarly: () => undefined, cancel: () => undefined };
+        return { utterance, recognizedEarly: () => undefined, cancel: () => undefined, endedBy: () => undefined };
       }
       consumer = own;
       listeners.add(onChange);
       onChange();
       void media.ended.then(() => done(null));
-      return { utterance, recognizedEarly: () => early, cancel: () => done(null) };
+      return { utterance, recognizedEarly: () => early, cancel: () => done(null), endedBy: () => endedBy };
     },
     interrupt() {
       if (media.queuedFrames > 0) bargeIn();

@@ -7,7 +7,7 @@ import { conditionHolds, renderTemplate } from './flow-variables';
 import type { LlmEndpoint } from './llm-chat.client';
 import { runLlmConversation } from './llm-node';
 import { END_OF_SPEECH_MS } from './speech-capture';
-import { createCallListener, type CallListener } from './call-listener';
+import { createCallListener, type CallListener, type UtteranceEnd } from './call-listener';
 import type { RecognitionMethod } from '../speech/pocketsphinx-stt';
 
 export type FlowEnd = { kind: 'hangup' } | { kind: 'transferred'; referTo: string } | { kind: 'bridged'; to: string } | { kind: 'call_ended' } | { kind: 'unsupported'; node: string; type: string } | { kind: 'too_many_steps' };
@@ -38,7 +38,9 @@ export interface FlowEngineDeps {
 
 /** Milliseconds of one speech turn, from the moment the end-of-speech rule closed the callee's utterance. */
 export interface SpeechTurnTiming {
-  end_of_speech_wait_ms: number;
+  /** The silence the rule waited for; null when a completed phrase or the length limit closed the utterance. */
+  end_of_speech_wait_ms: number | null;
+  ended_by: UtteranceEnd;
   stt_after_end_ms: number;
   tts_ms: number;
   end_to_queued_ms: number;
@@ -47,8 +49,8 @@ export interface SpeechTurnTiming {
 /** How long a bridged transfer's second leg rings, unless the node says (docs/voice-agents.md#bridged-transfer). */
 const DEFAULT_BRIDGE_RING_SECONDS = 30;
 
-/** The longest utterance a speech gather takes before it stops listening. */
-const MAX_SPEECH_MS = 15_000;
+/** The longest utterance a turn takes unless the flow says (docs/voice-agents.md#end-of-turn). */
+const DEFAULT_MAX_UTTERANCE_SECONDS = 15;
 
 /**
  * Speech over a `say` or `llm` reply shorter than this is a backchannel ("uh-huh", "okay"), unless the flow says:
@@ -67,7 +69,11 @@ type Node = Record<string, unknown> & { type: string };
  */
 export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<string, unknown>, deps: FlowEngineDeps): Promise<FlowEnd> {
   const { media } = deps;
-  const listener = createCallListener(media, { backchannelMs: flow.backchannel_ms ?? DEFAULT_BACKCHANNEL_MS, maxSpeechMs: MAX_SPEECH_MS });
+  const listener = createCallListener(media, {
+    backchannelMs: flow.backchannel_ms ?? DEFAULT_BACKCHANNEL_MS,
+    maxSpeechMs: (flow.max_utterance_seconds ?? DEFAULT_MAX_UTTERANCE_SECONDS) * 1000,
+    endOfSpeechMs: flow.end_of_speech_ms ?? END_OF_SPEECH_MS,
+  });
   try {
     return await runNodes(flow, variables, deps, listener);
   } finally {
@@ -78,7 +84,7 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
 async function runNodes(flow: AgentFlowDocument, variables: Record<string, unknown>, deps: FlowEngineDeps, listener: CallListener): Promise<FlowEnd> {
   const { media } = deps;
   // The utterance that ended last and when it was recognised, until the reply to it is queued.
-  let turn: { endedAt: number; recognizedAt: number } | undefined;
+  let turn: { endedAt: number; recognizedAt: number; endedBy: UtteranceEnd } | undefined;
   const say = async (text: string, kind: 'prompt' | 'reply', interruptible: boolean, unlessInterruptedSince?: number): Promise<void> => {
     const rendered = renderTemplate(text, variables);
     const synthesisStarted = Date.now();
@@ -92,7 +98,8 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
     if (turn) {
       const queuedAt = Date.now();
       deps.onSpeechTurn?.({
-        end_of_speech_wait_ms: END_OF_SPEECH_MS,
+        end_of_speech_wait_ms: turn.endedBy === 'silence' ? (flow.end_of_speech_ms ?? END_OF_SPEECH_MS) : null,
+        ended_by: turn.endedBy,
         stt_after_end_ms: turn.recognizedAt - turn.endedAt,
         tts_ms: queuedAt - synthesisStarted,
         end_to_queued_ms: queuedAt - turn.endedAt,
@@ -133,9 +140,16 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
         let digits = '';
         let utterance: Buffer | null = null;
         let heardEarly: Promise<string> | undefined;
+        let endedBy: UtteranceEnd = 'silence';
         if (input === 'dtmf') digits = await gatherDigits(media, Boolean(node.prompt), dtmf, () => listener.interrupt());
         else {
-          const speech = listener.takeUtterance({ timeoutMs, recognize: (audio) => deps.recognize(audio, phrases, method) });
+          const speech = listener.takeUtterance({
+            timeoutMs,
+            recognize: (audio) => deps.recognize(audio, phrases, method),
+            // Spotted keywords are words that were said, so a branch found at a pause ends the turn; the grammar
+            // method forces any speech into the branches' words and could not tell (docs/voice-agents.md#end-of-turn).
+            completes: method === 'keywords' ? (words) => words !== '' && deps.matchPhrase(words, phrases) >= 0 : undefined,
+          });
           warmUpReplies(flow, [...branches.map((b) => b.next), node.no_match as string], variables, deps.speak);
           // `both`: whichever comes first, a digit or an utterance; a digit also stops the prompt.
           const firstDigit = input === 'both' ? await media.nextDigit(24 * 3_600_000, speech.utterance) : null;
@@ -148,6 +162,7 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
           } else {
             utterance = await speech.utterance;
             heardEarly = speech.recognizedEarly();
+            endedBy = speech.endedBy() ?? 'silence';
           }
         }
         const utteranceEndedAt = Date.now();
@@ -155,7 +170,7 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
         let next: string | undefined;
         if (utterance) {
           const heard = await (heardEarly ?? deps.recognize(utterance, phrases, method));
-          turn = { endedAt: utteranceEndedAt, recognizedAt: Date.now() };
+          turn = { endedAt: utteranceEndedAt, recognizedAt: Date.now(), endedBy };
           await deps.transcript('callee', heard === '' ? '(not understood)' : heard);
           variables[(node.save_as as string | undefined) ?? 'input'] = heard;
           variables.last_input = heard;
