@@ -1112,6 +1112,10 @@ export interface components {
             flow: {
                 /** @description Milliseconds of speech the callee needs to stop a `say` or `llm` reply; shorter speech over a reply ("uh-huh") is a backchannel and is not input. 0 stops a reply at the first 100 ms of speech; default 400. */
                 backchannel_ms?: number;
+                /** @description Milliseconds of the callee's silence that end their turn; default 400. A keywords gather ends it sooner when the words so far complete a branch. */
+                end_of_speech_ms?: number;
+                /** @description The longest utterance a turn takes before it is recognised as it stands; default 15. */
+                max_utterance_seconds?: number;
                 nodes: {
                     [key: string]: {
                         interruptible?: boolean;
