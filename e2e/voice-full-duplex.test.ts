@@ -10,7 +10,7 @@ import { TEST_REDIS_URL } from './webhooks-harness';
 // Full-duplex listening over real SIP and RTP (docs/voice-agents.md#full-duplex-listening), against the simulator's
 // phones that talk over the agent: 10 says "I want to speak to sales" 1 s into the agent's greeting; 11 says
 // "uh-huh" 1 s into it and "I want to speak to sales" 3 s later. The greeting is a `say`, followed by a speech
-// gather: what the callee said during the `say` must route the call.
+// gather, or an `llm` node: what the callee said over the agent must route the call.
 const LONG_GREETING =
   'Thank you for calling the Switchboard demonstration line where we will now read you a very long list of all the departments and all the opening hours and all the ways in which you can reach every one of our friendly teams today';
 
@@ -107,6 +107,39 @@ describe('full-duplex listening: a callee who talks over the agent', () => {
     expect(turns[1].speaker).toBe('callee');
     expect(turns[1].text).toMatch(/\bsales\b/);
     expect(turns[2]).toEqual({ speaker: 'agent', text: 'Connecting you to sales.', interrupted: false });
+  });
+
+  it("stops an llm reply the callee talks over, marks the sentence it cut, and answers what was said", async () => {
+    const agent = (await (
+      await api('POST', '/v1/voice/agents', {
+        name: 'llm talked over',
+        llm: { model: 'sim-llm' },
+        flow: {
+          start: 'talk',
+          nodes: {
+            talk: { type: 'llm', system_prompt: 'You are the front desk.', goal: 'Find out whether the caller wants sales or support.', max_turns: 3, expected_phrases: ['sales', 'support'], next: 'done' },
+            done: { type: 'say', text: 'Transferring to {{llm_result.department}}.', next: 'bye' },
+            bye: { type: 'hangup' },
+          },
+        },
+      })
+    ).json()) as { id: string };
+    const created = (await (await api('POST', '/v1/voice/calls', { to: callee('10'), from: FROM, agent_id: agent.id })).json()) as { call_id: string };
+    const ended = await eventually(
+      async () => (await (await api('GET', `/v1/voice/calls/${created.call_id}`)).json()) as CallView & { transcript: Array<{ interrupted?: boolean }> },
+      (c) => !['ringing', 'in-progress'].includes(c.status),
+      { what: 'the llm call to end', timeoutMs: 60_000, intervalMs: 250 },
+    );
+    const answer = ended.transcript.findIndex((t) => t.speaker === 'callee');
+    expect(answer).toBeGreaterThan(0);
+    // The stand-in's greeting is three sentences; "Hello!" is over before the callee starts, the sentence the
+    // callee talked over is marked, and the reply to the callee's words comes after them.
+    const greeting = ended.transcript.slice(0, answer);
+    expect(greeting[0]).toMatchObject({ speaker: 'agent', text: 'Hello!' });
+    expect(greeting[0].interrupted).toBeUndefined();
+    expect(greeting[greeting.length - 1].interrupted).toBe(true);
+    expect(ended.transcript[answer].text).toMatch(/\bsales\b/);
+    expect(ended.transcript.slice(answer + 1).map((t) => `${t.text}${t.interrupted ? ' (interrupted)' : ''}`)).toEqual(['Certainly.', 'Connecting you to sales.', 'Transferring to sales.']);
   });
 
   it('lets a backchannel pass under a long say, then stops the say for the answer', async () => {
