@@ -39,3 +39,18 @@ export function speechTurnMs(wav) {
   while (end > onset && !callee[end]) end -= 1;
   return (reply - end - 1) * 20;
 }
+
+/**
+ * Whether the agent's reply began while the callee was still talking: callee speech in the 500 ms after the reply's
+ * first frame, a turn ended inside a sentence. Null when the recording has no reply.
+ */
+export function cutOffInsideSentence(wav) {
+  const samples = stereoSamples(wav);
+  const callee = loudFrames(samples, 0);
+  const agent = loudFrames(samples, 1);
+  const onset = callee.findIndex((_, i) => i + 5 <= callee.length && callee.slice(i, i + 5).every(Boolean));
+  if (onset < 0) return null;
+  const reply = agent.findIndex((loud, i) => i > onset && loud);
+  if (reply < 0) return null;
+  return callee.slice(reply, reply + 25).some(Boolean);
+}

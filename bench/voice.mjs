@@ -7,15 +7,20 @@
 //    to speak to sales" after the prompt, with a speech gather; the turn is from the end of the callee's speech to
 //    the agent's first reply packet, read from each call's recording in media time, and the orchestrator's
 //    "speech turn" log lines give its parts. Baseline: one such call alone.
-// Usage: npm run build && node bench/voice.mjs [calls=50] [speech_calls=10]
+// 3. End of turn (docs/voice-agents.md#end-of-turn): the same turn, calls to the 04 and 08 phones 2 s apart, with a
+//    keywords gather (ends at a pause whose words take a branch) beside a grammar gather (waits out the 400 ms of
+//    silence) as the baseline; reports turn p50/p95 and the share of turns whose reply began inside the callee's
+//    sentence. Skipped with turn_calls=0.
+// Usage: npm run build && node bench/voice.mjs [calls=50] [speech_calls=10] [turn_calls=10]
 import { execSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { devstack } from './lib.mjs';
 import { histogramPercentile, processUsage, startSippEcho } from './voice-sipp.lib.mjs';
-import { speechTurnMs } from './voice-turn.lib.mjs';
+import { cutOffInsideSentence, speechTurnMs } from './voice-turn.lib.mjs';
 
 const calls = Number(process.argv[2] ?? 50);
 const speechCalls = Number(process.argv[3] ?? 10);
+const turnCalls = Number(process.argv[4] ?? 10);
 const FROM = '+447911123499';
 const loadAverage = () => execSync('uptime').toString().trim().replace(/.*load average: /, '');
 
@@ -162,6 +167,71 @@ try {
     const speechLoaded = await speechRun(`${speechCalls} concurrent speech calls`, speechCalls, 400);
     console.table([speechBaseline, speechLoaded]);
     console.log(`load average after part 2: ${loadAverage()}`);
+  }
+
+  // Part 3: end of turn, keywords (a completed phrase ends the turn) against grammar (the silence does).
+  if (turnCalls > 0) {
+    const turnOrchestrator = await stack.startService('voice-orchestrator');
+    // Calls placed this far apart rarely recognise at the same moment: the figure is the rule's, not two cores'
+    // contention (part 2 measures turns under concurrency).
+    const TURN_CALL_SPACING_MS = 2_000;
+    const menu = (recognition) => ({
+      name: `bench end of turn ${recognition}`,
+      flow: {
+        start: 'ask',
+        nodes: {
+          ask: {
+            type: 'gather', input: 'speech', recognition, prompt: 'Which department would you like?', timeout_seconds: 10,
+            branches: [{ match: 'sales', next: 'reply' }, { match: 'billing', next: 'reply' }, { match: 'support', next: 'reply' }],
+            no_input: 'bye', no_match: 'reply',
+          },
+          reply: { type: 'say', text: 'Thank you.', next: 'bye' },
+          bye: { type: 'hangup' },
+        },
+      },
+    });
+    const turnRun = async (recognition, offset) => {
+      const agent = await api('POST', '/v1/voice/agents', menu(recognition));
+      const ids = [];
+      for (let i = 0; i < turnCalls; i += 1) {
+        // 04 in flite's slt (whose "sales" the spotter finds) and 08 (espeak-ng en-us, "billing") in turn.
+        const phone = i % 2 ? { to: '08', metadata: {} } : { to: '04', metadata: { sim_caller_voice: 'flite:slt' } };
+        ids.push((await api('POST', '/v1/voice/calls', { to: `+4479111${String(offset + i).padStart(3, '0')}${phone.to}`, from: FROM, agent_id: agent.id, record: true, metadata: phone.metadata })).call_id);
+        await new Promise((resolve) => setTimeout(resolve, TURN_CALL_SPACING_MS));
+      }
+      await devstack.eventually(
+        () => Promise.all(ids.map((id) => api('GET', `/v1/voice/calls/${id}`))),
+        (list) => list.every((c) => !['ringing', 'in-progress'].includes(c.status) && c.recording),
+        { what: 'every end-of-turn call to end with its recording', timeoutMs: 240_000, intervalMs: 1000 },
+      );
+      const turns = [];
+      let cut = 0;
+      for (const id of ids) {
+        const res = await fetch(`${stack.baseUrl}/v1/voice/calls/${id}/recording`, { headers: { authorization: `Bearer ${key}` } });
+        if (!res.ok) continue;
+        const wav = Buffer.from(await res.arrayBuffer());
+        const turn = speechTurnMs(wav);
+        if (turn === null) continue;
+        turns.push(turn);
+        if (cutOffInsideSentence(wav)) cut += 1;
+      }
+      turns.sort((a, b) => a - b);
+      const endings = turnOrchestrator.logs().split('\n').filter((l) => l.includes('"speech turn"')).map((l) => JSON.parse(l)).filter((e) => ids.includes(e.call_id));
+      return {
+        name: recognition === 'grammar' ? 'baseline: grammar, silence ends the turn' : 'keywords, a completed phrase ends the turn',
+        calls: turnCalls,
+        turns_measured: turns.length,
+        turn_p50_ms: pct(turns, 50),
+        turn_p95_ms: pct(turns, 95),
+        cut_inside_sentence_pct: turns.length ? Math.round((cut / turns.length) * 100) : null,
+        ended_by_phrase: endings.filter((e) => e.ended_by === 'phrase').length,
+      };
+    };
+    const grammarTurns = await turnRun('grammar', 500);
+    const keywordTurns = await turnRun('keywords', 600);
+    console.table([grammarTurns, keywordTurns]);
+    console.log(`load average after part 3: ${loadAverage()}`);
+    await turnOrchestrator.stop();
   }
 } finally {
   await sipp?.stop();

@@ -334,6 +334,35 @@ describe('the console in Chromium', () => {
     await checkPage(page, 'usage-calls');
   }, 240_000);
 
+  it("marks an agent turn the callee cut short as interrupted on the call's page", async () => {
+    const { page } = owner;
+    const api = async (method: string, path: string, body?: unknown) =>
+      (await fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })).json();
+    const greeting = 'Thank you for calling the Switchboard demonstration line where we will now read you a very long list of all our departments';
+    const agent = (await api('POST', '/v1/voice/agents', {
+      name: 'talked over',
+      flow: {
+        start: 'greet',
+        nodes: {
+          greet: { type: 'say', text: greeting, next: 'ask' },
+          ask: { type: 'gather', input: 'speech', prompt: 'Which department?', timeout_seconds: 8, branches: [{ match: 'sales', next: 'sales' }], no_input: 'bye', no_match: 'bye' },
+          sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
+          bye: { type: 'hangup' },
+        },
+      },
+    })) as { id: string };
+    // The simulator's 10 phone says "I want to speak to sales" 1 s into the greeting (docs/voice.md#carrier-simulator).
+    const { call_id: callId } = (await api('POST', '/v1/voice/calls', { to: '+447911123410', from: VOICE_NUMBER, agent_id: agent.id })) as { call_id: string };
+    await visit(page, 'Calls', 'Calls');
+    await page.locator(`tr[data-call="${callId}"]`).getByRole('link').click();
+    const transcript = page.getByTestId('transcript');
+    await transcript.getByText('Connecting you to sales.').waitFor({ timeout: 90_000 });
+    const cut = transcript.locator('li', { hasText: greeting });
+    await cut.locator('.interrupted').getByText('(interrupted)').waitFor();
+    expect(await transcript.locator('.interrupted').count()).toBe(1);
+    await checkPage(page, 'call-interrupted');
+  }, 240_000);
+
   it('lets a viewer see keys but not revoke one, in the page or through the API', async () => {
     const link = await createConsoleUser(database.url, { account: accountA, email: `viewer-${run}@example.com`, role: 'viewer', baseUrl: stack.baseUrl, secretsKeys: stack.secretsKeys });
     const viewer = await openContext();

@@ -1,11 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { decodeMulaw } from '@switchboard/telephony';
+import { readWav } from '../packages/telephony/test/support/wav.reader';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 import { callee, FROM, type CallView } from './support/voice-calls';
 import { TEST_REDIS_URL } from './webhooks-harness';
 
 // Speech gathers against the carrier simulator's phones that speak espeak-ng rather than flite, over real SIP and
 // RTP (docs/voice-recognition.md): 08 says "I would like to talk to billing please" (en-us), 09 says "what time do
-// you close today" (en-gb), which no branch should take.
+// you close today" (en-gb), which no branch should take. A call's `metadata.sim_caller_voice` picks the voice of
+// any speaking phone.
 describe('speech recognition of callers in other voices', () => {
   let database: TestDatabase;
   let stack: Stack;
@@ -19,10 +26,10 @@ describe('speech recognition of callers in other voices', () => {
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-  const callEnds = (id: string) =>
+  const callEnds = (id: string, recorded = false) =>
     eventually(
       async () => (await api('GET', `/v1/voice/calls/${id}`)).body as unknown as CallView,
-      (c) => !['ringing', 'in-progress'].includes(c.status),
+      (c) => !['ringing', 'in-progress'].includes(c.status) && (!recorded || c.recording !== null),
       { what: 'the speech call to end', timeoutMs: 60_000, intervalMs: 250 },
     );
   const menu = {
@@ -53,14 +60,15 @@ describe('speech recognition of callers in other voices', () => {
       },
     },
   };
-  const agentReplies = async (phone: string) => {
+  const placeCall = async (phone: string, extra: Record<string, unknown> = {}) => {
     const agent = await api('POST', '/v1/voice/agents', menu);
     expect(agent.status).toBe(201);
-    const created = await api('POST', '/v1/voice/calls', { to: callee(phone), from: FROM, agent_id: agent.body.id });
-    const call = await callEnds(created.body.call_id as string);
+    const created = await api('POST', '/v1/voice/calls', { to: callee(phone), from: FROM, agent_id: agent.body.id, ...extra });
+    const call = await callEnds(created.body.call_id as string, extra.record === true);
     expect(call.status).toBe('completed');
-    return call.transcript.map((t) => `${t.speaker}: ${t.text}`);
+    return call;
   };
+  const agentReplies = async (phone: string) => (await placeCall(phone)).transcript.map((t) => `${t.speaker}: ${t.text}`);
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -82,6 +90,41 @@ describe('speech recognition of callers in other voices', () => {
     expect(turns[0]).toBe('agent: Which department would you like?');
     expect(turns[1]).toMatch(/^callee: .*\bbilling\b/);
     expect(turns[2]).toBe('agent: Connecting you to billing.');
+  });
+
+  it("speaks in the voice the call's metadata asks for", async () => {
+    // How many 20 ms frames of the phrase are speech (the orchestrator's level), as a voice renders it for a phone.
+    const speechFrames = (samples: ArrayLike<number>, step = 1, offset = 0) => {
+      let frames = 0;
+      for (let f = 0; (f + 1) * 160 * step <= samples.length; f += 1) {
+        let sum = 0;
+        for (let i = 0; i < 160; i += 1) sum += Math.abs(samples[(f * 160 + i) * step + offset]);
+        if (sum / 160 > 300) frames += 1;
+      }
+      return frames;
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'sb-sim-voice-'));
+    try {
+      const rendered = (engine: string, voice: string) => {
+        const wav = join(dir, `${voice}.wav`);
+        if (engine === 'flite') execFileSync('flite', ['-voice', voice, '-t', 'I want to speak to sales', '-o', wav]);
+        else execFileSync('espeak-ng', ['-v', voice, '-w', wav, 'I want to speak to sales']);
+        execFileSync('sox', [wav, '-r', '8000', '-c', '1', '-e', 'mu-law', '-t', 'raw', join(dir, `${voice}.ul`)]);
+        return speechFrames(decodeMulaw(readFileSync(join(dir, `${voice}.ul`))));
+      };
+      const asked = rendered('espeak', 'en-gb-scotland+m3');
+      const own = rendered('flite', 'rms');
+      expect(Math.abs(asked - own)).toBeGreaterThan(10); // the two voices can be told apart by this measure
+
+      const call = await placeCall('04', { record: true, metadata: { sim_caller_voice: 'espeak:en-gb-scotland+m3' } });
+      expect(call.transcript[1].speaker).toBe('callee');
+      const recording = await fetch(`${stack.baseUrl}/v1/voice/calls/${call.call_id}/recording`, { headers: { authorization: `Bearer ${key}` } });
+      writeFileSync(join(dir, 'call.wav'), Buffer.from(await recording.arrayBuffer()));
+      const heard = speechFrames(readWav(join(dir, 'call.wav')).samples, 2, 0); // the callee's (left) channel
+      expect(Math.abs(heard - asked)).toBeLessThanOrEqual(5);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('ends a phrase outside the grammar in no_match', async () => {

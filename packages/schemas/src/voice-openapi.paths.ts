@@ -30,7 +30,16 @@ const call: JsonSchema = {
     recording: { oneOf: [{ type: 'null' }, { type: 'object', required: ['url', 'duration_seconds'], properties: { url: { type: 'string' }, duration_seconds: { type: 'number' } } }] },
     transcript: {
       type: 'array',
-      items: { type: 'object', required: ['speaker', 'text', 'at'], properties: { speaker: { enum: ['agent', 'callee'] }, text: { type: 'string' }, at: timestamp } },
+      items: {
+        type: 'object',
+        required: ['speaker', 'text', 'at'],
+        properties: {
+          speaker: { enum: ['agent', 'callee'] },
+          text: { type: 'string' },
+          at: timestamp,
+          interrupted: { const: true, description: 'On an agent turn the callee cut short by speaking (barge-in); absent otherwise.' },
+        },
+      },
     },
     metadata: { type: 'object', additionalProperties: { type: 'string' }, description: 'What the call was placed with; `{}` when nothing, as on a message.' },
   },

@@ -57,6 +57,18 @@ describe('agent flow validation', () => {
     ).toEqual(['/flow/nodes/a/type', '/flow/nodes/b/branches/0/next', '/flow/nodes/b/timeout_seconds', '/flow/start']);
   });
 
+  it('takes interruptible on say, gather and llm and the turn-taking lengths on the flow, and names bad ones', () => {
+    const flow = (extra: Record<string, unknown>, greet: Record<string, unknown>) => ({
+      name: 'duplex',
+      flow: { start: 'greet', ...extra, nodes: { greet: { type: 'say', text: 'Hello.', next: 'bye', ...greet }, bye: { type: 'hangup' } } },
+    });
+    expect(problems(flow({ backchannel_ms: 600 }, { interruptible: false }))).toEqual([]);
+    expect(problems(flow({ backchannel_ms: 5_000 }, {}))).toEqual(['/flow/backchannel_ms']);
+    expect(problems(flow({}, { interruptible: 'no' }))).toEqual(['/flow/nodes/greet/interruptible']);
+    expect(problems(flow({ end_of_speech_ms: 700, max_utterance_seconds: 30 }, {}))).toEqual([]);
+    expect(problems(flow({ end_of_speech_ms: 50, max_utterance_seconds: 600 }, {}))).toEqual(['/flow/end_of_speech_ms', '/flow/max_utterance_seconds']);
+  });
+
   it('names the nodes that cannot be reached from start', () => {
     expect(problems({ name: 'x', flow: { start: 'a', nodes: { a: { type: 'say', text: 'hi', next: 'a' }, lost: { type: 'hangup' } } } })).toEqual(['/flow/nodes/lost']);
   });

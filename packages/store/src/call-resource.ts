@@ -35,6 +35,8 @@ export interface TranscriptTurn {
   speaker: 'agent' | 'callee';
   text: string;
   at: string;
+  /** Present on an agent turn the callee cut short by speaking (docs/voice-agents.md#full-duplex-listening). */
+  interrupted?: true;
 }
 
 /** `GET /v1/voice/calls/{id}` (docs/voice.md#call-resource). */

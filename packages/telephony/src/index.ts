@@ -20,3 +20,4 @@ export { createSipCalleeServer, type SipCalleeServer, type IncomingCall, type Ca
 export { openThreadedRtpSession } from './media/threaded-rtp-session';
 export { onMediaThreadLost, type MediaThreadLoss } from './media/media-thread.client';
 export type { PlaybackQueue } from './media/playback.queue';
+export { SIM_CALLER_VOICE_HEADER, parseSimCallerVoice, type SimCallerVoice } from './sip/sim-caller-voice';

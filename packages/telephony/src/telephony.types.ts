@@ -98,6 +98,11 @@ export interface OriginateRequest {
   from?: string;
   /** CANCEL the INVITE if nobody answers within this time; the leg then ends `no-answer`. @defaultValue 30000 */
   ringTimeoutMs?: number;
+  /**
+   * Extension headers for the INVITE, lower-case `x-` names; each value must already be a safe single-line token
+   * (the caller checks it: see packages/telephony/src/sip/sim-caller-voice.ts for the one in use).
+   */
+  headers?: Record<`x-${string}`, string>;
 }
 
 export interface TelephonyTrunk {

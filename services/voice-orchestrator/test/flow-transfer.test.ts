@@ -21,7 +21,8 @@ function deps(result: TransferResult) {
   const d: FlowEngineDeps = {
     media,
     speak: async () => Buffer.alloc(160),
-    transcript: async (speaker, text) => void turns.push(`${speaker}: ${text}`),
+    transcript: async (speaker, text) => turns.push(`${speaker}: ${text}`),
+    markInterrupted: async () => undefined,
     fetchJson: async () => ({}),
     recognize: async () => '',
     matchPhrase: () => -1,

@@ -1110,8 +1110,15 @@ export interface components {
         /** @description Each node is one of: say, gather, http, llm, branch, transfer, hangup (docs/voice-agents.md#node-types). Flows are checked as graphs too: a dangling exit or an unreachable node is a 400 naming its JSON Pointer. */
         AgentRequest: {
             flow: {
+                /** @description Milliseconds of speech the callee needs to stop a `say` or `llm` reply; shorter speech over a reply ("uh-huh") is a backchannel and is not input. 0 stops a reply at the first 100 ms of speech; default 400. */
+                backchannel_ms?: number;
+                /** @description Milliseconds of the callee's silence that end their turn; default 400. A keywords gather ends it sooner when the words so far complete a branch. */
+                end_of_speech_ms?: number;
+                /** @description The longest utterance a turn takes before it is recognised as it stands; default 15. */
+                max_utterance_seconds?: number;
                 nodes: {
                     [key: string]: {
+                        interruptible?: boolean;
                         next: string;
                         text: string;
                         /** @enum {unknown} */
@@ -1127,6 +1134,7 @@ export interface components {
                         /** @enum {unknown} */
                         input: "dtmf" | "speech" | "both";
                         inter_digit_timeout_seconds?: number;
+                        interruptible?: boolean;
                         max_digits?: number;
                         no_input: string;
                         no_match: string;
@@ -1151,6 +1159,7 @@ export interface components {
                     } | {
                         expected_phrases?: string[];
                         goal: string;
+                        interruptible?: boolean;
                         max_turns: number;
                         next: string;
                         on_error?: string;
@@ -1316,6 +1325,11 @@ export interface components {
             transcript: {
                 /** Format: date-time */
                 at: string;
+                /**
+                 * @description On an agent turn the callee cut short by speaking (barge-in); absent otherwise.
+                 * @enum {unknown}
+                 */
+                interrupted?: true;
                 /** @enum {unknown} */
                 speaker: "agent" | "callee";
                 text: string;

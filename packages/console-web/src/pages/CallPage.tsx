@@ -84,7 +84,14 @@ export function CallPage() {
                 {call.transcript.map((line, i) => (
                   <li key={i}>
                     <span className="speaker">{line.speaker === 'agent' ? 'Agent' : 'Callee'}</span>
-                    <span className="said">{line.text}</span> <Time value={line.at} />
+                    <span className="said">{line.text}</span>
+                    {line.interrupted && (
+                      <span className="interrupted" title="The callee spoke over this turn and the agent stopped: the rest was not heard.">
+                        {' '}
+                        (interrupted)
+                      </span>
+                    )}{' '}
+                    <Time value={line.at} />
                   </li>
                 ))}
               </ol>

@@ -12,7 +12,8 @@ export interface Call {
   end_reason: string | null;
   answered_by?: string | null;
   recording: { url: string; duration_seconds: number } | null;
-  transcript: Array<{ speaker: 'agent' | 'callee'; text: string; at: string }>;
+  /** `interrupted`: an agent turn the callee cut short by speaking (docs/voice-agents.md#full-duplex-listening). */
+  transcript: Array<{ speaker: 'agent' | 'callee'; text: string; at: string; interrupted?: boolean }>;
 }
 
 export const LIVE_STATUSES = new Set(['ringing', 'in-progress']);

@@ -5,16 +5,19 @@ import type { JsonSchema } from '../json-schema';
 
 const nodeId: JsonSchema = { type: 'string', minLength: 1, maxLength: 64 };
 const text: JsonSchema = { type: 'string', minLength: 1, maxLength: 2_000 };
+// False: the callee's speech never stops this node's audio; it is still heard and kept (docs/voice-agents.md#full-duplex-listening).
+const interruptible: JsonSchema = { type: 'boolean' };
 
 function node(type: string, required: string[], properties: Record<string, JsonSchema>): JsonSchema {
   return { type: 'object', additionalProperties: false, required: ['type', ...required], properties: { type: { const: type }, ...properties } };
 }
 
 export const AGENT_NODE_SCHEMAS: Record<string, JsonSchema> = {
-  say: node('say', ['text', 'next'], { text, next: nodeId }),
+  say: node('say', ['text', 'next'], { text, interruptible, next: nodeId }),
   gather: node('gather', ['input', 'timeout_seconds', 'branches', 'no_input', 'no_match'], {
     input: { enum: ['dtmf', 'speech', 'both'] },
     prompt: text,
+    interruptible,
     max_digits: { type: 'integer', minimum: 1, maximum: 32 },
     finish_key: { enum: ['#', '*'] },
     timeout_seconds: { type: 'number', minimum: 1, maximum: 60 },
@@ -53,6 +56,7 @@ export const AGENT_NODE_SCHEMAS: Record<string, JsonSchema> = {
     system_prompt: { type: 'string', minLength: 1, maxLength: 8_000 },
     goal: { type: 'string', minLength: 1, maxLength: 2_000 },
     max_turns: { type: 'integer', minimum: 1, maximum: 50 },
+    interruptible,
     // The offline recogniser needs a grammar: what the callee is expected to say (docs/voice-agents.md#llm).
     expected_phrases: { type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 200 } },
     next: nodeId,

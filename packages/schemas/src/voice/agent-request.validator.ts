@@ -6,7 +6,7 @@ import { AGENT_NODE_SCHEMAS, AGENT_NODE_TYPES, nodeExits } from './agent-node.sc
 
 export interface AgentRequest {
   name: string;
-  flow: { start: string; nodes: Record<string, Record<string, unknown> & { type: string }>; silence_timeout_seconds?: number };
+  flow: { start: string; nodes: Record<string, Record<string, unknown> & { type: string }>; silence_timeout_seconds?: number; backchannel_ms?: number; end_of_speech_ms?: number; max_utterance_seconds?: number };
   voice?: string;
   llm?: Record<string, unknown>;
 }
@@ -30,6 +30,20 @@ export const agentRequestSchema: JsonSchema = {
           maximum: 3600,
           description: 'Seconds of callee silence (no speech, no digit) while the agent is not speaking that end the call with `silence_timeout`; default 30.',
         },
+        backchannel_ms: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 2000,
+          description:
+            'Milliseconds of speech the callee needs to stop a `say` or `llm` reply; shorter speech over a reply ("uh-huh") is a backchannel and is not input. 0 stops a reply at the first 100 ms of speech; default 400.',
+        },
+        end_of_speech_ms: {
+          type: 'integer',
+          minimum: 200,
+          maximum: 3000,
+          description: "Milliseconds of the callee's silence that end their turn; default 400. A keywords gather ends it sooner when the words so far complete a branch.",
+        },
+        max_utterance_seconds: { type: 'integer', minimum: 2, maximum: 60, description: 'The longest utterance a turn takes before it is recognised as it stands; default 15.' },
       },
     },
     voice: { type: 'string', pattern: '^[a-z0-9_-]{1,40}$', description: 'A TTS voice, e.g. `slt` or `rms` for flite.' },

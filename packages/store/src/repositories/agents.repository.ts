@@ -18,6 +18,12 @@ export interface AgentFlowDocument {
   nodes: Record<string, Record<string, unknown> & { type: string }>;
   /** Seconds of callee silence, while the agent is not speaking, that end the call (docs/voice-agents.md#silence-timeout). */
   silence_timeout_seconds?: number;
+  /** Speech over a reply shorter than this is a backchannel, not a barge-in (docs/voice-agents.md#full-duplex-listening). */
+  backchannel_ms?: number;
+  /** Silence that ends the callee's turn (docs/voice-agents.md#end-of-turn). */
+  end_of_speech_ms?: number;
+  /** The longest utterance a turn takes (docs/voice-agents.md#end-of-turn). */
+  max_utterance_seconds?: number;
 }
 
 export interface AgentDefinition {

@@ -72,12 +72,19 @@ export function createCallProgressRepository(db: Db) {
       return rows[0] ?? null;
     },
 
-    async addTurn(callId: string, speaker: 'agent' | 'callee', text: string, at: Date): Promise<void> {
-      await db.query(
+    /** Appends a transcript turn; resolves with its number. */
+    async addTurn(callId: string, speaker: 'agent' | 'callee', text: string, at: Date): Promise<number> {
+      const { rows } = await db.query<{ turn_no: number }>(
         `INSERT INTO call_transcript_turns (call_id, turn_no, speaker, text, at)
-         SELECT $1, coalesce(max(turn_no), 0) + 1, $2, $3, $4 FROM call_transcript_turns WHERE call_id = $1`,
+         SELECT $1, coalesce(max(turn_no), 0) + 1, $2, $3, $4 FROM call_transcript_turns WHERE call_id = $1 RETURNING turn_no`,
         [callId, speaker, text, at],
       );
+      return rows[0].turn_no;
+    },
+
+    /** An agent turn the callee cut short (docs/voice-agents.md#full-duplex-listening). */
+    async markTurnInterrupted(callId: string, turnNo: number): Promise<void> {
+      await db.query('UPDATE call_transcript_turns SET interrupted = true WHERE call_id = $1 AND turn_no = $2', [callId, turnNo]);
     },
 
     saveRecording(callId: string, wav: Buffer, durationSeconds: number, at: Date): Promise<CallChange | null> {

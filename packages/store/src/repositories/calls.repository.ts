@@ -30,10 +30,10 @@ export type CallCreation =
 /** Reads the call as `GET` returns it, inside the transaction that changed it (the event's `data`). */
 export async function readCallResource(q: Queryable, row: CallRow): Promise<CallResource> {
   const [{ rows: turns }, { rows: recordings }] = await Promise.all([
-    q.query<{ speaker: 'agent' | 'callee'; text: string; at: Date }>('SELECT speaker, text, at FROM call_transcript_turns WHERE call_id = $1 ORDER BY turn_no', [row.id]),
+    q.query<{ speaker: 'agent' | 'callee'; text: string; at: Date; interrupted: boolean }>('SELECT speaker, text, at, interrupted FROM call_transcript_turns WHERE call_id = $1 ORDER BY turn_no', [row.id]),
     q.query<{ duration_seconds: string }>('SELECT duration_seconds FROM call_recordings WHERE call_id = $1', [row.id]),
   ]);
-  const transcript: TranscriptTurn[] = turns.map((t) => ({ speaker: t.speaker, text: t.text, at: toIso(t.at) as string }));
+  const transcript: TranscriptTurn[] = turns.map((t) => ({ speaker: t.speaker, text: t.text, at: toIso(t.at) as string, ...(t.interrupted ? { interrupted: true as const } : {}) }));
   return toCallResource(row, transcript, recordings[0] ? Number(recordings[0].duration_seconds) : null);
 }
 

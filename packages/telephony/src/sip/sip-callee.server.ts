@@ -16,6 +16,8 @@ export interface IncomingCall {
   /** The user part of the request URI: the number dialled. */
   readonly to: string;
   readonly from: string;
+  /** An INVITE header by lower-case name, when it has a single value. */
+  header(name: string): string | undefined;
   ring(): void;
   reject(status: number, reason: string): void;
   answer(): Promise<CalleeLeg>;
@@ -81,6 +83,10 @@ export async function createSipCalleeServer(opts: { bindAddress: string; port: n
     const call: IncomingCall = {
       to: userOf(invite.uri),
       from: userOf((invite.headers.from as NameAddr).uri),
+      header: (name) => {
+        const value = invite.headers[name];
+        return typeof value === 'string' ? value : undefined;
+      },
       canceled,
       ring: () => !finalSent && respond(invite, 180, 'Ringing', { headers: { to, contact } }),
       reject: (status, reason) => {

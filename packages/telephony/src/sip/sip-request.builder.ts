@@ -20,6 +20,8 @@ export interface InviteParams {
   cseq: number;
   contactUri: string;
   sdp: string;
+  /** Extension headers (`x-…`), added as they are. */
+  extraHeaders?: Record<string, string>;
 }
 
 export function buildInvite(p: InviteParams): SipRequest {
@@ -37,6 +39,7 @@ export function buildInvite(p: InviteParams): SipRequest {
       allow: 'INVITE, ACK, CANCEL, BYE, OPTIONS',
       'user-agent': USER_AGENT,
       'content-type': 'application/sdp',
+      ...p.extraHeaders,
     },
     content: p.sdp,
   };

@@ -54,6 +54,7 @@ export async function createSipTrunk(input: SipTrunkConfig): Promise<SipTrunk> {
       cseq: 1,
       contactUri: `sip:switchboard@${config.publicAddress}:${localPort}`,
       sdp: buildSdpOffer({ address: config.publicAddress, port: rtp.localPort, sessionId: randomInt(1, 2 ** 31) }),
+      extraHeaders: request.headers,
     });
     leg = createSipCallLeg({ ua, rtp, invite, ringTimeoutMs: request.ringTimeoutMs ?? config.ringTimeoutMs, credentials, referHost: `${config.host}:${config.port}` });
     const created = leg;

@@ -3,16 +3,13 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { encodeMulaw } from '@switchboard/telephony';
+import { encodeMulaw, type SimCallerVoice } from '@switchboard/telephony';
 
 const run = promisify(execFile);
 const SAMPLE_RATE = 8000;
 
 /** A local speech engine and one of its voices: flite (`rms`, `slt`, `kal`, `awb`) or espeak-ng (`en-us`, `en-gb+m3`, …). */
-export interface CalleeVoice {
-  engine: 'flite' | 'espeak';
-  voice: string;
-}
+export type CalleeVoice = SimCallerVoice;
 
 /** Speech as a real phone would carry it: flite or espeak-ng, resampled by sox to 8 kHz μ-law. */
 export async function speakMulaw(text: string, voice: CalleeVoice = { engine: 'flite', voice: 'rms' }): Promise<Buffer> {

@@ -1,8 +1,8 @@
-import { createSipCalleeServer, type CalleeLeg, type IncomingCall, type SipCalleeServer } from '@switchboard/telephony';
+import { createSipCalleeServer, parseSimCallerVoice, SIM_CALLER_VOICE_HEADER, type CalleeLeg, type IncomingCall, type SipCalleeServer } from '@switchboard/telephony';
 import type { Logger } from '../support/json-logger';
-import { fitMulaw, speakMulaw, toneMulaw } from './callee-audio';
+import { fitMulaw, speakMulaw, toneMulaw, type CalleeVoice } from './callee-audio';
 import { calleeBehaviourFor, type CalleeBehaviour } from './callee-behaviour';
-import { createPromptListener } from './prompt-listener';
+import { createPromptListener, createSpeechOnsetListener } from './prompt-listener';
 
 export interface SimCalleeOptions {
   host: string;
@@ -46,6 +46,33 @@ export async function startSimCallee(opts: SimCalleeOptions): Promise<SipCalleeS
         leg.on('audio', createPromptListener(() => void speak()));
         return;
       }
+      case 'speak-over': {
+        // Synthesised at the answer, so each line starts on time.
+        const lines = Promise.all(behaviour.lines.map(async (line) => ({ atMs: line.atMs, audio: await speakMulaw(line.text, behaviour.voice) })));
+        lines.catch((error: Error) => logger.warn('sim callee speech failed', { error: error.message }));
+        let saidAll = false;
+        let hangingUp = false;
+        // After the last line, long enough to hear the agent's answer begin, as 04 does.
+        leg.on('playback-drained', () => {
+          if (!saidAll || hangingUp) return;
+          hangingUp = true;
+          setTimeout(() => leg.hangup(), 6_000);
+        });
+        leg.on(
+          'audio',
+          createSpeechOnsetListener(() => {
+            void lines.then((spoken) => {
+              spoken.forEach(({ atMs, audio }, i) =>
+                setTimeout(() => {
+                  saidAll = i === spoken.length - 1;
+                  leg.play(audio);
+                }, atMs),
+              );
+            });
+          }),
+        );
+        return;
+      }
       case 'voicemail':
         void greeting.then((audio) => leg.play(audio));
         return;
@@ -55,8 +82,8 @@ export async function startSimCallee(opts: SimCalleeOptions): Promise<SipCalleeS
   };
 
   const onInvite = (call: IncomingCall) => {
-    const behaviour = calleeBehaviourFor(call.to);
-    logger.info('sim call', { to: call.to, behaviour: behaviour.kind });
+    const behaviour = withCallerVoice(calleeBehaviourFor(call.to), parseSimCallerVoice(call.header(SIM_CALLER_VOICE_HEADER)));
+    logger.info('sim call', { to: call.to, behaviour: behaviour.kind, ...('voice' in behaviour && behaviour.voice ? { voice: `${behaviour.voice.engine}:${behaviour.voice.voice}` } : {}) });
     switch (behaviour.kind) {
       case 'busy':
         return call.reject(486, 'Busy Here');
@@ -77,4 +104,10 @@ export async function startSimCallee(opts: SimCalleeOptions): Promise<SipCalleeS
     }
   };
   return createSipCalleeServer({ bindAddress: opts.host, port: opts.sipPort, onInvite });
+}
+
+/** The voice the call asked for (its metadata's `sim_caller_voice`) replaces the number's own, for the phones that speak. */
+function withCallerVoice(behaviour: CalleeBehaviour, voice: CalleeVoice | null): CalleeBehaviour {
+  if (!voice || (behaviour.kind !== 'answer-and-speak' && behaviour.kind !== 'speak-over')) return behaviour;
+  return { ...behaviour, voice };
 }

@@ -4,7 +4,7 @@ import type { CallRecorder } from '../recording/call-recorder';
 /** What the flow engine needs of a call: audio out with barge-in, digits in, and the end of the call. */
 export interface AgentMedia {
   play(mulaw: Buffer): void;
-  /** Stops the prompt at once (barge-in); the dropped audio is taken off the recording. */
+  /** Stops the prompt at once (barge-in); the dropped audio is taken off the recording, and `drained()` resolves. */
   clearPlayback(): void;
   /** Resolves when everything queued has been sent, or the call ended. */
   drained(): Promise<void>;
@@ -24,6 +24,8 @@ export function createLegMedia(leg: CallLeg, recorder: CallRecorder): AgentMedia
   let buffered = '';
   let waiter: ((digit: string | null) => void) | undefined;
   let isEnded = false;
+  // A barge-in drops the queue without the leg reporting a drain: whoever waits for the end of the audio is told here.
+  const drainWaiters = new Set<() => void>();
   void leg.ended.then(() => {
     isEnded = true;
     waiter?.(null);
@@ -42,15 +44,18 @@ export function createLegMedia(leg: CallLeg, recorder: CallRecorder): AgentMedia
     },
     clearPlayback() {
       recorder.agentDropped(leg.clearPlayback());
+      for (const done of [...drainWaiters]) done();
     },
     drained() {
       if (isEnded || leg.queuedFrames === 0) return Promise.resolve();
       return new Promise((resolve) => {
         const done = () => {
           leg.off('playback-drained', done);
+          drainWaiters.delete(done);
           resolve();
         };
         leg.on('playback-drained', done);
+        drainWaiters.add(done);
         void leg.ended.then(done);
       });
     },

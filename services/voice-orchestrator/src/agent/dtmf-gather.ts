@@ -12,7 +12,7 @@ export interface DtmfGatherOptions {
  * Collects digits (docs/voice-agents.md#gather): a digit while the prompt plays stops it (barge-in); collection ends at
  * `maxDigits`, at the finish key (not included), or when the inter-digit timeout passes. Empty means no input.
  */
-export async function gatherDigits(media: AgentMedia, promptPlaying: boolean, opts: DtmfGatherOptions): Promise<string> {
+export async function gatherDigits(media: AgentMedia, promptPlaying: boolean, opts: DtmfGatherOptions, stopPrompt = () => media.clearPlayback()): Promise<string> {
   let digits = '';
   const accept = (digit: string): boolean => {
     if (opts.finishKey && digit === opts.finishKey) return true;
@@ -22,7 +22,7 @@ export async function gatherDigits(media: AgentMedia, promptPlaying: boolean, op
   if (promptPlaying) {
     const first = await media.nextDigit(24 * 3_600_000, media.drained());
     if (first !== null) {
-      media.clearPlayback();
+      stopPrompt();
       if (accept(first)) return digits;
     } else {
       // The prompt ended first; a digit may still arrive in the same tick.

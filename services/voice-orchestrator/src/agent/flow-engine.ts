@@ -7,7 +7,7 @@ import { conditionHolds, renderTemplate } from './flow-variables';
 import type { LlmEndpoint } from './llm-chat.client';
 import { runLlmConversation } from './llm-node';
 import { END_OF_SPEECH_MS } from './speech-capture';
-import { gatherSpeech } from './speech-gather';
+import { createCallListener, type CallListener, type UtteranceEnd } from './call-listener';
 import type { RecognitionMethod } from '../speech/pocketsphinx-stt';
 
 export type FlowEnd = { kind: 'hangup' } | { kind: 'transferred'; referTo: string } | { kind: 'bridged'; to: string } | { kind: 'call_ended' } | { kind: 'unsupported'; node: string; type: string } | { kind: 'too_many_steps' };
@@ -16,7 +16,10 @@ export interface FlowEngineDeps {
   media: AgentMedia;
   /** 8 kHz μ-law for the text, in the agent's voice. */
   speak: (text: string) => Promise<Buffer>;
-  transcript: (speaker: 'agent' | 'callee', text: string) => Promise<void>;
+  /** Writes a transcript turn; resolves with its number. */
+  transcript: (speaker: 'agent' | 'callee', text: string) => Promise<number>;
+  /** Marks an agent turn the callee cut short (docs/voice-agents.md#full-duplex-listening). */
+  markInterrupted: (turn: number) => Promise<void>;
   /** The `http` node's request through the target guard; throws on any failure (docs/voice-agents.md#http). */
   fetchJson: (method: 'GET' | 'POST', url: string, body: unknown, timeoutMs: number) => Promise<unknown>;
   /** The words heard in the utterance, from the vocabulary of the expected phrases. */
@@ -35,7 +38,9 @@ export interface FlowEngineDeps {
 
 /** Milliseconds of one speech turn, from the moment the end-of-speech rule closed the callee's utterance. */
 export interface SpeechTurnTiming {
-  end_of_speech_wait_ms: number;
+  /** The silence the rule waited for; null when a completed phrase or the length limit closed the utterance. */
+  end_of_speech_wait_ms: number | null;
+  ended_by: UtteranceEnd;
   stt_after_end_ms: number;
   tts_ms: number;
   end_to_queued_ms: number;
@@ -44,8 +49,14 @@ export interface SpeechTurnTiming {
 /** How long a bridged transfer's second leg rings, unless the node says (docs/voice-agents.md#bridged-transfer). */
 const DEFAULT_BRIDGE_RING_SECONDS = 30;
 
-/** The longest utterance a speech gather takes before it stops listening. */
-const MAX_SPEECH_MS = 15_000;
+/** The longest utterance a turn takes unless the flow says (docs/voice-agents.md#end-of-turn). */
+const DEFAULT_MAX_UTTERANCE_SECONDS = 15;
+
+/**
+ * Speech over a `say` or `llm` reply shorter than this is a backchannel ("uh-huh", "okay"), unless the flow says:
+ * those last 250 to 400 ms, an answer or an objection longer (docs/voice-agents.md#full-duplex-listening).
+ */
+const DEFAULT_BACKCHANNEL_MS = 400;
 
 /** A flow that loops without ever waiting for the callee would spin forever; no real flow takes this many steps. */
 const MAX_STEPS = 1_000;
@@ -58,20 +69,37 @@ type Node = Record<string, unknown> & { type: string };
  */
 export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<string, unknown>, deps: FlowEngineDeps): Promise<FlowEnd> {
   const { media } = deps;
+  const listener = createCallListener(media, {
+    backchannelMs: flow.backchannel_ms ?? DEFAULT_BACKCHANNEL_MS,
+    maxSpeechMs: (flow.max_utterance_seconds ?? DEFAULT_MAX_UTTERANCE_SECONDS) * 1000,
+    endOfSpeechMs: flow.end_of_speech_ms ?? END_OF_SPEECH_MS,
+  });
+  try {
+    return await runNodes(flow, variables, deps, listener);
+  } finally {
+    listener.stop();
+  }
+}
+
+async function runNodes(flow: AgentFlowDocument, variables: Record<string, unknown>, deps: FlowEngineDeps, listener: CallListener): Promise<FlowEnd> {
+  const { media } = deps;
   // The utterance that ended last and when it was recognised, until the reply to it is queued.
-  let turn: { endedAt: number; recognizedAt: number } | undefined;
-  const say = async (text: string): Promise<void> => {
+  let turn: { endedAt: number; recognizedAt: number; endedBy: UtteranceEnd } | undefined;
+  const say = async (text: string, kind: 'prompt' | 'reply', interruptible: boolean, unlessInterruptedSince?: number): Promise<void> => {
     const rendered = renderTemplate(text, variables);
     const synthesisStarted = Date.now();
     const audio = await deps.speak(rendered);
     if (media.isEnded) return;
+    // An `llm` reply the callee cut short is not spoken on (docs/voice-agents.md#full-duplex-listening).
+    if (unlessInterruptedSince !== undefined && listener.interruptions !== unlessInterruptedSince) return;
     // The transcript write is not on the turn's path: the audio is queued first (its `at` is taken at once).
     const written = deps.transcript('agent', rendered);
-    media.play(audio);
+    listener.play(audio, { kind, interruptible, onInterrupted: () => void written.then((turn) => deps.markInterrupted(turn)) });
     if (turn) {
       const queuedAt = Date.now();
       deps.onSpeechTurn?.({
-        end_of_speech_wait_ms: END_OF_SPEECH_MS,
+        end_of_speech_wait_ms: turn.endedBy === 'silence' ? (flow.end_of_speech_ms ?? END_OF_SPEECH_MS) : null,
+        ended_by: turn.endedBy,
         stt_after_end_ms: turn.recognizedAt - turn.endedAt,
         tts_ms: queuedAt - synthesisStarted,
         end_to_queued_ms: queuedAt - turn.endedAt,
@@ -87,13 +115,16 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
     const node = flow.nodes[nodeId] as Node;
     switch (node.type) {
       case 'say':
-        await say(node.text as string);
+        await say(node.text as string, 'reply', node.interruptible !== false);
         await media.drained();
         nodeId = node.next as string;
         break;
       case 'gather': {
-        if (node.prompt) await say(node.prompt as string);
         const input = node.input as string;
+        // What the callee said before the gather began answers it: asking would talk over the answer.
+        const answered = input !== 'dtmf' && listener.hasInput;
+        // Speech is no answer to a keypad menu: it does not stop its prompt (a digit does, in gatherDigits).
+        if (node.prompt && !answered) await say(node.prompt as string, 'prompt', input !== 'dtmf' && node.interruptible !== false);
         const timeoutMs = (node.timeout_seconds as number) * 1000;
         const branches = node.branches as Array<{ match: string; phrases?: string[]; next: string }>;
         // Every way to say each branch, and the branch each one leads to (docs/voice-recognition.md).
@@ -109,21 +140,29 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         let digits = '';
         let utterance: Buffer | null = null;
         let heardEarly: Promise<string> | undefined;
-        if (input === 'dtmf') digits = await gatherDigits(media, Boolean(node.prompt), dtmf);
+        let endedBy: UtteranceEnd = 'silence';
+        if (input === 'dtmf') digits = await gatherDigits(media, Boolean(node.prompt), dtmf, () => listener.interrupt());
         else {
-          const speech = gatherSpeech(media, { timeoutMs, maxSpeechMs: MAX_SPEECH_MS, recognize: (audio) => deps.recognize(audio, phrases, method) });
+          const speech = listener.takeUtterance({
+            timeoutMs,
+            recognize: (audio) => deps.recognize(audio, phrases, method),
+            // Spotted keywords are words that were said, so a branch found at a pause ends the turn; the grammar
+            // method forces any speech into the branches' words and could not tell (docs/voice-agents.md#end-of-turn).
+            completes: method === 'keywords' ? (words) => words !== '' && deps.matchPhrase(words, phrases) >= 0 : undefined,
+          });
           warmUpReplies(flow, [...branches.map((b) => b.next), node.no_match as string], variables, deps.speak);
           // `both`: whichever comes first, a digit or an utterance; a digit also stops the prompt.
           const firstDigit = input === 'both' ? await media.nextDigit(24 * 3_600_000, speech.utterance) : null;
           if (firstDigit !== null) {
             speech.cancel();
-            media.clearPlayback();
+            listener.interrupt();
             if (firstDigit === dtmf.finishKey) digits = '';
             else if (dtmf.maxDigits <= 1) digits = firstDigit;
             else digits = firstDigit + (await gatherDigits(media, false, { ...dtmf, maxDigits: dtmf.maxDigits - 1, firstDigitTimeoutMs: dtmf.interDigitTimeoutMs }));
           } else {
             utterance = await speech.utterance;
             heardEarly = speech.recognizedEarly();
+            endedBy = speech.endedBy() ?? 'silence';
           }
         }
         const utteranceEndedAt = Date.now();
@@ -131,7 +170,7 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         let next: string | undefined;
         if (utterance) {
           const heard = await (heardEarly ?? deps.recognize(utterance, phrases, method));
-          turn = { endedAt: utteranceEndedAt, recognizedAt: Date.now() };
+          turn = { endedAt: utteranceEndedAt, recognizedAt: Date.now(), endedBy };
           await deps.transcript('callee', heard === '' ? '(not understood)' : heard);
           variables[(node.save_as as string | undefined) ?? 'input'] = heard;
           variables.last_input = heard;
@@ -170,7 +209,8 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
           const outcome = await runLlmConversation(node as unknown as { system_prompt: string; goal: string; max_turns: number; expected_phrases?: string[] }, {
             media,
             endpoint: deps.llm,
-            saySentence: say,
+            saySentence: (sentence, since) => say(sentence, 'reply', node.interruptible !== false, since),
+            listener,
             transcript: deps.transcript,
             recognize: deps.recognize,
             listenTimeoutMs: 8_000,
@@ -191,6 +231,8 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
         await media.drained();
         if (media.isEnded) return { kind: 'call_ended' };
         if (node.mode === 'bridge') {
+          // The second party's audio is not the agent's: nothing may cut it, and the agent does not listen meanwhile.
+          listener.pause();
           const ringSeconds = (node.timeout_seconds as number | undefined) ?? DEFAULT_BRIDGE_RING_SECONDS;
           const bridged = deps.bridge ? await deps.bridge(node.to as string, ringSeconds * 1000) : { connected: false as const, to: node.to as string, reason: 'bridging is not available' };
           if (media.isEnded) return { kind: 'call_ended' };
@@ -199,6 +241,7 @@ export async function runAgentFlow(flow: AgentFlowDocument, variables: Record<st
             await bridged.finished;
             return { kind: 'bridged', to: bridged.to };
           }
+          listener.resume();
           await deps.transcript('agent', `Bridge to ${bridged.to} failed (${bridged.reason})`);
           variables.transfer_error = bridged.reason;
           if (typeof node.on_error !== 'string') return { kind: 'hangup' };

@@ -1,6 +1,6 @@
 import type { AgentMedia } from './agent-media';
 import { streamChatCompletion, type ChatMessage, type ChatTool, type LlmEndpoint } from './llm-chat.client';
-import { gatherSpeech } from './speech-gather';
+import type { CallListener } from './call-listener';
 
 /** The function the model calls when the node's goal is reached (docs/voice-agents.md#llm). */
 export const END_GOAL_TOOL: ChatTool = {
@@ -15,9 +15,14 @@ export const END_GOAL_TOOL: ChatTool = {
 export interface LlmNodeDeps {
   media: AgentMedia;
   endpoint: LlmEndpoint;
-  /** Speaks one sentence (synthesis, transcript, playback); resolves once it is queued. */
-  saySentence: (sentence: string) => Promise<void>;
-  transcript: (speaker: 'agent' | 'callee', text: string) => Promise<void>;
+  /**
+   * Speaks one sentence (synthesis, transcript, playback); resolves once it is queued. Skipped when the callee
+   * has interrupted the agent since `interruptionsBefore` (the rest of a reply they cut short).
+   */
+  saySentence: (sentence: string, interruptionsBefore: number) => Promise<void>;
+  /** The call's listener: the callee's answer, said during the reply or after it (docs/voice-agents.md#full-duplex-listening). */
+  listener: CallListener;
+  transcript: (speaker: 'agent' | 'callee', text: string) => Promise<unknown>;
   recognize: (mulaw: Buffer, phrases: string[]) => Promise<string>;
   listenTimeoutMs: number;
 }
@@ -36,8 +41,9 @@ export async function runLlmConversation(node: { system_prompt: string; goal: st
   for (let turn = 0; turn < node.max_turns; turn += 1) {
     // Sentences are synthesised one after another, so they play in the order the model wrote them.
     let spoken = Promise.resolve();
+    const interruptionsBefore = deps.listener.interruptions;
     const reply = await streamChatCompletion(deps.endpoint, messages, [END_GOAL_TOOL], (sentence) => {
-      spoken = spoken.then(() => deps.saySentence(sentence));
+      spoken = spoken.then(() => deps.saySentence(sentence, interruptionsBefore));
     });
     await spoken;
     messages.push({
@@ -59,7 +65,7 @@ export async function runLlmConversation(node: { system_prompt: string; goal: st
     if (deps.media.isEnded) return { kind: 'call_ended' };
     const phrases = node.expected_phrases ?? [node.goal, reply.content];
     // Recognition starts at the callee's pause, so the words are usually ready when the turn ends.
-    const speech = gatherSpeech(deps.media, { timeoutMs: deps.listenTimeoutMs, maxSpeechMs: 15_000, recognize: (audio) => deps.recognize(audio, phrases) });
+    const speech = deps.listener.takeUtterance({ timeoutMs: deps.listenTimeoutMs, recognize: (audio) => deps.recognize(audio, phrases) });
     const utterance = await speech.utterance;
     if (deps.media.isEnded) return { kind: 'call_ended' };
     if (!utterance) return { kind: 'no_input' };

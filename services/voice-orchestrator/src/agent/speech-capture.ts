@@ -7,7 +7,7 @@ const SPEECH_LEVEL = 300;
  * close a turn after 300 to 500 ms of silence; flite's pauses between words are at most 120 ms, a person's inside
  * a sentence mostly under 300 ms (docs/voice-agents.md#speech-input).
  */
-const START_FRAMES = 5;
+export const START_FRAMES = 5;
 const END_FRAMES = 20;
 /** Silence after which the audio so far is handed to the recogniser early (160 ms): see `onPause`. */
 const PAUSE_FRAMES = 8;
@@ -32,16 +32,19 @@ export function isLoud(frame: Buffer): boolean {
  */
 export function createUtteranceDetector(opts: {
   maxFrames: number;
+  /** Frames of silence that end an utterance (docs/voice-agents.md#end-of-turn). @defaultValue 20 (400 ms) */
+  endFrames?: number;
   onSpeechStart: () => void;
   onPause?: (audioSoFar: Buffer) => void;
   onUtterance: (mulaw: Buffer, endedBySilence: boolean) => void;
-}) {
+}): UtteranceDetector {
+  const endFrames = opts.endFrames ?? END_FRAMES;
   const frames: Buffer[] = [];
   let loudRun = 0;
   let quietRun = 0;
   let speaking = false;
   let done = false;
-  return (frame: Buffer): void => {
+  const feed = (frame: Buffer): void => {
     if (done) return;
     frames.push(frame);
     const loud = isLoud(frame);
@@ -55,10 +58,20 @@ export function createUtteranceDetector(opts: {
       return;
     }
     quietRun = loud ? 0 : quietRun + 1;
-    const endedBySilence = quietRun >= END_FRAMES;
+    const endedBySilence = quietRun >= endFrames;
     if (endedBySilence || frames.length >= opts.maxFrames) {
       done = true;
       opts.onUtterance(Buffer.concat(frames), endedBySilence);
     } else if (quietRun === PAUSE_FRAMES) opts.onPause?.(Buffer.concat(frames));
   };
+  return Object.assign(feed, {
+    endNow() {
+      if (!speaking || done) return;
+      done = true;
+      opts.onUtterance(Buffer.concat(frames), true);
+    },
+  });
 }
+
+/** Feeds 20 ms frames; `endNow` closes an utterance in progress at once, as its silence would (a completed phrase). */
+export type UtteranceDetector = ((frame: Buffer) => void) & { endNow(): void };

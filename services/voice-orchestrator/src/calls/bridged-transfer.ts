@@ -20,7 +20,7 @@ export interface BridgeDeps {
   trunk: TelephonyTrunk;
   lines: LineBudget;
   /** Digits pressed while bridged, as transcript turns: the callee's as `callee`, the second party's as `agent`. */
-  transcript: (speaker: 'agent' | 'callee', text: string) => Promise<void>;
+  transcript: (speaker: 'agent' | 'callee', text: string) => Promise<unknown>;
   logger: Logger;
   fields: Record<string, unknown>;
 }

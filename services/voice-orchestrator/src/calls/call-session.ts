@@ -1,7 +1,7 @@
 import type { Logger } from '@switchboard/logger';
 import type { PublishEvents } from '@switchboard/queues';
 import type { AgentRow, CallProgressRepository, CallRow, CallStatus } from '@switchboard/store';
-import type { CallEnd, TelephonyTrunk } from '@switchboard/telephony';
+import { parseSimCallerVoice, SIM_CALLER_VOICE_HEADER, type CallEnd, type TelephonyTrunk } from '@switchboard/telephony';
 import { createLegMedia, type AgentMedia } from '../agent/agent-media';
 import { createAnsweringMachineDetector, createGreetingEndDetector, type AnsweredBy } from '../agent/answering-machine.detector';
 import { runAgentFlow, type FlowEngineDeps } from '../agent/flow-engine';
@@ -12,7 +12,7 @@ import type { LiveCalls } from './live-calls';
 import { DEFAULT_SILENCE_TIMEOUT_SECONDS, watchForSilence } from './silence-watchdog';
 
 export interface CallSessionDeps {
-  progress: Pick<CallProgressRepository, 'answered' | 'ended' | 'addTurn' | 'saveRecording' | 'setAnsweredBy' | 'awaitRedial'>;
+  progress: Pick<CallProgressRepository, 'answered' | 'ended' | 'addTurn' | 'markTurnInterrupted' | 'saveRecording' | 'setAnsweredBy' | 'awaitRedial'>;
   /** Queues the next attempt of a call to run after `delayMs` (docs/voice.md#retries). */
   redial: (callId: string, attempt: number, delayMs: number) => Promise<unknown>;
   orchestratorId: string;
@@ -47,7 +47,7 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
   const { progress, publishEvents, logger, clock = Date.now } = deps;
   const fields = { call_id: call.id };
   const now = () => new Date(clock());
-  const leg = await trunk.originate({ to: call.to, from: call.from, ringTimeoutMs: call.ring_timeout_seconds * 1000 });
+  const leg = await trunk.originate({ to: call.to, from: call.from, ringTimeoutMs: call.ring_timeout_seconds * 1000, headers: simulatorHeaders(call, logger) });
   deps.liveCalls.add(call.id, leg);
   const recorder = createCallRecorder(clock);
   const media = createLegMedia(leg, recorder);
@@ -70,6 +70,11 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
     const transcript = async (speaker: 'agent' | 'callee', text: string) => {
       const write = progress.addTurn(call.id, speaker, text, now());
       writes.push(write);
+      return write;
+    };
+    const markInterrupted = async (turn: number) => {
+      const write = progress.markTurnInterrupted(call.id, turn);
+      writes.push(write);
       await write;
     };
     const variables: Record<string, unknown> = { ...(call.metadata ?? {}), to: call.to, from: call.from, call_id: call.id };
@@ -77,6 +82,7 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
       media,
       speak: (text) => deps.speak(text, agent.voice),
       transcript,
+      markInterrupted,
       fetchJson: deps.fetchJson,
       recognize: deps.recognize,
       matchPhrase: deps.matchPhrase,
@@ -175,4 +181,19 @@ function classifyAnswer(media: AgentMedia): Promise<AnsweredBy> {
     }));
     void media.ended.then(() => resolve('unknown'));
   });
+}
+
+/**
+ * A test-mode call's `metadata.sim_caller_voice` goes to the simulator's phone in an INVITE header, once checked
+ * (docs/voice.md#carrier-simulator); a live call's metadata never leaves in SIP.
+ */
+function simulatorHeaders(call: CallRow, logger: Logger): Record<`x-${string}`, string> | undefined {
+  const asked = call.metadata?.sim_caller_voice;
+  if (call.mode !== 'test' || asked === undefined) return undefined;
+  const voice = parseSimCallerVoice(asked);
+  if (!voice) {
+    logger.warn('sim_caller_voice is not a voice of the simulator; the phone speaks its own', { call_id: call.id });
+    return undefined;
+  }
+  return { [SIM_CALLER_VOICE_HEADER]: `${voice.engine}:${voice.voice}` };
 }
