@@ -35,9 +35,9 @@ const stack = await devstack.startStack({
   dispatcherEnv: {
     DISPATCH_CONCURRENCY: String(concurrency),
     DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '20',
-    // RECEIPT_BATCH_MAX=1 applies every callback job's receipts alone, as before the receipt batcher (an A/B in one checkout).
+    // RECEIPT_BATCH_MAX=1 applies every callback job's receipts alone: the receipt batcher's A/B in one checkout.
     ...(process.env.RECEIPT_BATCH_MAX ? { RECEIPT_BATCH_MAX: process.env.RECEIPT_BATCH_MAX } : {}),
-    // SEND_BATCH_MAX=1 writes every send job alone, as before the send batches (an A/B in one checkout).
+    // SEND_BATCH_MAX=1 writes every send job alone: the send batches' A/B in one checkout.
     ...(process.env.SEND_BATCH_MAX ? { SEND_BATCH_MAX: process.env.SEND_BATCH_MAX } : {}),
     ...(process.env.SMPP_BINDS ? { SMPP_BINDS: process.env.SMPP_BINDS } : {}),
     ...(process.env.SMPP_WINDOW ? { SMPP_WINDOW: process.env.SMPP_WINDOW } : {}),
