@@ -8,9 +8,8 @@ import { createAccountKey, createTestDatabase, eventually, startStack, type Stac
  * dispatcher: two dispatchers draining one backlog from one sender together send at the configured rate,
  * as the simulator's own clock records it, and the messages that waited used no attempt for it.
  */
-// Low enough that two dispatchers on a 2-core machine shared with other test runs can always go faster than
-// the limit (measured there at ~16 sends/s with no limit under a load average of 15; else the test would
-// measure the machine), and the run still spans about eight seconds.
+// Low enough that two dispatchers on a heavily loaded 2-core machine (about 16 sends/s there with no limit) can
+// always go faster than the limit, or the test would measure the machine; the run still spans about eight seconds.
 const RATE = 10;
 const MESSAGES = 80;
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

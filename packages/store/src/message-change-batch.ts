@@ -4,7 +4,7 @@ import type { PlannedChange, StoredEvent } from './message-change';
 import { toMessageResource, type AttemptRow } from './message-resource';
 import { MESSAGE_EVENT_HAS_TARGET } from './repositories/event-targets.repository';
 
-// The `ulid` package's generator asks the OS for a byte per character, which showed in the dispatcher's profile.
+// Pooled ids: the `ulid` package's generator asks the OS for a random byte per character, on every write.
 const newId = createPooledIdGenerator();
 
 /** A planned change and the attempts of its message as they stand once it is written (the event shows them). */

@@ -2,7 +2,7 @@ import { canAdvance, createPooledIdGenerator, eventTypeForStatus, STATUS_TIMESTA
 import type { Queryable } from './db';
 import { toMessageResource, type AttemptRow, type MessageRow } from './message-resource';
 
-// The `ulid` package's generator asks the OS for a byte per character, which showed in the dispatcher's profile.
+// Pooled ids: the `ulid` package's generator asks the OS for a random byte per character, on every write.
 const newId = createPooledIdGenerator();
 
 export interface MessageChange {

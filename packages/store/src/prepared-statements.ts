@@ -10,7 +10,7 @@ const preparedNames = new Map<string, string>();
 /**
  * Marks `text` as a statement to prepare once per connection under `name`, for a {@link Queryable} wrapped
  * by {@link withPreparedStatements}; returns the text unchanged, so the constant reads as plain SQL and every
- * other Queryable runs it as before.
+ * other Queryable runs it as a plain statement.
  */
 export function preparedStatement(name: string, text: string): string {
   const known = preparedNames.get(text);

@@ -5,7 +5,7 @@ import { writeMessageChanges, type PlannedStep } from '../message-change-batch';
 import { isHandedOff } from '../message-progress';
 import type { AttemptRow, MessageRow } from '../message-resource';
 
-// The `ulid` package's generator asks the OS for a byte per character, which showed in the dispatcher's profile.
+// Pooled ids: the `ulid` package's generator asks the OS for a random byte per character, on every write.
 const newId = createPooledIdGenerator();
 
 /** The accepted message under its stored id (the job's `message_id`). */

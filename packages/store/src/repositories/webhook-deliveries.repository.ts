@@ -9,7 +9,7 @@ import { CALLBACK_TARGET, type WebhookDeliveryRow, type DeliveryTarget, type Att
 export * from './webhook-deliveries.types';
 
 // Two ids per delivered event (the delivery and its attempt): from a pooled random buffer, since `ulid`
-// reads the OS's random source once per character (a tenth of webhook-delivery's busy CPU, docs/performance.md).
+// reads the OS's random source once per character (docs/performance/webhooks.md#why-each-large-gain-holds).
 const newId = createPooledIdGenerator();
 
 // $11 generation, $12 final status: the delivery ends only while pending in the job's generation.

@@ -17,8 +17,8 @@ interface Lane {
 /**
  * Actions are kept in one FIFO lane per distinct delay: every send schedules its receipts with the same
  * configured delays, so a lane's actions fall due in the order they were added and one timer per lane
- * (re-armed for the lane's next action) replaces one timer per action. At thousands of sends a second that
- * was thousands of timer objects created and destroyed a second (docs/performance/carrier-sim.md#carrier-sim).
+ * (re-armed for the lane's next action) replaces one timer per action, which at thousands of sends a second
+ * would create and destroy thousands of timer objects a second (docs/performance/carrier-sim.md#carrier-sim).
  */
 export function createScheduler(onError: (err: unknown) => void, now: () => number = Date.now): Scheduler {
   const lanes = new Map<number, Lane>();

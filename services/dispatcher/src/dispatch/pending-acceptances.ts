@@ -1,8 +1,8 @@
 /**
  * The upstream ids whose acceptance this process is writing right now. An SMSC sends a delivery receipt as soon
- * as it answers `submit_sm_resp`, so on a busy dispatcher the receipt used to reach its provider-callback job
- * before the acceptance (which records the SMSC's id) was committed; the job found no attempt and ran again a
- * second later, about a third of all SMS receipts (docs/performance/dispatch.md#dispatch). A receipt that names an id
+ * as it answers `submit_sm_resp`, so on a busy dispatcher the receipt can reach its provider-callback job before
+ * the acceptance (which records the SMSC's id) is committed, and the job would find no attempt and run again a
+ * second later (docs/performance/dispatch-cost.md#cost-per-message-across-every-process). A receipt that names an id
  * in here waits for that write first. A receipt arriving on another process still relies on the retry.
  */
 export interface PendingAcceptances {
