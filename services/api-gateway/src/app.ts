@@ -22,7 +22,6 @@ import type { GatewayConfig } from './config';
 import { createAllowedMethods } from './http/allowed-methods';
 import { createDependencyGuard } from './http/dependency-guard';
 import { errorMiddleware, notFoundHandler } from './http/error.middleware';
-import { fastRoute } from './http/fast-route';
 import { httpMetricsMiddleware } from './http/http-metrics.middleware';
 import { queueBoardRouter } from './admin/queue-board.router';
 import { traceContextMiddleware } from './http/trace-context.middleware';
@@ -188,8 +187,6 @@ export function createApp({ config, logger, db, redis, sendLanes, callbackQueue,
   const everyRequest = [securityHeaders({ servesTls: config.tls !== undefined }), requestIdMiddleware(), httpMetricsMiddleware(metrics), traceContextMiddleware()];
   if (config.requireTls) everyRequest.push(requireTls());
   const sendBody = jsonBody(config.bodyLimitBytes);
-  // The hot path skips the router walk; the same middlewares as below, in the same order (http/fast-route.ts).
-  app.use(fastRoute('POST', '/v1/messages', [...everyRequest, ...authenticatedSend, ...sendBody, sendMessage]));
   app.use(...everyRequest);
   // Before the API routers, some of which authenticate every path they see (the board asks for Basic).
   app.use(queueBoardRouter({ queues: [...sendLanes.all, callbackQueue, templateQueue, eventFanoutQueue], connection: redis, prefix: config.queuePrefix, authenticateAdmin: authenticated('admin') }));
