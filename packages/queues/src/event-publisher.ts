@@ -44,7 +44,7 @@ export function createEventPublisher({ queue, outbox, clock = () => new Date() }
   };
 }
 
-/** Events per publish at most: one `addBulk` and one `UPDATE` of this size stay well inside Redis's and PostgreSQL's comfort. */
+/** Events per publish at most: bounds one `addBulk` (one MULTI) and one `UPDATE … ANY(…)` when many jobs finish in the same turn. */
 const MAX_EVENTS_PER_PUBLISH = 500;
 
 /**

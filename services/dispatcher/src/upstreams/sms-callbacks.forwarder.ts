@@ -42,13 +42,13 @@ export function forwardSmsCallbacks(deps: {
     runOne: async (receipt) => {
       await enqueueProviderCallback(queue, callback({ receipts: [receipt], inbound: [] }), providerCallbackJobId.smsReceipt(receipt), retry);
     },
-    // When the one job cannot be queued, each receipt is tried alone; one that fails is refused to the SMSC, which redelivers it.
     runMany: async (receipts) => {
       await enqueueProviderCallback(queue, callback({ receipts, inbound: [] }), providerCallbackJobId.smsReceipts(receipts), retry);
       return receipts.map(() => undefined);
     },
     flush: 'after-previous',
     maxSize: deps.maxReceiptsPerJob ?? 1,
+    // When the one job cannot be queued, each receipt is tried alone; one that fails is refused to the SMSC, which redelivers it.
     onGroupFailure: 'retry-each-alone',
   });
   const acceptanceOf = (receipt: UpstreamReceipt) =>
