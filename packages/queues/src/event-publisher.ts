@@ -1,4 +1,5 @@
 import type { Logger } from '@switchboard/logger';
+import { createBatcher } from '@switchboard/runtime';
 import { enqueueEventFanOut, type FanOutEventJob } from './contracts/event-fanout.queue';
 import type { BulkJobAdder } from './queue-contract';
 
@@ -43,45 +44,28 @@ export function createEventPublisher({ queue, outbox, clock = () => new Date() }
   };
 }
 
+/** Events per publish at most: bounds one `addBulk` (one MULTI) and one `UPDATE … ANY(…)` when many jobs finish in the same turn. */
+const MAX_EVENTS_PER_PUBLISH = 500;
+
 /**
  * Publishes the events of every caller that arrives within one turn of the event loop together: one
  * `addBulk` and one `markPublished` for all of them, instead of one of each per change, when many jobs
- * run at once (docs/performance/dispatch.md#dispatch). Each caller still learns whether its own events went out.
+ * run at once (docs/performance/dispatch.md#dispatch). One caller's events are never split; each caller
+ * still learns whether its own events went out (a failed publish fails every caller it carried).
  */
-export function createBatchingEventPublisher(publisher: EventPublisher, maxBatch = 500): EventPublisher {
-  let pending: Array<{ events: readonly PublishableEvent[]; resolve: () => void; reject: (error: unknown) => void }> = [];
-  let scheduled = false;
-  const flush = async () => {
-    scheduled = false;
-    const batch = pending;
-    pending = [];
-    for (let start = 0; start < batch.length; ) {
-      const group: typeof batch = [];
-      let size = 0;
-      while (start < batch.length && (group.length === 0 || size + batch[start].events.length <= maxBatch)) {
-        size += batch[start].events.length;
-        group.push(batch[start]);
-        start += 1;
-      }
-      try {
-        await publisher.publish(group.flatMap((entry) => entry.events));
-        for (const entry of group) entry.resolve();
-      } catch (error) {
-        for (const entry of group) entry.reject(error);
-      }
-    }
-  };
-  return {
-    publish(events) {
-      if (events.length === 0) return Promise.resolve();
-      return new Promise<void>((resolve, reject) => {
-        pending.push({ events, resolve, reject });
-        if (!scheduled) {
-          scheduled = true;
-          setImmediate(() => void flush());
-        }
-      });
+export function createBatchingEventPublisher(publisher: EventPublisher, maxBatch = MAX_EVENTS_PER_PUBLISH): EventPublisher {
+  const publishTogether = createBatcher<readonly PublishableEvent[], void>({
+    runMany: async (callers) => {
+      await publisher.publish(callers.flat());
+      return callers.map(() => undefined);
     },
+    flush: 'next-turn',
+    maxSize: maxBatch,
+    sizeOf: (events) => events.length,
+    onGroupFailure: 'fail-group',
+  });
+  return {
+    publish: (events) => (events.length === 0 ? Promise.resolve() : publishTogether(events)),
   };
 }
 

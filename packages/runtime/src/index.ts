@@ -4,5 +4,5 @@ export * from './http-drain';
 export * from './metrics';
 export * from './common-config';
 export * from './worker-service';
-export * from './group-commit';
+export * from './batcher';
 export * from './concurrency-limit';

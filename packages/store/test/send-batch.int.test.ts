@@ -165,3 +165,28 @@ describe('startAttempts and attemptsAccepted', () => {
     for (const m of messages) expect((await attemptRows(m.id)).map((a) => a.status)).toEqual(['failed']);
   });
 });
+
+describe('failMessage', () => {
+  it('ends a message that never reached an upstream through the set-based writer: the row, one history row, one event; a second call changes nothing', async () => {
+    const m = accepted();
+    await writes.persistAccepted(m);
+    const ended = await writes.failMessage({ messageId: m.id, status: 'undelivered', errorCode: 'ttl_expired', errorMessage: 'the message expired', at: at(5) });
+    expect([ended.changed, ended.row.status, ended.row.error_code, ended.row.carrier_status_code, ended.row.sequence, ended.events.map((e) => e.type)]).toEqual([
+      true,
+      'undelivered',
+      'ttl_expired',
+      'ttl_expired',
+      2,
+      ['message.failed'],
+    ]);
+    expect(await writes.findRow(m.id)).toMatchObject({ status: 'undelivered', error_message: 'the message expired', sequence: 2 });
+    expect((await history(m.id)).transitions.map((t) => t.status)).toEqual(['queued', 'undelivered']);
+    expect((await history(m.id)).events).toEqual([{ type: 'message.failed', sequence: 2, status: 'undelivered', attempts: [] }]);
+    const again = await writes.failMessage({ messageId: m.id, status: 'undelivered', errorCode: 'ttl_expired', errorMessage: 'the message expired', at: at(6) });
+    expect([again.changed, again.events]).toEqual([false, []]);
+  });
+
+  it('refuses a message that was never persisted', async () => {
+    await expect(writes.failMessage({ messageId: newId('msg'), status: 'failed', errorCode: 'x', errorMessage: 'x', at: at(1) })).rejects.toThrow(/is not persisted/);
+  });
+});

@@ -12,7 +12,6 @@ import { createTemplatesArea } from './areas/templates.area';
 import { createVoiceArea } from './areas/voice.area';
 import { createAllowedMethods } from './http/allowed-methods';
 import { errorMiddleware, notFoundHandler } from './http/error.middleware';
-import { fastRoute } from './http/fast-route';
 import { httpMetricsMiddleware } from './http/http-metrics.middleware';
 import { requestIdMiddleware } from './http/request-id.middleware';
 import { requireTls } from './http/require-tls.middleware';
@@ -44,8 +43,6 @@ export function createApp(deps: GatewayDeps): Express {
     traceContextMiddleware(),
   ];
   if (config.requireTls) everyRequest.push(requireTls());
-  // The hot path skips the router walk; the same middlewares as below, in the same order (http/fast-route.ts).
-  app.use(fastRoute('POST', '/v1/messages', [...everyRequest, ...ctx.authenticatedSend, ...messages.sendBody, messages.sendMessage]));
   app.use(...everyRequest);
   // Before the API routers, some of which authenticate every path they see (the board asks for Basic).
   app.use(createQueueBoardRouter(ctx));

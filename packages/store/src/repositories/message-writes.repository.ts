@@ -1,7 +1,7 @@
 import type { UpstreamReceipt } from '@switchboard/domain';
 import type { Db } from '../db';
-import { applyMessageChange, lockMessage, type StoredEvent } from '../message-change';
 import type { AttemptRow, MessageRow } from '../message-resource';
+import { failMessageBatch, type FailMessageInput } from './fail-message-batch';
 import { applyReceiptBatch, type ReceiptResult } from './receipt-batch';
 import {
   attemptAcceptedBatch,
@@ -22,7 +22,7 @@ export interface StoredProgress {
   attempts: AttemptRow[];
 }
 
-export type { AcceptedMessage, AttemptAcceptedInput, AttemptFailedInput, PersistedMessage, ReceiptResult, StartAttemptInput, StartAttemptResult };
+export type { AcceptedMessage, AttemptAcceptedInput, AttemptFailedInput, FailMessageInput, PersistedMessage, ReceiptResult, StartAttemptInput, StartAttemptResult };
 
 
 export function createMessageWritesRepository(db: Db) {
@@ -93,17 +93,9 @@ export function createMessageWritesRepository(db: Db) {
     },
 
     /** Ends a message that never reached an upstream (ttl expiry, no channel left, invalid content). */
-    async failMessage(input: { messageId: string; status: 'failed' | 'undelivered'; errorCode: string; errorMessage: string; at: Date }) {
-      return db.transaction(async (tx) => {
-        const row = await lockMessage(tx, input.messageId);
-        if (!row) throw new Error(`message ${input.messageId} is not persisted`);
-        return applyMessageChange(tx, row, {
-          status: input.status,
-          at: input.at,
-          carrierStatusCode: input.errorCode,
-          error: { code: input.errorCode, message: input.errorMessage },
-        });
-      });
+    async failMessage(input: FailMessageInput) {
+      const [result] = await db.transaction((tx) => failMessageBatch(tx, [input]));
+      return result;
     },
 
     /**

@@ -106,7 +106,7 @@ export async function persistAcceptedBatch(db: Queryable, messages: readonly Acc
 }
 
 /** The messages locked in id order (two batches never deadlock) and all their attempts, read under those locks. */
-async function lockWithAttempts(tx: Queryable, messageIds: readonly string[]) {
+export async function lockWithAttempts(tx: Queryable, messageIds: readonly string[]) {
   const ids = [...new Set(messageIds)].sort();
   const { rows: locked } = await tx.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [ids]);
   const { rows: attempts } = await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = ANY($1::text[]) ORDER BY message_id, attempt_no', [ids]);

@@ -11,9 +11,6 @@ import type { GatewayContext } from './gateway-context';
 import type { MessageAcceptanceWiring } from './message-acceptance.wiring';
 
 export interface MessagesArea {
-  /** POST /v1/messages with its body parser, for the fast route ahead of the router walk (http/fast-route.ts). */
-  sendBody: RequestHandler[];
-  sendMessage: RequestHandler;
   /** The message reads, which the console serves to its session too. */
   reads: ReturnType<typeof createMessageReadHandlers>;
   /** /v1/messages, /v1/batches and /v1/messages/chat, in that order. */
@@ -48,5 +45,5 @@ export function createMessagesArea(ctx: GatewayContext, wiring: MessageAcceptanc
     ...batchSending.cancel,
   });
   const chat = chatMessagesRouter({ authenticateWrite: ctx.authenticatedSend, body: ctx.jsonBody(), sendChatMessage });
-  return { sendBody, sendMessage, reads, routers: [messages, batchSending.router, chat] };
+  return { reads, routers: [messages, batchSending.router, chat] };
 }

@@ -17,7 +17,7 @@ import { batchesRouter } from '../routes/batches.route';
 import { createBatchReadHandler } from './batch-read.handler';
 import { createBatchSummaryStore } from './batch-summary.store';
 import { createSendBatchHandler } from './batch-send.handler';
-import { createCoalescedSuppressionLookup } from './coalesced-mget';
+import { createCoalescedSuppressionLookup } from './batch-suppression-lookup';
 
 /** 1,000 items of a few hundred bytes each do not fit the single send's limit (docs/messages.md#batch-sends). */
 export const BATCH_BODY_LIMIT_BYTES = 2 * 1024 * 1024;

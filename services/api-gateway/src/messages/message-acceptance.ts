@@ -13,12 +13,12 @@ import {
   type SendMessageJob,
   type TrafficLane,
 } from '@switchboard/queues';
+import { createBatcher } from '@switchboard/runtime';
 import { sendAtDelayMs, type MessageRequest } from '@switchboard/schemas';
 import type { NumberRecord } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import type { Caller } from '../http/request-context';
 import type { StoredResponse } from '../idempotency/idempotency.store';
-import { createEnqueueCoalescer } from './enqueue-coalescer';
 import { resolveSenders, type SenderPlan } from './sender-resolution';
 
 /** At most this many concurrent single sends share one `addBulk`. */
@@ -168,10 +168,19 @@ export function createMessageAcceptance({
     );
   }
 
-  const enqueueCoalesced = createEnqueueCoalescer<SendJobPlacement>({
-    addOne: (placement) => addInTurn([placement]),
-    addMany: addInTurn,
-    maxItems: COALESCED_ENQUEUE_MAX_JOBS,
+  // The jobs that concurrent requests enqueue in the same turn of the event loop go to Redis in one `addBulk`
+  // (docs/performance/accept.md#cost-per-request-of-one-gateway-process); a job alone goes by a plain add, as
+  // addBulk wraps its jobs in MULTI/EXEC. A caller's promise settles once the call carrying its job settled, so a
+  // 202 still means "the job is in Redis"; a failed call rejects exactly the callers whose jobs it carried.
+  const enqueueCoalesced = createBatcher<SendJobPlacement, void>({
+    runOne: (placement) => addInTurn([placement]),
+    runMany: async (placements) => {
+      await addInTurn(placements);
+      return placements.map(() => undefined);
+    },
+    flush: 'next-turn',
+    maxSize: COALESCED_ENQUEUE_MAX_JOBS,
+    onGroupFailure: 'fail-group',
   });
 
   return {

@@ -4,7 +4,7 @@ import { Router, type RequestHandler } from 'express';
 import type { UpstreamReceipt } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
 import { parseChatWebhook, parseRbmEvent, verifyChatSignature, verifyRbmSignature } from '@switchboard/providers';
-import { createGroupCommit } from '@switchboard/runtime';
+import { createBatcher } from '@switchboard/runtime';
 import { enqueueProviderCallback, providerCallbackJobId, type CallbackSource, type ProviderCallbackJob } from '@switchboard/queues';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { parseJsonBody, readJsonRequestBody } from '../http/json-body.middleware';
@@ -56,23 +56,25 @@ export function providerCallbacksRouter(deps: ProviderCallbackDeps): Router {
   });
   const onlyReceipts = (receipts: UpstreamReceipt[]): Contents => ({ receipts, inbound: [], template_updates: [] });
 
-  const enqueueReceipts = createGroupCommit<CallbackSource, { digest: string; receipts: UpstreamReceipt[] }, void>({
-    writeOne: async (source, { digest, receipts }) => {
+  const enqueueReceipts = createBatcher<{ digest: string; receipts: UpstreamReceipt[] }, void, CallbackSource>({
+    runOne: async ({ digest, receipts }, source) => {
       await enqueueProviderCallback(queue, callbackJob(source, onlyReceipts(receipts)), providerCallbackJobId.signedBody(source, digest));
     },
-    writeMany: async (source, callbacks) => {
+    runMany: async (callbacks, source) => {
       const job = callbackJob(source, onlyReceipts(callbacks.flatMap((callback) => callback.receipts)));
       await enqueueProviderCallback(queue, job, providerCallbackJobId.signedBodies(source, callbacks.map((callback) => callback.digest)));
       return callbacks.map(() => undefined);
     },
-    maxGroup: deps.receiptsGroupMax ?? 1,
+    flush: 'after-previous',
+    maxSize: deps.receiptsGroupMax ?? 1,
+    onGroupFailure: 'retry-each-alone',
   });
 
   async function enqueue(source: CallbackSource, signed: Buffer | string, contents: Contents): Promise<void> {
     if (contents.receipts.length + contents.inbound.length + contents.template_updates.length === 0) return;
     const digest = sha256(signed);
     if (contents.inbound.length + contents.template_updates.length === 0) {
-      await guard('redis', () => enqueueReceipts(source, { digest, receipts: contents.receipts }));
+      await guard('redis', () => enqueueReceipts({ digest, receipts: contents.receipts }, source));
       return;
     }
     await guard('redis', () =>

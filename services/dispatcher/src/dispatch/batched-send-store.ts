@@ -1,7 +1,7 @@
+import { createBatcher, type Batched } from '@switchboard/runtime';
 import type { MessageWritesRepository } from '@switchboard/store';
 import type { SendMessageStore } from '../processors/send-message.processor';
 import type { PendingAcceptances } from './pending-acceptances';
-import { createWriteBatcher } from './write-batcher';
 
 /** 64: every send job of a dispatcher at the default concurrency (32 per lane, two lanes) fits one batch (docs/performance/dispatch.md#send-batches). */
 export const SEND_BATCH_MAX = 64;
@@ -28,15 +28,17 @@ export function createBatchedSendStore(
   options: SendBatchOptions = {},
 ): SendMessageStore {
   const { pendingAcceptances, maxBatch = SEND_BATCH_MAX, waitMs = SEND_BATCH_WAIT_MS } = options;
-  const batching = { maxBatch, waitMs };
-  const attemptAccepted = createWriteBatcher({ writeMany: store.attemptsAccepted, writeOne: store.attemptAccepted, ...batching });
+  // Each write is all or nothing: when a batch fails nothing of it was written, and each job's write is tried alone.
+  const batched = <I, R>(runMany: (inputs: I[]) => Promise<R[]>, runOne: (input: I) => Promise<R>): Batched<I, R> =>
+    createBatcher({ runMany, runOne, flush: { waitMs }, maxSize: maxBatch, onGroupFailure: 'retry-each-alone' });
+  const attemptAccepted = batched(store.attemptsAccepted, store.attemptAccepted);
   return {
     ...store,
-    persistAccepted: createWriteBatcher({ writeMany: store.persistAcceptedMany, writeOne: store.persistAccepted, ...batching }),
-    startAttempt: createWriteBatcher({ writeMany: store.startAttempts, writeOne: store.startAttempt, ...batching }),
+    persistAccepted: batched(store.persistAcceptedMany, store.persistAccepted),
+    startAttempt: batched(store.startAttempts, store.startAttempt),
     attemptAccepted: pendingAcceptances
       ? (input) => pendingAcceptances.track([input.upstreamMessageId, ...(input.partIds ?? [])], attemptAccepted(input))
       : attemptAccepted,
-    attemptFailed: createWriteBatcher({ writeMany: store.attemptsFailed, writeOne: store.attemptFailed, ...batching }),
+    attemptFailed: batched(store.attemptsFailed, store.attemptFailed),
   };
 }

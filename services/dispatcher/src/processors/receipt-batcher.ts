@@ -1,6 +1,6 @@
 import type { UpstreamReceipt } from '@switchboard/domain';
+import { createBatcher } from '@switchboard/runtime';
 import type { MessageWritesRepository, ReceiptResult } from '@switchboard/store';
-import { createWriteBatcher } from '../dispatch/write-batcher';
 
 export interface ReceiptBatcher {
   /** The results of `receipts`, in their order; rejects only with an error of this caller's own receipts. */
@@ -27,16 +27,17 @@ export function createReceiptBatcher({
   maxReceipts?: number;
   waitMs?: number;
 }): ReceiptBatcher {
-  const applyTogether = createWriteBatcher<readonly UpstreamReceipt[], ReceiptResult[]>({
-    writeOne: (receipts) => store.applyReceipts(receipts),
-    writeMany: async (jobs) => {
+  const applyTogether = createBatcher<readonly UpstreamReceipt[], ReceiptResult[]>({
+    runOne: (receipts) => store.applyReceipts(receipts),
+    runMany: async (jobs) => {
       const results = await store.applyReceipts(jobs.flat());
       let offset = 0;
       return jobs.map((receipts) => results.slice(offset, (offset += receipts.length)));
     },
-    maxBatch: maxReceipts,
-    waitMs,
+    flush: { waitMs },
+    maxSize: maxReceipts,
     sizeOf: (receipts) => receipts.length,
+    onGroupFailure: 'retry-each-alone',
   });
   return {
     apply: (receipts) => (receipts.length === 0 ? Promise.resolve([]) : applyTogether(receipts)),

@@ -1,5 +1,5 @@
 import type { BreakerRecord, UpstreamBreakerStore } from '@switchboard/shared-state';
-import { createGroupCommit } from '@switchboard/runtime';
+import { createBatcher } from '@switchboard/runtime';
 
 /**
  * The shared breaker store, with the Redis work of concurrent sends gathered (docs/performance/dispatch.md#dispatch):
@@ -10,12 +10,14 @@ import { createGroupCommit } from '@switchboard/runtime';
  */
 export function coalesceBreakerStore(store: UpstreamBreakerStore): UpstreamBreakerStore {
   const reading = new Map<string, Promise<BreakerRecord>>();
-  const recordTogether = createGroupCommit<string, boolean, BreakerRecord>({
-    writeMany: async (name, oks) => {
+  const recordTogether = createBatcher<boolean, BreakerRecord, string>({
+    runMany: async (oks, name) => {
       const record = await store.recordMany(name, oks);
       return oks.map(() => record);
     },
-    maxGroup: 256,
+    flush: 'after-previous',
+    maxSize: 256,
+    onGroupFailure: 'fail-group',
   });
 
   return {
@@ -27,6 +29,6 @@ export function coalesceBreakerStore(store: UpstreamBreakerStore): UpstreamBreak
       reading.set(name, read);
       return read;
     },
-    record: (name, ok) => recordTogether(name, ok),
+    record: (name, ok) => recordTogether(ok, name),
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ConcreteChannel } from '@switchboard/domain';
 import type { TrafficLane } from '@switchboard/queues';
-import { createGroupCommit } from '@switchboard/runtime';
+import { createBatcher } from '@switchboard/runtime';
 
 /**
  * The Redis key of one (upstream, sender) bucket. The `{...}` hash tag keeps the one key of a script call
@@ -131,9 +131,11 @@ export function createSenderRateLimiter(deps: { redis: RateLimitRedis; prefix: s
   const burstMs = deps.burstMs ?? SENDER_RATE_BURST_MS;
   // The messages asking while a call for their schedule is under way take their slots together in the
   // schedule's next call, in the order they asked (docs/performance/dispatch.md#dispatch).
-  const takeTogether = createGroupCommit<string, { member: string; rate: number }, number>({
-    writeMany: (key, asks) => takeSlots(deps.redis, key, asks[0].rate, burstMs, ...asks.map((ask) => ask.member)),
-    maxGroup: 256,
+  const takeTogether = createBatcher<{ member: string; rate: number }, number, string>({
+    runMany: (asks, key) => takeSlots(deps.redis, key, asks[0].rate, burstMs, ...asks.map((ask) => ask.member)),
+    flush: 'after-previous',
+    maxSize: 256,
+    onGroupFailure: 'fail-group',
   });
   return {
     async take(channel, upstream, sender, messageId, lane = 'transactional') {
@@ -141,7 +143,7 @@ export function createSenderRateLimiter(deps: { redis: RateLimitRedis; prefix: s
       if (!rate || rate <= 0 || sender === '') return 0;
       // A schedule is one (upstream, sender) pair, and an upstream serves one channel: one rate per key.
       const member = `${lane === 'bulk' ? 'b' : 't'}:${messageId}`;
-      const wait = await takeTogether(senderRateKey(deps.prefix, upstream, sender), { member, rate });
+      const wait = await takeTogether({ member, rate }, senderRateKey(deps.prefix, upstream, sender));
       return Number(wait);
     },
   };

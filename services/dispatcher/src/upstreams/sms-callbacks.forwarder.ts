@@ -2,7 +2,7 @@ import type { JobsOptions } from 'bullmq';
 import type { UpstreamReceipt } from '@switchboard/domain';
 import type { SmsAdapter } from '@switchboard/providers';
 import { enqueueProviderCallback, providerCallbackJobId, type JobAdder, type ProviderCallbackJob } from '@switchboard/queues';
-import { createGroupCommit } from '@switchboard/runtime';
+import { createBatcher } from '@switchboard/runtime';
 import type { PendingAcceptances } from '../dispatch/pending-acceptances';
 
 /**
@@ -41,23 +41,25 @@ export function forwardSmsCallbacks(deps: {
     template_updates: [],
     ...contents,
   });
-  const forwardReceipts = createGroupCommit<'receipts', UpstreamReceipt, void>({
-    writeOne: async (_, receipt) => {
+  const forwardReceipts = createBatcher<UpstreamReceipt, void>({
+    runOne: async (receipt) => {
       await enqueueProviderCallback(queue, callback({ receipts: [receipt], inbound: [] }), providerCallbackJobId.smsReceipt(receipt), retry);
     },
-    // When the one job cannot be queued, each receipt is tried alone; one that fails is refused to the SMSC, which redelivers it.
-    writeMany: async (_, receipts) => {
+    runMany: async (receipts) => {
       await enqueueProviderCallback(queue, callback({ receipts, inbound: [] }), providerCallbackJobId.smsReceipts(receipts), retry);
       return receipts.map(() => undefined);
     },
-    maxGroup: deps.maxReceiptsPerJob ?? 1,
+    flush: 'after-previous',
+    maxSize: deps.maxReceiptsPerJob ?? 1,
+    // When the one job cannot be queued, each receipt is tried alone; one that fails is refused to the SMSC, which redelivers it.
+    onGroupFailure: 'retry-each-alone',
   });
   const acceptanceOf = (receipt: UpstreamReceipt) =>
     (receipt.partId !== undefined ? deps.pendingAcceptances?.settled(receipt.partId) : undefined) ?? deps.pendingAcceptances?.settled(receipt.upstreamMessageId);
   sms.onReceipt(async (receipt) => {
     const acceptance = acceptanceOf(receipt);
     if (acceptance) await waitAtMost(acceptance, deps.maxAcceptanceWaitMs ?? 1_000);
-    await forwardReceipts('receipts', receipt);
+    await forwardReceipts(receipt);
   });
   sms.onInbound(async (inbound) => {
     await enqueueProviderCallback(queue, callback({ receipts: [], inbound: [inbound] }), providerCallbackJobId.smsInbound(inbound), retry);
