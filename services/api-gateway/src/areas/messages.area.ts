@@ -1,4 +1,4 @@
-import type { RequestHandler, Router } from 'express';
+import type { Router } from 'express';
 import { createChatMessageRequestValidator, createMessageRequestValidator } from '@switchboard/schemas';
 import { createMessageReadsRepository } from '@switchboard/store';
 import { createBatchSending } from '../batches/batch-sending';
