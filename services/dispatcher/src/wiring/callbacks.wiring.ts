@@ -1,0 +1,76 @@
+import { exponentialRetry, openQueue, PROVIDER_CALLBACKS_QUEUE } from '@switchboard/queues';
+import { createCustomerWindowCache } from '@switchboard/shared-state';
+import { createInboundMessagesRepository, createNumbersRepository, createSuppressionsRepository } from '@switchboard/store';
+import type { PendingAcceptances } from '../dispatch/pending-acceptances';
+import { createInboundHandler } from '../processors/inbound.handler';
+import { createOptOutHandler } from '../processors/opt-out.handler';
+import { createProviderCallbackProcessor, RECEIPT_MATCH_ATTEMPTS, RECEIPT_RETRY_BACKOFF_MS } from '../processors/provider-callback.processor';
+import { createReceiptBatcher } from '../processors/receipt-batcher';
+import { createTemplateSubmitProcessor } from '../processors/template-submit.processor';
+import { createTemplateUpdateHandler } from '../processors/template-update.handler';
+import { forwardSmsCallbacks, SMPP_RECEIPT_BATCH_MAX } from '../upstreams/sms-callbacks.forwarder';
+import type { DispatcherContext } from './dispatcher-context';
+import type { EventPublishing } from './events.wiring';
+import type { Sending } from './sending.wiring';
+import type { Upstreams } from './upstreams.wiring';
+
+/** Where upstream callbacks land: the queue the SMPP sessions' receipts go to, and what a callback job becomes. */
+export function wireCallbackQueue(ctx: DispatcherContext, upstreams: Upstreams, pendingAcceptances: PendingAcceptances) {
+  const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, ctx.queueOptions);
+  const retry = exponentialRetry(RECEIPT_MATCH_ATTEMPTS, RECEIPT_RETRY_BACKOFF_MS);
+  // SMS receipts that overtake their acceptance wait for it (docs/performance/dispatch.md#dispatch), at most one retry's backoff.
+  for (const sms of upstreams.adapters.smsSessions) {
+    forwardSmsCallbacks({
+      sms,
+      queue: callbackQueue,
+      clock: ctx.clock,
+      retry,
+      maxReceiptsPerJob: SMPP_RECEIPT_BATCH_MAX,
+      pendingAcceptances,
+      maxAcceptanceWaitMs: RECEIPT_RETRY_BACKOFF_MS,
+    });
+  }
+  return callbackQueue;
+}
+
+/**
+ * The processors of upstream callbacks (receipts, inbound messages with STOP/START, template reviews) and of
+ * template submissions (docs/chat.md, docs/routing.md#opt-out).
+ */
+export function wireCallbackProcessors(ctx: DispatcherContext, upstreams: Upstreams, events: EventPublishing, sending: Sending) {
+  const { config, db, store, redis, clock, logger, metrics } = ctx;
+  const { publishEvents } = events;
+  // STOP/START confirmations are ordinary messages of the account (docs/routing.md#opt-out).
+  const optOut = createOptOutHandler({
+    suppressions: createSuppressionsRepository(db),
+    cache: sending.suppressionCache,
+    numbers: createNumbersRepository(db),
+    sendQueue: sending.sendLanes.of('transactional'),
+    replies: config.optOutReplies,
+    prices: config.prices,
+    logger,
+    clock,
+  });
+  const providerCallback = createProviderCallbackProcessor({
+    receipts: createReceiptBatcher({ store }),
+    logger,
+    config: { receiptMatchAttempts: RECEIPT_MATCH_ATTEMPTS },
+    metrics,
+    publishEvents,
+    handlers: {
+      inbound: createInboundHandler({
+        inbound: createInboundMessagesRepository(db),
+        // The gateway checks the 24 h window on this key; the row in PostgreSQL is the record.
+        windows: createCustomerWindowCache({ redis, prefix: config.queuePrefix }),
+        logger,
+        clock,
+        sandboxSender: config.sandboxSender,
+        publishEvents,
+        optOut,
+      }),
+      templateUpdates: createTemplateUpdateHandler({ templates: sending.templates, logger, clock }),
+    },
+  });
+  const submitTemplate = createTemplateSubmitProcessor({ templates: sending.templates, providers: upstreams.adapters.byMode, logger, clock });
+  return { providerCallback, submitTemplate };
+}

@@ -1,0 +1,40 @@
+import { createUpstreamBreakerStore } from '@switchboard/shared-state';
+import { createAdapterSets } from '../upstreams/adapter-sets';
+import { coalesceBreakerStore } from '../upstreams/coalesced-breakers';
+import { createSenderRateLimiter } from '../upstreams/sender-rate-limiter';
+import { syncUpstreamState } from '../upstreams/upstream-state.sync';
+import type { DispatcherContext } from './dispatcher-context';
+
+/**
+ * The upstreams (docs/routing.md#several-upstreams-per-channel): adapters per key mode behind shared circuit breakers, the
+ * upstream list published for GET /v1/upstreams, the per-sender limits, and whether every SMPP session is bound.
+ */
+export function wireUpstreams({ config, logger, metrics, redis, clock }: DispatcherContext) {
+  const breakers = coalesceBreakerStore(createUpstreamBreakerStore({ redis, prefix: config.queuePrefix, windowSize: config.breaker.windowSize }));
+  const adapters = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger, breakers, policy: config.breaker, clock, metrics, smpp: config.smpp });
+  const stopSync = syncUpstreamState({
+    descriptions: adapters.descriptions,
+    names: adapters.breakerNames,
+    breakers,
+    metrics,
+    intervalMs: config.breakerGaugeRefreshMs,
+    logger,
+  });
+  const bound = new Set<unknown>();
+  for (const sms of adapters.smsSessions) {
+    void sms.ready().then(
+      () => bound.add(sms),
+      () => undefined,
+    );
+  }
+  const senderLimits = createSenderRateLimiter({ redis, prefix: config.queuePrefix, rates: config.senderRates });
+  return {
+    adapters,
+    senderLimits,
+    /** Ready only once every SMPP session has bound: before that, SMS sends would wait. */
+    smsBound: () => adapters.smsSessions.every((sms) => bound.has(sms)),
+    stopSync,
+    closeSessions: () => Promise.all(adapters.smsSessions.map((sms) => sms.close())),
+  };
+}
+export type Upstreams = ReturnType<typeof wireUpstreams>;
