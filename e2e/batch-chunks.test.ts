@@ -74,8 +74,9 @@ it('reads, counts and cancels every message of a batch before its chunk is store
   }
   const ids = batch.results.map((r) => r.id);
 
-  // Held again once part of the chunk went out.
-  await eventually(() => sendsPerText(tag), (sends) => sends.size >= 150, { what: 'the first sends of the chunk', timeoutMs: 60_000, intervalMs: 5 });
+  // Held again once part of the chunk went out: its first slice holds message 0. Asked by recipient, a light read,
+  // so that the hold comes before the chunk is done.
+  await eventually(() => m.simSends({ to: recipientOf(0) }), (sends) => sends.length > 0, { what: 'the first slice sent', timeoutMs: 60_000, intervalMs: 5 });
   dispatcher.child.kill('SIGSTOP');
   try {
     const midway = await counts(batch.batch_id);
@@ -115,7 +116,8 @@ it('a dispatcher SIGKILLed in the middle of a chunk leaves no message behind and
     for (let b = 0; b < BATCHES; b += 1) n += (await sendsPerText(`${tag}${b}`)).size;
     return n;
   };
-  await eventually(sent, (n) => n >= 300, { what: 'the first chunk part sent', timeoutMs: 60_000, intervalMs: 5 });
+  // Killed once the third slice of a chunk went out (asked by recipient, a light read), so chunks are part sent.
+  await eventually(() => m.simSends({ to: recipientOf(250) }), (sends) => sends.length > 0, { what: 'a chunk part sent', timeoutMs: 60_000, intervalMs: 5 });
   await m.stack.services.dispatcher!.kill('SIGKILL');
   const sentAtKill = await sent();
   expect(sentAtKill).toBeLessThan(BATCHES * SIZE);
