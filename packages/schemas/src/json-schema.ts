@@ -10,8 +10,8 @@ export type JsonSchema = { [keyword: string]: unknown };
  * The TypeScript type of what a schema written `as const` accepts, so that a type and the schema ajv checks with
  * cannot disagree (docs/voice-agents.md#node-types). It reads `const`, `enum`, `type`, `items`, `properties` and
  * `required`; the other keywords narrow values within the same type. Any other keyword that shapes a value
- * (`oneOf`, `$ref`, …) would come out `unknown`: test/voice-agent-node-types.test.ts keeps the agent node schemas
- * to the keywords read here.
+ * (`oneOf`, `$ref`, …) would come out `unknown`, so this package's unit tests keep the agent node schemas to the
+ * keywords read here.
  */
 export type SchemaValue<S> = S extends { const: infer C }
   ? C

@@ -1,6 +1,6 @@
 import { AGENT_NODE_SCHEMAS, AGENT_NODE_TYPES, type JsonSchema } from '@switchboard/schemas';
 
-// The node types (`AgentNode`) are read from these schemas by `SchemaValue` (src/json-schema.ts), which knows the
+// The node types (`AgentNode`) are read from these schemas by this package's `SchemaValue`, which knows the
 // keywords below. A keyword it does not know would type its value `unknown` and send the flow engine back to casts
 // (docs/voice-agents.md#node-types): extend SchemaValue first, then this list.
 const SHAPING_KEYWORDS = ['type', 'const', 'enum', 'properties', 'required', 'items', 'additionalProperties'];
