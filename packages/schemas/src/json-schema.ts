@@ -6,6 +6,35 @@ import { ID_PREFIXES, QUIET_HOURS_TIME_PATTERN, type IdPrefix } from '@switchboa
  */
 export type JsonSchema = { [keyword: string]: unknown };
 
+/**
+ * The TypeScript type of what a schema written `as const` accepts, so that a type and the schema ajv checks with
+ * cannot disagree (docs/voice-agents.md#node-types). It reads `const`, `enum`, `type`, `items`, `properties` and
+ * `required`; the other keywords narrow values within the same type. Any other keyword that shapes a value
+ * (`oneOf`, `$ref`, …) would come out `unknown`, so this package's unit tests keep the agent node schemas to the
+ * keywords read here.
+ */
+export type SchemaValue<S> = S extends { const: infer C }
+  ? C
+  : S extends { enum: ReadonlyArray<infer E> }
+    ? E
+    : S extends { type: 'string' }
+      ? string
+      : S extends { type: 'integer' | 'number' }
+        ? number
+        : S extends { type: 'boolean' }
+          ? boolean
+          : S extends { type: 'array'; items: infer I }
+            ? Array<SchemaValue<I>>
+            : S extends { type: 'object'; properties: infer P }
+              ? SchemaObject<P, S extends { required: ReadonlyArray<infer R> } ? R : never>
+              : S extends { type: 'object' }
+                ? Record<string, unknown>
+                : unknown;
+
+/** An object with `properties` P, of which the keys R are required; flattened so that editors show its fields. */
+type SchemaObject<P, R> = Flatten<{ -readonly [K in keyof P & R]: SchemaValue<P[K]> } & { -readonly [K in Exclude<keyof P, R>]?: SchemaValue<P[K]> }>;
+type Flatten<T> = { [K in keyof T]: T[K] };
+
 /** Shape of an E.164 number; full validity is checked afterwards with libphonenumber (docs/conventions.md#phone-numbers). */
 export const E164_PATTERN = '^\\+[1-9][0-9]{6,14}$';
 /** Template names as registered (docs/chat.md#templates): lowercase letters, digits and `_`. */

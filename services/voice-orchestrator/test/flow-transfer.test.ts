@@ -1,3 +1,4 @@
+import type { AgentFlowDocument } from '@switchboard/store';
 import type { TransferResult } from '@switchboard/telephony';
 import type { AgentMedia } from '../src/agent/agent-media';
 import { runAgentFlow, type FlowEngineDeps } from '../src/agent/flow-engine';
@@ -34,7 +35,7 @@ function deps(result: TransferResult) {
   return { d, turns, targets };
 }
 
-const flow = (onError?: string) => ({
+const flow = (onError?: string): AgentFlowDocument => ({
   start: 'xfer',
   nodes: {
     xfer: { type: 'transfer', to: '+15550100', ...(onError ? { on_error: onError } : {}) },
@@ -69,7 +70,7 @@ describe('transfer node', () => {
 });
 
 describe('transfer node with mode: bridge', () => {
-  const bridgeFlow = {
+  const bridgeFlow: AgentFlowDocument = {
     start: 'xfer',
     nodes: {
       xfer: { type: 'transfer', to: '+15550100', mode: 'bridge', timeout_seconds: 12, on_error: 'sorry' },
@@ -114,7 +115,7 @@ describe('transfer node with mode: bridge', () => {
       timeouts.push(ringTimeoutMs);
       return { connected: false, to, reason: 'no_answer' };
     };
-    const flow = { start: 'xfer', nodes: { xfer: { type: 'transfer', to: '+15550100', mode: 'bridge' } } };
+    const flow: AgentFlowDocument = { start: 'xfer', nodes: { xfer: { type: 'transfer', to: '+15550100', mode: 'bridge' } } };
     await expect(runAgentFlow(flow, {}, d)).resolves.toEqual({ kind: 'hangup' });
     expect(timeouts).toEqual([30_000]);
   });

@@ -1,18 +1,19 @@
-import type { JsonSchema } from '../json-schema';
+import type { JsonSchema, SchemaValue } from '../json-schema';
 
-// One schema per node type (docs/voice-agents.md#node-types). Each names the properties that point at other nodes, so the
-// flow check can follow them without knowing the node's shape.
+// One schema per node type (docs/voice-agents.md#node-types), written `as const` so that the node types below are
+// read from them. Each names the properties that point at other nodes, so the flow check can follow them without
+// knowing the node's shape.
 
-const nodeId: JsonSchema = { type: 'string', minLength: 1, maxLength: 64 };
-const text: JsonSchema = { type: 'string', minLength: 1, maxLength: 2_000 };
+const nodeId = { type: 'string', minLength: 1, maxLength: 64 } as const;
+const text = { type: 'string', minLength: 1, maxLength: 2_000 } as const;
 // False: the callee's speech never stops this node's audio; it is still heard and kept (docs/voice-agents.md#full-duplex-listening).
-const interruptible: JsonSchema = { type: 'boolean' };
+const interruptible = { type: 'boolean' } as const;
 
-function node(type: string, required: string[], properties: Record<string, JsonSchema>): JsonSchema {
-  return { type: 'object', additionalProperties: false, required: ['type', ...required], properties: { type: { const: type }, ...properties } };
+function node<const T extends string, const R extends readonly string[], const P extends Record<string, JsonSchema>>(type: T, required: R, properties: P) {
+  return { type: 'object', additionalProperties: false, required: ['type', ...required], properties: { type: { const: type }, ...properties } } as const;
 }
 
-export const AGENT_NODE_SCHEMAS: Record<string, JsonSchema> = {
+export const AGENT_NODE_SCHEMAS = {
   say: node('say', ['text', 'next'], { text, interruptible, next: nodeId }),
   gather: node('gather', ['input', 'timeout_seconds', 'branches', 'no_input', 'no_match'], {
     input: { enum: ['dtmf', 'speech', 'both'] },
@@ -79,15 +80,27 @@ export const AGENT_NODE_SCHEMAS: Record<string, JsonSchema> = {
     on_error: nodeId,
   }),
   hangup: node('hangup', [], {}),
-};
+} satisfies Record<string, JsonSchema>;
 
 export const AGENT_NODE_TYPES = Object.keys(AGENT_NODE_SCHEMAS);
+
+type AgentNodeSchemas = typeof AGENT_NODE_SCHEMAS;
+
+/**
+ * A node of a checked flow: one of the node types, told apart by `type`, each exactly as its schema above accepts
+ * it (docs/voice-agents.md#node-types).
+ */
+export type AgentNode = { [T in keyof AgentNodeSchemas]: SchemaValue<AgentNodeSchemas[T]> }[keyof AgentNodeSchemas];
+
+/** The node of one type, e.g. `AgentNodeOf<'gather'>`. */
+export type AgentNodeOf<T extends AgentNode['type']> = Extract<AgentNode, { type: T }>;
 
 /** The node ids a node can lead to, each with its JSON Pointer below the node. */
 export function nodeExits(node: Record<string, unknown>): Array<{ pointer: string; target: string }> {
   const exits: Array<{ pointer: string; target: string }> = [];
   for (const key of ['next', 'no_input', 'no_match', 'on_error', 'else']) {
-    if (typeof node[key] === 'string') exits.push({ pointer: `/${key}`, target: node[key] as string });
+    const target = node[key];
+    if (typeof target === 'string') exits.push({ pointer: `/${key}`, target });
   }
   for (const list of ['branches', 'conditions']) {
     const items = node[list];

@@ -2,11 +2,11 @@ import { ValidationError, type FieldError } from '@switchboard/domain';
 import { childPointer } from '../field-errors';
 import type { JsonSchema } from '../json-schema';
 import { compileSchema, type SchemaValidator } from '../validator';
-import { AGENT_NODE_SCHEMAS, AGENT_NODE_TYPES, nodeExits } from './agent-node.schemas';
+import { AGENT_NODE_SCHEMAS, AGENT_NODE_TYPES, nodeExits, type AgentNode } from './agent-node.schemas';
 
 export interface AgentRequest {
   name: string;
-  flow: { start: string; nodes: Record<string, Record<string, unknown> & { type: string }>; silence_timeout_seconds?: number; backchannel_ms?: number; end_of_speech_ms?: number; max_utterance_seconds?: number };
+  flow: { start: string; nodes: Record<string, AgentNode>; silence_timeout_seconds?: number; backchannel_ms?: number; end_of_speech_ms?: number; max_utterance_seconds?: number };
   voice?: string;
   llm?: Record<string, unknown>;
 }
@@ -69,7 +69,7 @@ export function createAgentRequestValidator(): (body: unknown) => AgentRequest {
     if (!Object.hasOwn(nodes, request.flow.start)) errors.push({ field: '/flow/start', message: `names no node: "${request.flow.start}"` });
     for (const [id, node] of Object.entries(nodes)) {
       const at = childPointer(base, id);
-      const check = nodeChecks[node.type as string];
+      const check = nodeChecks[node.type];
       if (!check) {
         errors.push({ field: `${at}/type`, message: `must be one of ${AGENT_NODE_TYPES.join(', ')}` });
         continue;

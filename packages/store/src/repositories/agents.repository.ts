@@ -1,4 +1,5 @@
 import { newId, toIso } from '@switchboard/domain';
+import type { AgentNode } from '@switchboard/schemas';
 import type { Queryable } from '../db';
 
 export interface AgentRow {
@@ -15,7 +16,7 @@ export interface AgentRow {
 /** The flow as stored: already checked by packages/schemas' flow validator (docs/voice-agents.md#agents). */
 export interface AgentFlowDocument {
   start: string;
-  nodes: Record<string, Record<string, unknown> & { type: string }>;
+  nodes: Record<string, AgentNode>;
   /** Seconds of callee silence, while the agent is not speaking, that end the call (docs/voice-agents.md#silence-timeout). */
   silence_timeout_seconds?: number;
   /** Speech over a reply shorter than this is a backchannel, not a barge-in (docs/voice-agents.md#full-duplex-listening). */

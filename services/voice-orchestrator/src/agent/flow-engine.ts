@@ -1,3 +1,4 @@
+import type { AgentNode } from '@switchboard/schemas';
 import type { AgentFlowDocument } from '@switchboard/store';
 import type { TransferResult } from '@switchboard/telephony';
 import type { BridgeAttempt } from '../calls/bridged-transfer';
@@ -61,8 +62,6 @@ const DEFAULT_BACKCHANNEL_MS = 400;
 /** A flow that loops without ever waiting for the callee would spin forever; no real flow takes this many steps. */
 const MAX_STEPS = 1_000;
 
-type Node = Record<string, unknown> & { type: string };
-
 /**
  * Runs an agent's flow on an answered call (docs/voice-agents.md#node-types) until a `hangup` node, the end of the call,
  * or a node this engine cannot run. `variables` starts with the call's metadata and collects gathers and http results.
@@ -112,30 +111,30 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
   let nodeId = flow.start;
   for (let step = 0; step < MAX_STEPS; step += 1) {
     if (media.isEnded) return { kind: 'call_ended' };
-    const node = flow.nodes[nodeId] as Node;
+    const node = flow.nodes[nodeId];
     switch (node.type) {
       case 'say':
-        await say(node.text as string, 'reply', node.interruptible !== false);
+        await say(node.text, 'reply', node.interruptible !== false);
         await media.drained();
-        nodeId = node.next as string;
+        nodeId = node.next;
         break;
       case 'gather': {
-        const input = node.input as string;
+        const input = node.input;
         // What the callee said before the gather began answers it: asking would talk over the answer.
         const answered = input !== 'dtmf' && listener.hasInput;
         // Speech is no answer to a keypad menu: it does not stop its prompt (a digit does, in gatherDigits).
-        if (node.prompt && !answered) await say(node.prompt as string, 'prompt', input !== 'dtmf' && node.interruptible !== false);
-        const timeoutMs = (node.timeout_seconds as number) * 1000;
-        const branches = node.branches as Array<{ match: string; phrases?: string[]; next: string }>;
+        if (node.prompt && !answered) await say(node.prompt, 'prompt', input !== 'dtmf' && node.interruptible !== false);
+        const timeoutMs = node.timeout_seconds * 1000;
+        const branches = node.branches;
         // Every way to say each branch, and the branch each one leads to (docs/voice-recognition.md).
         const spoken = branches.flatMap((b) => [b.match, ...(b.phrases ?? [])].map((phrase) => ({ phrase, next: b.next })));
         const phrases = spoken.map((s) => s.phrase);
-        const method = (node.recognition as RecognitionMethod | undefined) ?? 'grammar';
+        const method: RecognitionMethod = node.recognition ?? 'grammar';
         const dtmf = {
-          maxDigits: (node.max_digits as number | undefined) ?? 1,
-          finishKey: node.finish_key as string | undefined,
+          maxDigits: node.max_digits ?? 1,
+          finishKey: node.finish_key,
           firstDigitTimeoutMs: timeoutMs,
-          interDigitTimeoutMs: ((node.inter_digit_timeout_seconds as number | undefined) ?? 3) * 1000,
+          interDigitTimeoutMs: (node.inter_digit_timeout_seconds ?? 3) * 1000,
         };
         let digits = '';
         let utterance: Buffer | null = null;
@@ -150,7 +149,7 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
             // method forces any speech into the branches' words and could not tell (docs/voice-agents.md#end-of-turn).
             completes: method === 'keywords' ? (words) => words !== '' && deps.matchPhrase(words, phrases) >= 0 : undefined,
           });
-          warmUpReplies(flow, [...branches.map((b) => b.next), node.no_match as string], variables, deps.speak);
+          warmUpReplies(flow, [...branches.map((b) => b.next), node.no_match], variables, deps.speak);
           // `both`: whichever comes first, a digit or an utterance; a digit also stops the prompt.
           const firstDigit = input === 'both' ? await media.nextDigit(24 * 3_600_000, speech.utterance) : null;
           if (firstDigit !== null) {
@@ -172,41 +171,41 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
           const heard = await (heardEarly ?? deps.recognize(utterance, phrases, method));
           turn = { endedAt: utteranceEndedAt, recognizedAt: Date.now(), endedBy };
           await deps.transcript('callee', heard === '' ? '(not understood)' : heard);
-          variables[(node.save_as as string | undefined) ?? 'input'] = heard;
+          variables[node.save_as ?? 'input'] = heard;
           variables.last_input = heard;
           const index = heard === '' ? -1 : deps.matchPhrase(heard, phrases);
-          next = index >= 0 ? spoken[index].next : (node.no_match as string);
+          next = index >= 0 ? spoken[index].next : node.no_match;
         } else if (digits !== '') {
           await deps.transcript('callee', `DTMF: ${digits}`);
-          variables[(node.save_as as string | undefined) ?? 'input'] = digits;
+          variables[node.save_as ?? 'input'] = digits;
           variables.last_input = digits;
-          next = branches.find((b) => b.match === digits)?.next ?? (node.no_match as string);
-        } else next = node.no_input as string;
+          next = branches.find((b) => b.match === digits)?.next ?? node.no_match;
+        } else next = node.no_input;
         nodeId = next;
         break;
       }
       case 'branch': {
-        const hit = (node.conditions as Array<{ if: string; next: string }>).find((c) => conditionHolds(c.if, variables));
-        nodeId = hit ? hit.next : (node.else as string);
+        const hit = node.conditions.find((c) => conditionHolds(c.if, variables));
+        nodeId = hit ? hit.next : node.else;
         break;
       }
       case 'http': {
         try {
-          const url = renderTemplate(node.url as string, variables);
+          const url = renderTemplate(node.url, variables);
           const body = node.body === undefined ? undefined : JSON.parse(renderTemplate(JSON.stringify(node.body), variables));
-          variables[node.save_as as string] = await deps.fetchJson(node.method as 'GET' | 'POST', url, body, (node.timeout_ms as number | undefined) ?? 3_000);
-          nodeId = node.next as string;
+          variables[node.save_as] = await deps.fetchJson(node.method, url, body, node.timeout_ms ?? 3_000);
+          nodeId = node.next;
         } catch (error) {
           variables.http_error = (error as Error).message;
-          nodeId = node.on_error as string;
+          nodeId = node.on_error;
         }
         break;
       }
       case 'llm': {
-        const onError = (node.on_error as string | undefined) ?? null;
+        const onError = node.on_error ?? null;
         try {
           if (!deps.llm) throw new Error('no LLM endpoint is configured');
-          const outcome = await runLlmConversation(node as unknown as { system_prompt: string; goal: string; max_turns: number; expected_phrases?: string[] }, {
+          const outcome = await runLlmConversation(node, {
             media,
             endpoint: deps.llm,
             saySentence: (sentence, since) => say(sentence, 'reply', node.interruptible !== false, since),
@@ -218,7 +217,7 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
           if (outcome.kind === 'call_ended') return { kind: 'call_ended' };
           variables.llm_outcome = outcome.kind;
           if (outcome.kind === 'goal_reached') variables.llm_result = outcome.result;
-          nodeId = node.next as string;
+          nodeId = node.next;
         } catch (error) {
           variables.llm_error = (error as Error).message;
           if (!onError) throw error;
@@ -233,8 +232,8 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
         if (node.mode === 'bridge') {
           // The second party's audio is not the agent's: nothing may cut it, and the agent does not listen meanwhile.
           listener.pause();
-          const ringSeconds = (node.timeout_seconds as number | undefined) ?? DEFAULT_BRIDGE_RING_SECONDS;
-          const bridged = deps.bridge ? await deps.bridge(node.to as string, ringSeconds * 1000) : { connected: false as const, to: node.to as string, reason: 'bridging is not available' };
+          const ringSeconds = node.timeout_seconds ?? DEFAULT_BRIDGE_RING_SECONDS;
+          const bridged = deps.bridge ? await deps.bridge(node.to, ringSeconds * 1000) : { connected: false as const, to: node.to, reason: 'bridging is not available' };
           if (media.isEnded) return { kind: 'call_ended' };
           if (bridged.connected) {
             await deps.transcript('agent', `Bridged to ${bridged.to}`);
@@ -248,7 +247,7 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
           nodeId = node.on_error;
           break;
         }
-        const result = await deps.transfer(node.to as string);
+        const result = await deps.transfer(node.to);
         if (media.isEnded) return { kind: 'call_ended' };
         if (result.accepted) {
           await deps.transcript('agent', `Transferred to ${result.referTo}`);
@@ -265,7 +264,7 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
         await media.drained();
         return { kind: 'hangup' };
       default:
-        return { kind: 'unsupported', node: nodeId, type: node.type };
+        return unsupported(nodeId, node);
     }
   }
   return { kind: 'too_many_steps' };
@@ -276,11 +275,20 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
  * talking: the reply is then ready when the turn ends (docs/voice-agents.md#speech-input). Texts that use variables are
  * skipped, as the gather's answer may change them. A failure here is the reply's to report, not this.
  */
-function warmUpReplies(flow: AgentFlowDocument, nextIds: Array<string | undefined>, variables: Record<string, unknown>, speak: FlowEngineDeps['speak']): void {
+function warmUpReplies(flow: AgentFlowDocument, nextIds: string[], variables: Record<string, unknown>, speak: FlowEngineDeps['speak']): void {
   for (const id of new Set(nextIds)) {
-    const next = id === undefined ? undefined : (flow.nodes[id] as Node | undefined);
+    const next: AgentNode | undefined = flow.nodes[id];
     const text = next?.type === 'say' ? next.text : next?.type === 'gather' ? next.prompt : undefined;
-    if (typeof text !== 'string' || text.includes('{{')) continue;
+    if (text === undefined || text.includes('{{')) continue;
     speak(renderTemplate(text, variables)).catch(() => undefined);
   }
+}
+
+/**
+ * A node of a type this engine does not run. The switch above covers every node type, so this compiles only while
+ * it does; at run time it is reached by a stored flow whose node type has since been removed.
+ */
+function unsupported(nodeId: string, node: never): FlowEnd {
+  const stored: { type: unknown } = node;
+  return { kind: 'unsupported', node: nodeId, type: String(stored.type) };
 }

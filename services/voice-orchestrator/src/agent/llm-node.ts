@@ -1,3 +1,4 @@
+import type { AgentNodeOf } from '@switchboard/schemas';
 import type { AgentMedia } from './agent-media';
 import { streamChatCompletion, type ChatMessage, type ChatTool, type LlmEndpoint } from './llm-chat.client';
 import type { CallListener } from './call-listener';
@@ -34,7 +35,7 @@ export type LlmOutcome = { kind: 'goal_reached'; result: Record<string, unknown>
  * sentence while it streams; the callee's answer is recognised among the node's `expected_phrases` (the offline
  * recogniser needs a grammar), or, without them, the words of the goal and the model's last reply.
  */
-export async function runLlmConversation(node: { system_prompt: string; goal: string; max_turns: number; expected_phrases?: string[] }, deps: LlmNodeDeps): Promise<LlmOutcome> {
+export async function runLlmConversation(node: AgentNodeOf<'llm'>, deps: LlmNodeDeps): Promise<LlmOutcome> {
   const messages: ChatMessage[] = [
     { role: 'system', content: `${node.system_prompt}\nGoal: ${node.goal}\nYou are on a phone call: answer in short spoken sentences. Call end_goal once the goal is reached.` },
   ];
