@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The one test command (README, "Test"). `--tier unit` runs the unit project through ts-jest alone: no
-// build, no PostgreSQL, no Redis. Every other run builds every workspace, uses the PostgreSQL on
-// 127.0.0.1:5432 or starts the embedded one in a temporary folder, starts a private Redis, runs jest, and
+// The one test command (README, "Test"). With no arguments it first runs the lint tier (ESLint and Prettier,
+// docs/contributing.md) and stops there on a finding; a run given a tier or a path skips it. `--tier lint` runs
+// only the lint; `--tier unit` runs the unit project through ts-jest alone: no build, no PostgreSQL, no Redis.
+// Every other run builds every workspace, uses the PostgreSQL on 127.0.0.1:5432 or starts the embedded one in a temporary folder, starts a private Redis, runs jest, and
 // stops what it started.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -14,6 +15,19 @@ const jestArgs = args.filter((_, i) => tierIndex < 0 || (i !== tierIndex && i !=
 // After the caller's arguments: --selectProjects takes every word after it as a project name.
 const projects = tier ? ['--selectProjects', tier] : [];
 
+// eslint and prettier --check, each over the whole repository; both run, so one run reports every finding.
+function lint() {
+  let status = 0;
+  for (const [tool, ...toolArgs] of [['eslint', '.'], ['prettier', '--check', '.', '--log-level', 'warn']]) {
+    const run = spawnSync('npx', [tool, ...toolArgs], { stdio: 'inherit' });
+    if (run.status !== 0) {
+      process.stderr.write(`lint: ${tool} found problems; \`npm run lint:fix\` fixes what it can (docs/contributing.md)\n`);
+      status = run.status ?? 1;
+    }
+  }
+  return status;
+}
+
 function jest(env) {
   const child = spawn('npx', ['jest', ...jestArgs, ...projects], { stdio: 'inherit', env: { ...process.env, ...env } });
   // Ctrl-C reaches jest through the terminal; we wait for it, then stop our servers.
@@ -23,6 +37,13 @@ function jest(env) {
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 }
 
+if (tier === 'lint') process.exit(lint());
+// A path or a test name narrows the run to some tests: that run skips the lint, as a tier does.
+const targeted = jestArgs.some((arg) => !arg.startsWith('-'));
+if (!tier && !targeted) {
+  const lintStatus = lint();
+  if (lintStatus !== 0) process.exit(lintStatus);
+}
 if (tier === 'unit') process.exit(await jest({}));
 
 const build = spawnSync('npx', ['tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit' });
