@@ -27,14 +27,17 @@ export default defineConfig(
     plugins: { 'import-x': importX },
     settings: { 'import-x/internal-regex': '^@switchboard/' },
     rules: {
-      // Node built-ins and npm packages, then the workspace's own @switchboard packages, then relative paths.
+      // Node built-ins and npm packages, then the workspace's own @switchboard packages, then relative paths; blank lines between
+      // imports stay as each file has them.
       'import-x/order': [
         'error',
         {
           groups: [['builtin', 'external'], 'internal', ['parent', 'sibling', 'index']],
-          'newlines-between': 'never',
+          'newlines-between': 'ignore',
         },
       ],
+      // A variable a closure reads before its one later assignment stays `let`: as a const that closure would throw.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // A leading underscore marks a parameter kept for its position, as in express's four-argument error handler.
       '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true, argsIgnorePattern: '^_' }],
       // node:test's test() and describe() return promises the runner itself awaits (clients/node/test).
@@ -70,6 +73,10 @@ export default defineConfig(
     files: ['**/*.{js,cjs}'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    files: ['scripts/jest-tier-timeout.js'],
+    languageOptions: { globals: globals.jest },
   },
   {
     files: ['packages/console-web/src/**'],
