@@ -70,7 +70,19 @@ try {
   const rows = [baseline, ours];
   console.table(rows);
   const load = readFileSync('/proc/loadavg', 'utf8').trim();
-  console.log(JSON.stringify({ bench: 'accept', seconds, connections, gateway_workers: gatewayWorkers, loadavg: load, baseline, gateway: ours, ratio: Number((ours.rps / baseline.rps).toFixed(3)), cpu_ratio: Number((baseline.cpu_ms_per_request / ours.cpu_ms_per_request).toFixed(3)) }));
+  console.log(
+    JSON.stringify({
+      bench: 'accept',
+      seconds,
+      connections,
+      gateway_workers: gatewayWorkers,
+      loadavg: load,
+      baseline,
+      gateway: ours,
+      ratio: Number((ours.rps / baseline.rps).toFixed(3)),
+      cpu_ratio: Number((baseline.cpu_ms_per_request / ours.cpu_ms_per_request).toFixed(3)),
+    }),
+  );
 } finally {
   bare.kill('SIGTERM');
   await gateway.stop();

@@ -36,7 +36,11 @@ export async function rawBullmqRate({ redisUrl, total, concurrency }) {
   const connection = { url: redisUrl };
   const name = `bench-raw-${randomUUID()}`;
   const queue = new Queue(name, { connection });
-  const jobs = Array.from({ length: total }, (_, n) => ({ name: 'noop', data: { message_id: `msg_${n}` }, opts: { removeOnComplete: 1000, removeOnFail: 1000 } }));
+  const jobs = Array.from({ length: total }, (_, n) => ({
+    name: 'noop',
+    data: { message_id: `msg_${n}` },
+    opts: { removeOnComplete: 1000, removeOnFail: 1000 },
+  }));
   for (let n = 0; n < jobs.length; n += 1000) await queue.addBulk(jobs.slice(n, n + 1000));
   let done = 0;
   const start = Date.now();
@@ -60,7 +64,9 @@ export async function bareSmppRate({ smppPort, total, recipient, sender, window 
   const session = smpp.connect({ url: `smpp://127.0.0.1:${smppPort}`, auto_enquire_link_period: 0 });
   session.on('error', () => undefined);
   await new Promise((resolve, reject) =>
-    session.bind_transceiver({ system_id: 'switchboard', password: 'sandbox' }, (pdu) => (pdu.command_status === 0 ? resolve() : reject(new Error(`bind ${pdu.command_status}`)))),
+    session.bind_transceiver({ system_id: 'switchboard', password: 'sandbox' }, (pdu) =>
+      pdu.command_status === 0 ? resolve() : reject(new Error(`bind ${pdu.command_status}`)),
+    ),
   );
   let receipts = 0;
   let allReceipted = () => undefined;

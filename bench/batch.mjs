@@ -37,7 +37,10 @@ const single = JSON.stringify({ channel: 'sms', recipient: '+447911123400', cont
 const batch = JSON.stringify({
   channel: 'sms',
   metadata: { campaign: 'bench' },
-  messages: Array.from({ length: batchSize }, (_, i) => ({ recipient: `+4479111${String(i).padStart(5, '0')}`, content: { text: `Hello customer ${i}, your code is ${100000 + i}` } })),
+  messages: Array.from({ length: batchSize }, (_, i) => ({
+    recipient: `+4479111${String(i).padStart(5, '0')}`,
+    content: { text: `Hello customer ${i}, your code is ${100000 + i}` },
+  })),
 });
 const request = (path, body, connections, duration) => ({
   url: gateway.url,
@@ -58,7 +61,10 @@ try {
     const redisStart = cpuMs(redis.child.pid);
     const measured = await run();
     const per1000 = (ms) => Number(((ms * 1000) / Math.max(1, messagesOf(measured.result))).toFixed(1));
-    return { ...measured, cpu: { gateway_cpu_ms_per_1000: per1000(gatewayCpu.elapsedMs()), redis_cpu_ms_per_1000: per1000(cpuMs(redis.child.pid) - redisStart) } };
+    return {
+      ...measured,
+      cpu: { gateway_cpu_ms_per_1000: per1000(gatewayCpu.elapsedMs()), redis_cpu_ms_per_1000: per1000(cpuMs(redis.child.pid) - redisStart) },
+    };
   };
   const accepted = (perRequest) => (result) => (result.requests.total - result.non2xx) * perRequest;
   const s = await cpuPer1000(() => measureRss(pid, () => runAutocannon(request('/v1/messages', single, singleConnections, seconds))), accepted(1));

@@ -36,7 +36,8 @@ const stack = await devstack.startStack({ databaseUrl: database.url, redisUrl: r
 const client = new pg.Client({ connectionString: database.url });
 await client.connect();
 const accounts = {};
-const accountOf = async (name) => (accounts[name] ??= await devstack.createAccountKey(database.url, { account: name, mode: 'test', rateLimitPerSecond: 10_000_000 }));
+const accountOf = async (name) =>
+  (accounts[name] ??= await devstack.createAccountKey(database.url, { account: name, mode: 'test', rateLimitPerSecond: 10_000_000 }));
 const keyOf = async (name) => (await accountOf(name)).key;
 
 async function post(account, path, body) {
@@ -115,7 +116,15 @@ const report = (row) => {
 };
 
 // A supervisor's signal stops the stack this bench started, not only the bench.
-for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => void stack.stop().finally(() => redis.stop()).finally(() => process.exit(1)));
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(
+    signal,
+    () =>
+      void stack
+        .stop()
+        .finally(() => redis.stop())
+        .finally(() => process.exit(1)),
+  );
 
 try {
   const { peaks } = await withPeakRss(stack.services, async () => {
@@ -145,8 +154,17 @@ try {
       url: stack.baseUrl,
       connections: 50,
       amount: floodSize,
-      requests: [{ method: 'POST', path: '/v1/messages', headers: { 'content-type': 'application/json', authorization: `Bearer ${await keyOf('flood-d')}` }, setupRequest: (req) => ({ ...req, body: JSON.stringify({ channel: 'sms', recipient: recipient(700_000 + n++), content: { text: 'Flash sale' } }) }) }],
-    }).then(() => untilDelivered('flood-d', floodSize)).then(() => (floodDone = true));
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/messages',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${await keyOf('flood-d')}` },
+          setupRequest: (req) => ({ ...req, body: JSON.stringify({ channel: 'sms', recipient: recipient(700_000 + n++), content: { text: 'Flash sale' } }) }),
+        },
+      ],
+    })
+      .then(() => untilDelivered('flood-d', floodSize))
+      .then(() => (floodDone = true));
     const floodOtps = await otpsWhile('otp-e', () => !floodDone);
     await flood;
     report({ scenario: `otp during ${floodSize} single-send flood`, ...(await latency(floodOtps)) });
@@ -163,12 +181,44 @@ try {
   report({ scenario: 'baselines', raw_bullmq_per_second: Math.round(raw), bare_smsc_sends_per_second: Math.round(bare) });
 
   // 5. Batch accept against single accept, on the same gateway.
-  const single = await runAutocannon({ url: stack.baseUrl, connections: 50, duration: 5, requests: [{ method: 'POST', path: '/v1/messages', headers: { 'content-type': 'application/json', authorization: `Bearer ${await keyOf('accept-single')}` }, body: JSON.stringify({ channel: 'sms', recipient: recipient(5), content: { text: 'x' } }) }] });
-  const batchBody = JSON.stringify({ channel: 'sms', messages: Array.from({ length: BATCH_SIZE }, (_, i) => ({ recipient: recipient(i), content: { text: `Hello ${i}` } })) });
-  const batch = await runAutocannon({ url: stack.baseUrl, connections: 4, duration: 5, requests: [{ method: 'POST', path: '/v1/messages/batch', headers: { 'content-type': 'application/json', authorization: `Bearer ${await keyOf('accept-batch')}` }, body: batchBody }] });
+  const single = await runAutocannon({
+    url: stack.baseUrl,
+    connections: 50,
+    duration: 5,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/messages',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${await keyOf('accept-single')}` },
+        body: JSON.stringify({ channel: 'sms', recipient: recipient(5), content: { text: 'x' } }),
+      },
+    ],
+  });
+  const batchBody = JSON.stringify({
+    channel: 'sms',
+    messages: Array.from({ length: BATCH_SIZE }, (_, i) => ({ recipient: recipient(i), content: { text: `Hello ${i}` } })),
+  });
+  const batch = await runAutocannon({
+    url: stack.baseUrl,
+    connections: 4,
+    duration: 5,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/messages/batch',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${await keyOf('accept-batch')}` },
+        body: batchBody,
+      },
+    ],
+  });
   const singleRate = single['2xx'] / 5;
   const batchRate = (batch['2xx'] * BATCH_SIZE) / 5;
-  report({ scenario: 'accept', single_per_second: Math.round(singleRate), batch_messages_per_second: Math.round(batchRate), ratio: Number((batchRate / singleRate).toFixed(1)) });
+  report({
+    scenario: 'accept',
+    single_per_second: Math.round(singleRate),
+    batch_messages_per_second: Math.round(batchRate),
+    ratio: Number((batchRate / singleRate).toFixed(1)),
+  });
   report({ scenario: 'peak rss', peak_rss_mb: peaks });
   console.table(rows);
 } finally {

@@ -28,7 +28,8 @@ const connections = Number(process.env.CONNECTIONS ?? 50);
 const binds = Number(process.env.SMPP_BINDS ?? 4);
 const window = Number(process.env.SMPP_WINDOW ?? 50);
 const simMain = process.env.SIM_MAIN ?? new URL('../services/carrier-sim/dist/main.js', import.meta.url).pathname;
-const simNodeFlags = process.env.SIM_NODE_FLAGS !== undefined ? process.env.SIM_NODE_FLAGS.split(' ').filter(Boolean) : [...devstack.SERVICE_NODE_FLAGS['carrier-sim']];
+const simNodeFlags =
+  process.env.SIM_NODE_FLAGS !== undefined ? process.env.SIM_NODE_FLAGS.split(' ').filter(Boolean) : [...devstack.SERVICE_NODE_FLAGS['carrier-sim']];
 
 // Recipients whose last two digits are 10..89: the simulator's plain "delivered, then read" numbers.
 const recipient = (i) => `+4479111${200 + Math.floor((i % 800) / 80)}${10 + (i % 80)}`;
@@ -105,7 +106,9 @@ async function smppRate(port) {
       const session = smpp.connect({ url: `smpp://127.0.0.1:${port}`, auto_enquire_link_period: 0 });
       session.on('error', () => undefined);
       await new Promise((resolve, reject) =>
-        session.bind_transceiver({ system_id: 'switchboard', password: 'sandbox' }, (pdu) => (pdu.command_status === 0 ? resolve() : reject(new Error(`bind ${pdu.command_status}`)))),
+        session.bind_transceiver({ system_id: 'switchboard', password: 'sandbox' }, (pdu) =>
+          pdu.command_status === 0 ? resolve() : reject(new Error(`bind ${pdu.command_status}`)),
+        ),
       );
       session.on('deliver_sm', (pdu) => {
         receipts.count += 1;
@@ -148,10 +151,19 @@ try {
       const run = await smppRate(sim.info.smpp_port);
       const drained = await settled(async () => run.receipts.count);
       run.close();
-      rows.push({ channel, sends: total, baseline_per_second: Math.round(baseline.rate), sim_per_second: Math.round(run.rate), ratio: Number((run.rate / baseline.rate).toFixed(3)),
-        receipts: drained.value, receipt_requests: drained.value, receipts_per_second: Math.round(drained.value / ((drained.at - run.start) / 1000)),
-        sim_cpu_ms_per_send: Number(((procStat(sim.child.pid) - cpuBefore) / total).toFixed(3)), baseline_cpu_ms_per_send: Number((baselineCpu / total).toFixed(3)),
-        setup: `${binds} binds × window ${window}` });
+      rows.push({
+        channel,
+        sends: total,
+        baseline_per_second: Math.round(baseline.rate),
+        sim_per_second: Math.round(run.rate),
+        ratio: Number((run.rate / baseline.rate).toFixed(3)),
+        receipts: drained.value,
+        receipt_requests: drained.value,
+        receipts_per_second: Math.round(drained.value / ((drained.at - run.start) / 1000)),
+        sim_cpu_ms_per_send: Number(((procStat(sim.child.pid) - cpuBefore) / total).toFixed(3)),
+        baseline_cpu_ms_per_send: Number((baselineCpu / total).toFixed(3)),
+        setup: `${binds} binds × window ${window}`,
+      });
     } else {
       const baselineCpuBefore = procStat(bareHttp.child.pid);
       const baseline = await httpRate(`http://127.0.0.1:${bareHttp.info.port}`, channel);
@@ -161,18 +173,45 @@ try {
       const run = await httpRate(simUrl, channel);
       const drained = await settled(counts);
       const receipts = drained.value.receipts - before.receipts;
-      rows.push({ channel, sends: total, baseline_per_second: Math.round(baseline.rate), sim_per_second: Math.round(run.rate), ratio: Number((run.rate / baseline.rate).toFixed(3)),
-        receipts, receipt_requests: drained.value.requests - before.requests, receipts_per_second: Math.round(receipts / ((drained.at - run.start) / 1000)),
-        sim_cpu_ms_per_send: Number(((procStat(sim.child.pid) - cpuBefore) / total).toFixed(3)), baseline_cpu_ms_per_send: Number((baselineCpu / total).toFixed(3)),
-        setup: `${connections} connections` });
+      rows.push({
+        channel,
+        sends: total,
+        baseline_per_second: Math.round(baseline.rate),
+        sim_per_second: Math.round(run.rate),
+        ratio: Number((run.rate / baseline.rate).toFixed(3)),
+        receipts,
+        receipt_requests: drained.value.requests - before.requests,
+        receipts_per_second: Math.round(receipts / ((drained.at - run.start) / 1000)),
+        sim_cpu_ms_per_send: Number(((procStat(sim.child.pid) - cpuBefore) / total).toFixed(3)),
+        baseline_cpu_ms_per_send: Number((baselineCpu / total).toFixed(3)),
+        setup: `${connections} connections`,
+      });
     }
     console.log(JSON.stringify({ bench: 'carrier-sim', ...rows.at(-1) }));
   }
   const peak = peakRssMb(sim.child.pid);
-  console.table(rows.map((r) => ({ channel: r.channel, setup: r.setup, 'baseline /s': r.baseline_per_second, 'sim sends /s': r.sim_per_second, ratio: r.ratio,
-    receipts: r.receipts, 'receipt requests': r.receipt_requests, 'receipts /s': r.receipts_per_second, 'sim CPU ms/send': r.sim_cpu_ms_per_send,
-    'baseline CPU ms/send': r.baseline_cpu_ms_per_send })));
-  console.log(JSON.stringify({ bench: 'carrier-sim', sim_peak_rss_mb: peak, sim_node_flags: simNodeFlags.join(' '), load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ') }));
+  console.table(
+    rows.map((r) => ({
+      channel: r.channel,
+      setup: r.setup,
+      'baseline /s': r.baseline_per_second,
+      'sim sends /s': r.sim_per_second,
+      ratio: r.ratio,
+      receipts: r.receipts,
+      'receipt requests': r.receipt_requests,
+      'receipts /s': r.receipts_per_second,
+      'sim CPU ms/send': r.sim_cpu_ms_per_send,
+      'baseline CPU ms/send': r.baseline_cpu_ms_per_send,
+    })),
+  );
+  console.log(
+    JSON.stringify({
+      bench: 'carrier-sim',
+      sim_peak_rss_mb: peak,
+      sim_node_flags: simNodeFlags.join(' '),
+      load_average: readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' '),
+    }),
+  );
 } finally {
   for (const p of [sim, receiver, bareHttp, bareSmpp]) p.child.kill('SIGTERM');
 }

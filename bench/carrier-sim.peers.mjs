@@ -46,7 +46,11 @@ if (role === 'receiver') {
   server.listen(0, '127.0.0.1', () => ready(server.address().port));
 } else if (role === 'bare-http') {
   // About the size of the Cloud API's answer to a send.
-  const answer = JSON.stringify({ messaging_product: 'whatsapp', contacts: [{ input: '447911120010', wa_id: '447911120010' }], messages: [{ id: 'wamid.HBgMNDQ3OTExMTIwMDEwFQIAERgSQkVOQ0hCRU5DSEJFTkNIQkVO' }] });
+  const answer = JSON.stringify({
+    messaging_product: 'whatsapp',
+    contacts: [{ input: '447911120010', wa_id: '447911120010' }],
+    messages: [{ id: 'wamid.HBgMNDQ3OTExMTIwMDEwFQIAERgSQkVOQ0hCRU5DSEJFTkNIQkVO' }],
+  });
   const server = createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));

@@ -41,7 +41,9 @@ const stack = await devstack.startStack({
     SENDER_RATE_SMS_PER_SECOND: '1000000',
     SENDER_RATE_RCS_PER_SECOND: '1000000',
     // BENCH_PROFILE_DIR=/tmp/prof writes the dispatcher's CPU profile there when it stops.
-    ...(process.env.BENCH_PROFILE_DIR ? { NODE_OPTIONS: `--require ${new URL("./cpu-profile.cjs", import.meta.url).pathname}`, BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR } : {}),
+    ...(process.env.BENCH_PROFILE_DIR
+      ? { NODE_OPTIONS: `--require ${new URL('./cpu-profile.cjs', import.meta.url).pathname}`, BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR }
+      : {}),
   },
 });
 const { key } = await devstack.createAccountKey(database.url, { account: 'bench', mode: 'test', rateLimitPerSecond: 10_000_000 });
@@ -97,7 +99,8 @@ async function waitForDelivered(channel, expected) {
 async function unmatchedReceiptRuns() {
   const text = await (await fetch(`${stack.services.dispatcher.url}/metrics`)).text();
   let runs = 0;
-  for (const line of text.split('\n')) if (line.startsWith('switchboard_dispatcher_receipts_total{') && line.includes('result="unmatched"')) runs += Number(line.split(' ').pop());
+  for (const line of text.split('\n'))
+    if (line.startsWith('switchboard_dispatcher_receipts_total{') && line.includes('result="unmatched"')) runs += Number(line.split(' ').pop());
   return runs;
 }
 
@@ -171,7 +174,9 @@ try {
       'raw BullMQ /s': r.raw_bullmq_per_second,
       ratio: r.ratio_to_raw_bullmq,
       'bare sim sends /s': r.bare_sim_sends_per_second,
-      'peak RSS MB': Object.entries(r.peak_rss_mb).map(([k, v]) => `${k} ${v}`).join(', '),
+      'peak RSS MB': Object.entries(r.peak_rss_mb)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', '),
     })),
   );
 } finally {

@@ -52,7 +52,13 @@ export function simSendRequest(channel, recipient) {
     headers: { 'content-type': 'application/json', authorization: 'Bearer sandbox-chat-token' },
     setupRequest: (req) => ({
       ...req,
-      body: JSON.stringify({ messaging_product: 'whatsapp', to: recipient(n++).slice(1), type: 'text', text: { body: 'bench' }, biz_opaque_callback_data: `bench-${n}` }),
+      body: JSON.stringify({
+        messaging_product: 'whatsapp',
+        to: recipient(n++).slice(1),
+        type: 'text',
+        text: { body: 'bench' },
+        biz_opaque_callback_data: `bench-${n}`,
+      }),
     }),
   };
 }

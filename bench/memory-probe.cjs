@@ -29,11 +29,31 @@ if (service && process.env.MEMORY_PROBE_DIR) {
     const usage = process.memoryUsage();
     const rss = rollupMb(rollup, 'Rss');
     const anon = rollupMb(rollup, 'Anonymous');
-    const now = { at_s: Math.round((Date.now() - started) / 1000), rss, anon, file: rss - anon, heap_total: mb(usage.heapTotal), heap_used: mb(usage.heapUsed), external: mb(usage.external), array_buffers: mb(usage.arrayBuffers) };
+    const now = {
+      at_s: Math.round((Date.now() - started) / 1000),
+      rss,
+      anon,
+      file: rss - anon,
+      heap_total: mb(usage.heapTotal),
+      heap_used: mb(usage.heapUsed),
+      external: mb(usage.external),
+      array_buffers: mb(usage.arrayBuffers),
+    };
     if (!idle && Date.now() - started >= 8000) idle = { ...now, modules: Object.keys(require.cache).length };
     if (now.rss > peak.rss) peak = now;
     const cpu = process.cpuUsage();
-    writeFileSync(file, JSON.stringify({ service, exec_argv: process.execArgv, idle, peak, last: now, gc: { ...gc, pause_ms: Math.round(gc.pause_ms) }, cpu_ms: Math.round((cpu.user + cpu.system) / 1000) }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        service,
+        exec_argv: process.execArgv,
+        idle,
+        peak,
+        last: now,
+        gc: { ...gc, pause_ms: Math.round(gc.pause_ms) },
+        cpu_ms: Math.round((cpu.user + cpu.system) / 1000),
+      }),
+    );
   };
   setInterval(sample, 250).unref();
 }

@@ -48,7 +48,11 @@ export async function startCostMeter({ processes, redisClient, pgClient }) {
     let postgresMs = 0;
     for (const [pid, ms] of Object.entries(after.pgCpu)) postgresMs += ms - (before.pgCpu[pid] ?? 0);
     cpuMsPerMessage.postgres = perMessage(postgresMs);
-    cpuMsPerMessage.total = Number(Object.values(cpuMsPerMessage).reduce((a, b) => a + b, 0).toFixed(3));
+    cpuMsPerMessage.total = Number(
+      Object.values(cpuMsPerMessage)
+        .reduce((a, b) => a + b, 0)
+        .toFixed(3),
+    );
     const redisCalls = {};
     let redisTotal = 0;
     for (const [command, calls] of Object.entries(after.redis)) {
@@ -56,7 +60,11 @@ export async function startCostMeter({ processes, redisClient, pgClient }) {
       if (delta > 0) redisCalls[command] = perMessage(delta);
       redisTotal += Math.max(0, delta);
     }
-    const topRedis = Object.fromEntries(Object.entries(redisCalls).sort((a, b) => b[1] - a[1]).slice(0, 12));
+    const topRedis = Object.fromEntries(
+      Object.entries(redisCalls)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12),
+    );
     return {
       cpu_ms_per_message: cpuMsPerMessage,
       redis_commands_per_message: perMessage(redisTotal),

@@ -32,8 +32,16 @@ async function run(maxBatch) {
       next += 1;
       const now = new Date();
       const m = {
-        id: newId('msg'), account_id: accountId, mode: 'test', channel: 'sms', plan: ['sms'], senders: { sms: { e164: '+14155550100' } },
-        recipient: '+447911123456', content: { text: 'hello' }, cost_units: 1, created_at: now.toISOString(),
+        id: newId('msg'),
+        account_id: accountId,
+        mode: 'test',
+        channel: 'sms',
+        plan: ['sms'],
+        senders: { sms: { e164: '+14155550100' } },
+        recipient: '+447911123456',
+        content: { text: 'hello' },
+        cost_units: 1,
+        created_at: now.toISOString(),
       };
       await store.persistAccepted(m);
       const guard = await store.startAttempt({ messageId: m.id, channel: 'sms', sender: '+14155550100', attemptRef: 7, at: now });
@@ -48,7 +56,17 @@ async function run(maxBatch) {
 for (let round = 1; round <= rounds; round += 1) {
   const alone = await run(1);
   const batched = await run(64);
-  console.log(JSON.stringify({ bench: 'send-writes', round, messages: total, concurrency, one_job_at_a_time_per_second: alone, batched_per_second: batched, ratio: +(batched / alone).toFixed(2) }));
+  console.log(
+    JSON.stringify({
+      bench: 'send-writes',
+      round,
+      messages: total,
+      concurrency,
+      one_job_at_a_time_per_second: alone,
+      batched_per_second: batched,
+      ratio: +(batched / alone).toFixed(2),
+    }),
+  );
 }
 await db.close();
 await database.drop();

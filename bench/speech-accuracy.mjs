@@ -30,7 +30,16 @@ for (const condition of EVAL_CONDITIONS) {
         const start = performance.now();
         const heard = await recognizer.recognize(audio, phrases);
         const ms = performance.now() - start;
-        outcomes.push({ method, voice: `${voice.engine} ${voice.voice}`, condition: condition.name, expected: utterance.expected, routed: route(heard), ms, heard, text: utterance.text });
+        outcomes.push({
+          method,
+          voice: `${voice.engine} ${voice.voice}`,
+          condition: condition.name,
+          expected: utterance.expected,
+          routed: route(heard),
+          ms,
+          heard,
+          text: utterance.text,
+        });
       }
     }
   }
@@ -46,7 +55,12 @@ const summary = (rows) => {
   // Answering no_match to everything scores the out-of-set share (6 of 15): the branch utterances routed right tell the rest.
   const inBranch = rows.filter((r) => r.expected !== null);
   const branchRecall = inBranch.filter((r) => r.routed === r.expected).length / inBranch.length;
-  return { accuracy_pct: pct(score.accuracy), false_accept_pct: pct(score.falseAcceptRate), branch_pct: pct(branchRecall), ms_per_utterance_p50: median(rows.map((r) => r.ms)) };
+  return {
+    accuracy_pct: pct(score.accuracy),
+    false_accept_pct: pct(score.falseAcceptRate),
+    branch_pct: pct(branchRecall),
+    ms_per_utterance_p50: median(rows.map((r) => r.ms)),
+  };
 };
 const table = [];
 for (const condition of EVAL_CONDITIONS.map((c) => c.name)) {
@@ -66,5 +80,6 @@ for (const condition of EVAL_CONDITIONS.map((c) => c.name)) {
 console.table(table);
 const misses = outcomes.filter((o) => o.method === 'phrase spotter' && o.routed !== o.expected);
 console.log(`phrase spotter misses (${misses.length}):`);
-for (const m of misses) console.log(`  ${m.condition} | ${m.voice} | "${m.text}" → ${m.routed ?? 'no_match'} (expected ${m.expected ?? 'no_match'}; heard "${m.heard}")`);
+for (const m of misses)
+  console.log(`  ${m.condition} | ${m.voice} | "${m.text}" → ${m.routed ?? 'no_match'} (expected ${m.expected ?? 'no_match'}; heard "${m.heard}")`);
 console.log(JSON.stringify({ bench: 'speech-accuracy', voices: EVAL_VOICES.length, utterances: EVAL_UTTERANCES.length, rows: table }));

@@ -14,7 +14,12 @@ const { createOpenAiRecognizer } = speech('openai-stt');
 
 const runs = Number(process.argv[2] ?? 10);
 const [simPort, smppPort, sipPort] = await Promise.all([devstack.freePort(), devstack.freePort(), devstack.freePort()]);
-const sim = await devstack.startService('carrier-sim', { SIM_PORT: String(simPort), SIM_SMPP_PORT: String(smppPort), SIM_SIP_PORT: String(sipPort), SIM_LOG_LEVEL: 'warn' });
+const sim = await devstack.startService('carrier-sim', {
+  SIM_PORT: String(simPort),
+  SIM_SMPP_PORT: String(smppPort),
+  SIM_SIP_PORT: String(sipPort),
+  SIM_LOG_LEVEL: 'warn',
+});
 const endpoint = (model) => ({ baseUrl: `http://127.0.0.1:${simPort}`, model, timeoutMs: 30_000 });
 
 const percentile = (values, p) => {
@@ -50,7 +55,12 @@ try {
       if (round >= 0) samples[name].push(ms);
     }
   }
-  const row = (name, baseline) => ({ name, p50_ms: percentile(samples[name], 50), p95_ms: percentile(samples[name], 95), ratio_p50: Number((percentile(samples[name], 50) / percentile(samples[baseline], 50)).toFixed(2)) });
+  const row = (name, baseline) => ({
+    name,
+    p50_ms: percentile(samples[name], 50),
+    p95_ms: percentile(samples[name], 95),
+    ratio_p50: Number((percentile(samples[name], 50) / percentile(samples[baseline], 50)).toFixed(2)),
+  });
   const rows = [
     ...Object.keys(engines).map((name) => row(name, 'tts local flite (baseline)')),
     ...Object.keys(recognizers).map((name) => row(name, 'stt local pocketsphinx (baseline)')),

@@ -23,11 +23,20 @@ try {
   });
   const { key } = await devstack.createAccountKey(database.url, { account: 'bench-voice-bridge', numbers: [{ e164: FROM, channels: ['voice'] }] });
   const api = async (method, path, body) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
     return res.json();
   };
   const agentFor = async (to) =>
-    (await api('POST', '/v1/voice/agents', { name: `bridge ${to}`, flow: { start: 'b', nodes: { b: { type: 'transfer', mode: 'bridge', to, timeout_seconds: 20 } } } })).id;
+    (
+      await api('POST', '/v1/voice/agents', {
+        name: `bridge ${to}`,
+        flow: { start: 'b', nodes: { b: { type: 'transfer', mode: 'bridge', to, timeout_seconds: 20 } } },
+      })
+    ).id;
 
   const run = async (name, n, offset) => {
     const ids = await Promise.all(
@@ -41,7 +50,10 @@ try {
       (list) => list.every((c) => !['ringing', 'in-progress'].includes(c.status)),
       { what: 'every bridged call to end', timeoutMs: 180_000, intervalMs: 1000 },
     );
-    const lines = stack.services['voice-orchestrator'].logs().split('\n').filter((l) => l.includes('"call ended"'));
+    const lines = stack.services['voice-orchestrator']
+      .logs()
+      .split('\n')
+      .filter((l) => l.includes('"call ended"'));
     let sent = 0;
     let late = 0;
     for (const line of lines) {
@@ -56,7 +68,9 @@ try {
       legs: 2 * n,
       // `completed` is the end reason when the second party hung up: it heard the relayed greeting and answered it.
       bridged_both_ways: done.filter((c) => c.end_reason === 'completed' && c.transcript.some((t) => t.text.startsWith('Bridged to'))).length,
-      end_reasons: Object.entries(done.reduce((acc, c) => ({ ...acc, [c.end_reason]: (acc[c.end_reason] ?? 0) + 1 }), {})).map(([r, k]) => `${r}:${k}`).join(' '),
+      end_reasons: Object.entries(done.reduce((acc, c) => ({ ...acc, [c.end_reason]: (acc[c.end_reason] ?? 0) + 1 }), {}))
+        .map(([r, k]) => `${r}:${k}`)
+        .join(' '),
       frames_sent: sent,
       late_frame_share_pct: Number((sent ? (late / sent) * 100 : 0).toFixed(3)),
     };

@@ -21,9 +21,13 @@ export async function freeUdpPort() {
 export async function startSippEcho() {
   const port = await freeUdpPort();
   const mediaPort = await freeUdpPort();
-  const child = spawn('sipp', ['-sf', SCENARIO, '-i', '127.0.0.1', '-p', String(port), '-mi', '127.0.0.1', '-mp', String(mediaPort), '-rtp_echo', '-nostdin', '-max_socket', '2048'], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    'sipp',
+    ['-sf', SCENARIO, '-i', '127.0.0.1', '-p', String(port), '-mi', '127.0.0.1', '-mp', String(mediaPort), '-rtp_echo', '-nostdin', '-max_socket', '2048'],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let errors = '';
   child.stderr.on('data', (chunk) => (errors = (errors + chunk).slice(-4000)));
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -53,7 +57,9 @@ export function processUsage(pid) {
 
 /** Percentile of a histogram { ms: count } of frame lateness. */
 export function histogramPercentile(histogram, p) {
-  const entries = Object.entries(histogram).map(([ms, n]) => [Number(ms), n]).sort((a, b) => a[0] - b[0]);
+  const entries = Object.entries(histogram)
+    .map(([ms, n]) => [Number(ms), n])
+    .sort((a, b) => a[0] - b[0]);
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
   let seen = 0;
   for (const [ms, n] of entries) {

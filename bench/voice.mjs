@@ -22,7 +22,11 @@ const calls = Number(process.argv[2] ?? 50);
 const speechCalls = Number(process.argv[3] ?? 10);
 const turnCalls = Number(process.argv[4] ?? 10);
 const FROM = '+447911123499';
-const loadAverage = () => execSync('uptime').toString().trim().replace(/.*load average: /, '');
+const loadAverage = () =>
+  execSync('uptime')
+    .toString()
+    .trim()
+    .replace(/.*load average: /, '');
 
 devstack.ensureVoiceTools();
 const postgres = await devstack.ensurePostgres();
@@ -40,7 +44,11 @@ try {
   });
   const { key } = await devstack.createAccountKey(database.url, { account: 'bench-voice', numbers: [{ e164: FROM, channels: ['voice'] }] });
   const api = async (method, path, body) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
     return res.json();
   };
   const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : null);
@@ -61,7 +69,15 @@ try {
     flow: {
       start: 'ask',
       nodes: {
-        ask: { type: 'gather', input: 'dtmf', prompt: 'Thank you for calling the benchmark line. Press one to continue.', timeout_seconds: 6, branches: [{ match: '1', next: 'bye' }], no_input: 'bye', no_match: 'bye' },
+        ask: {
+          type: 'gather',
+          input: 'dtmf',
+          prompt: 'Thank you for calling the benchmark line. Press one to continue.',
+          timeout_seconds: 6,
+          branches: [{ match: '1', next: 'bye' }],
+          no_input: 'bye',
+          no_match: 'bye',
+        },
         bye: { type: 'say', text: 'We did not hear from you. Goodbye.', next: 'end' },
         end: { type: 'hangup' },
       },
@@ -71,7 +87,11 @@ try {
     const before = processUsage(echoOrchestrator.child.pid);
     const started = Date.now();
     const ids = await Promise.all(
-      Array.from({ length: n }, async (_, i) => (await api('POST', '/v1/voice/calls', { to: `+4479111${String(offset + i).padStart(3, "0")}00`, from: FROM, agent_id: agent.id })).call_id),
+      Array.from(
+        { length: n },
+        async (_, i) =>
+          (await api('POST', '/v1/voice/calls', { to: `+4479111${String(offset + i).padStart(3, '0')}00`, from: FROM, agent_id: agent.id })).call_id,
+      ),
     );
     const done = await waitForEnd(ids, 'every SIPp call to end');
     const wallSeconds = (Date.now() - started) / 1000;
@@ -118,7 +138,18 @@ try {
       flow: {
         start: 'ask',
         nodes: {
-          ask: { type: 'gather', input: 'speech', prompt: 'Which department would you like?', timeout_seconds: 10, branches: [{ match: 'sales', next: 'sales' }, { match: 'support', next: 'bye' }], no_input: 'bye', no_match: 'bye' },
+          ask: {
+            type: 'gather',
+            input: 'speech',
+            prompt: 'Which department would you like?',
+            timeout_seconds: 10,
+            branches: [
+              { match: 'sales', next: 'sales' },
+              { match: 'support', next: 'bye' },
+            ],
+            no_input: 'bye',
+            no_match: 'bye',
+          },
           sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
           bye: { type: 'hangup' },
         },
@@ -126,7 +157,18 @@ try {
     });
     const speechRun = async (name, n, offset) => {
       const ids = await Promise.all(
-        Array.from({ length: n }, async (_, i) => (await api('POST', '/v1/voice/calls', { to: `+4479111${String(offset + i).padStart(3, '0')}04`, from: FROM, agent_id: speechAgent.id, record: true })).call_id),
+        Array.from(
+          { length: n },
+          async (_, i) =>
+            (
+              await api('POST', '/v1/voice/calls', {
+                to: `+4479111${String(offset + i).padStart(3, '0')}04`,
+                from: FROM,
+                agent_id: speechAgent.id,
+                record: true,
+              })
+            ).call_id,
+        ),
       );
       const done = await devstack.eventually(
         () => Promise.all(ids.map((id) => api('GET', `/v1/voice/calls/${id}`))),
@@ -148,11 +190,20 @@ try {
         .filter((l) => l.includes('"speech turn"'))
         .map((l) => JSON.parse(l))
         .filter((e) => ids.includes(e.call_id));
-      const median = (key) => pct(parts.map((e) => e[key]).filter((v) => typeof v === 'number').sort((a, b) => a - b), 50);
+      const median = (key) =>
+        pct(
+          parts
+            .map((e) => e[key])
+            .filter((v) => typeof v === 'number')
+            .sort((a, b) => a - b),
+          50,
+        );
       return {
         name,
         calls: n,
-        ended: Object.entries(done.reduce((n, c) => ({ ...n, [`${c.status}/${c.end_reason}`]: (n[`${c.status}/${c.end_reason}`] ?? 0) + 1 }), {})).map(([k, v]) => `${v} ${k}`).join(', '),
+        ended: Object.entries(done.reduce((n, c) => ({ ...n, [`${c.status}/${c.end_reason}`]: (n[`${c.status}/${c.end_reason}`] ?? 0) + 1 }), {}))
+          .map(([k, v]) => `${v} ${k}`)
+          .join(', '),
         routed_to_sales: done.filter((c) => c.transcript.some((t) => t.text === 'Connecting you to sales.')).length,
         turns_measured: turns.length,
         speech_turn_p50_ms: pct(turns, 50),
@@ -181,9 +232,18 @@ try {
         start: 'ask',
         nodes: {
           ask: {
-            type: 'gather', input: 'speech', recognition, prompt: 'Which department would you like?', timeout_seconds: 10,
-            branches: [{ match: 'sales', next: 'reply' }, { match: 'billing', next: 'reply' }, { match: 'support', next: 'reply' }],
-            no_input: 'bye', no_match: 'reply',
+            type: 'gather',
+            input: 'speech',
+            recognition,
+            prompt: 'Which department would you like?',
+            timeout_seconds: 10,
+            branches: [
+              { match: 'sales', next: 'reply' },
+              { match: 'billing', next: 'reply' },
+              { match: 'support', next: 'reply' },
+            ],
+            no_input: 'bye',
+            no_match: 'reply',
           },
           reply: { type: 'say', text: 'Thank you.', next: 'bye' },
           bye: { type: 'hangup' },
@@ -196,7 +256,17 @@ try {
       for (let i = 0; i < turnCalls; i += 1) {
         // 04 in flite's slt (whose "sales" the spotter finds) and 08 (espeak-ng en-us, "billing") in turn.
         const phone = i % 2 ? { to: '08', metadata: {} } : { to: '04', metadata: { sim_caller_voice: 'flite:slt' } };
-        ids.push((await api('POST', '/v1/voice/calls', { to: `+4479111${String(offset + i).padStart(3, '0')}${phone.to}`, from: FROM, agent_id: agent.id, record: true, metadata: phone.metadata })).call_id);
+        ids.push(
+          (
+            await api('POST', '/v1/voice/calls', {
+              to: `+4479111${String(offset + i).padStart(3, '0')}${phone.to}`,
+              from: FROM,
+              agent_id: agent.id,
+              record: true,
+              metadata: phone.metadata,
+            })
+          ).call_id,
+        );
         await new Promise((resolve) => setTimeout(resolve, TURN_CALL_SPACING_MS));
       }
       await devstack.eventually(
@@ -216,7 +286,12 @@ try {
         if (cutOffInsideSentence(wav)) cut += 1;
       }
       turns.sort((a, b) => a - b);
-      const endings = turnOrchestrator.logs().split('\n').filter((l) => l.includes('"speech turn"')).map((l) => JSON.parse(l)).filter((e) => ids.includes(e.call_id));
+      const endings = turnOrchestrator
+        .logs()
+        .split('\n')
+        .filter((l) => l.includes('"speech turn"'))
+        .map((l) => JSON.parse(l))
+        .filter((e) => ids.includes(e.call_id));
       return {
         name: recognition === 'grammar' ? 'baseline: grammar, silence ends the turn' : 'keywords, a completed phrase ends the turn',
         calls: turnCalls,

@@ -42,9 +42,24 @@ try {
   const account = await store.createAccountsRepository(db, secrets).ensure('bench-webhooks');
   await store.createWebhookEndpointsRepository(db, secrets).create({ accountId: account.id, url: receiverUrl, events: ['*'], at: new Date() });
   // Events of a realistic size: a message resource as GET returns it.
-  const data = { id: 'msg_bench', status: 'delivered', channel: 'sms', channel_used: 'sms', recipient: '+447911123400', carrier_status_code: 'DELIVRD',
-    sent_at: new Date().toISOString(), delivered_at: new Date().toISOString(), read_at: null, created_at: new Date().toISOString(),
-    updated_at: new Date().toISOString(), cost_units: 1, metadata: {}, error: null, attempts: [{ channel: 'sms', status: 'delivered', error_code: null, at: new Date().toISOString() }], sequence: 4 };
+  const data = {
+    id: 'msg_bench',
+    status: 'delivered',
+    channel: 'sms',
+    channel_used: 'sms',
+    recipient: '+447911123400',
+    carrier_status_code: 'DELIVRD',
+    sent_at: new Date().toISOString(),
+    delivered_at: new Date().toISOString(),
+    read_at: null,
+    created_at: new Date().toISOString(),
+    updated_at: new Date().toISOString(),
+    cost_units: 1,
+    metadata: {},
+    error: null,
+    attempts: [{ channel: 'sms', status: 'delivered', error_code: null, at: new Date().toISOString() }],
+    sequence: 4,
+  };
   const body = JSON.stringify({ id: newId('evt'), type: 'message.delivered', created_at: new Date().toISOString(), data });
 
   // Baseline: the same receiver, the same body, as many POSTs as `concurrency` connections can make.
@@ -58,10 +73,17 @@ try {
   const profileDir = process.env.BENCH_CPU_PROF_DIR;
   worker = await devstack.startService('webhook-delivery', {
     ...(profileDir ? { NODE_OPTIONS: `--require ${new URL('./cpu-profile.cjs', import.meta.url).pathname}`, BENCH_PROFILE_DIR: profileDir } : {}),
-    DATABASE_URL: database.url, REDIS_URL: redis.url, QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn', SECRETS_ENCRYPTION_KEYS: devstack.testSecretsKeys(database.url),
-    WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    DATABASE_URL: database.url,
+    REDIS_URL: redis.url,
+    QUEUE_PREFIX: prefix,
+    LOG_LEVEL: 'warn',
+    SECRETS_ENCRYPTION_KEYS: devstack.testSecretsKeys(database.url),
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
     // First attempts run inside the fan-out jobs, retries in delivery jobs: either way at most `concurrency` POSTs in flight, as in the bare loop.
-    WEBHOOK_CONCURRENCY: String(concurrency), WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency), OUTBOX_SWEEP_AGE_MS: '600000',
+    WEBHOOK_CONCURRENCY: String(concurrency),
+    WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency),
+    OUTBOX_SWEEP_AGE_MS: '600000',
   });
   const ids = [];
   for (let i = 0; i < total; i += 500) {
@@ -81,7 +103,9 @@ try {
   const start = Date.now();
   for (let i = 0; i < ids.length; i += 500) await publisher.publish(ids.slice(i, i + 500).map((id) => ({ id })));
   for (;;) {
-    const { rows } = await client.query(`SELECT count(*) FILTER (WHERE status = 'delivered')::int AS n, count(*) FILTER (WHERE status = 'failed')::int AS failed FROM webhook_deliveries`);
+    const { rows } = await client.query(
+      `SELECT count(*) FILTER (WHERE status = 'delivered')::int AS n, count(*) FILTER (WHERE status = 'failed')::int AS failed FROM webhook_deliveries`,
+    );
     polls += 1;
     if (rows[0].n >= total) break;
     if (rows[0].failed > 0) throw new Error(`${rows[0].failed} deliveries failed; worker output:\n${worker.logs().slice(-2000)}`);
@@ -119,7 +143,11 @@ try {
         redis_commands_per_event: perEvent(redisAfter.commands - redisBefore.commands),
         redis_script_calls_per_event: perEvent(redisAfter.scripts - redisBefore.scripts),
         webhook_delivery_peak_rss_mb: peakRssMb,
-        bare_post_cpu_ms_per_request: { autocannon: cpuPerEvent(bareCpu.autocannon), receiver: cpuPerEvent(bareCpu.receiver), total: Number(bareTotal.toFixed(3)) },
+        bare_post_cpu_ms_per_request: {
+          autocannon: cpuPerEvent(bareCpu.autocannon),
+          receiver: cpuPerEvent(bareCpu.receiver),
+          total: Number(bareTotal.toFixed(3)),
+        },
         webhook_cpu_ms_per_event: { ...pipelineCosts, total: Number(pipelineTotal.toFixed(3)) },
         cpu_cost_ratio: Number((bareTotal / pipelineTotal).toFixed(3)),
       },
@@ -166,10 +194,13 @@ function peakRss(pid) {
 /** BENCH_DETAIL=1: Redis commands by server time, per event (calls inside scripts are listed too). */
 async function topRedisCommands(redisClient, events) {
   const text = await redisClient.info('commandstats');
-  const rows = [...text.matchAll(/cmdstat_(\S+):calls=(\d+),usec=(\d+)/g)].map(([, name, calls, usec]) => ({ name, calls_per_event: Number((calls / events).toFixed(2)), usec: Number(usec) }));
+  const rows = [...text.matchAll(/cmdstat_(\S+):calls=(\d+),usec=(\d+)/g)].map(([, name, calls, usec]) => ({
+    name,
+    calls_per_event: Number((calls / events).toFixed(2)),
+    usec: Number(usec),
+  }));
   return rows.sort((a, b) => b.usec - a.usec).slice(0, 15);
 }
-
 
 /** CPU spent so far by each process of the webhook path: the worker, Redis, this database's backends, the receiver. */
 async function pipelineCpu(pgClient, redisClient, workerPid, receiverPid) {

@@ -24,11 +24,42 @@ const enc = (s) => encodeURIComponent(s.toWellFormed());
 
 const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 80 });
 const anyText = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 40 }), printable);
-const tricky = fc.constantFrom('', ' ', '0', '-1', '1e309', 'NaN', 'null', 'true', '[]', '{}', '%', '%zz', '%00', '%ff%fe', '..', '../..', '\u0000', '\ud800', 'msg_', 'msg_01ARZ3NDEKTSV4RRFFQ69G5FAV', 'x'.repeat(5000), '__proto__', 'constructor');
+const tricky = fc.constantFrom(
+  '',
+  ' ',
+  '0',
+  '-1',
+  '1e309',
+  'NaN',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '%',
+  '%zz',
+  '%00',
+  '%ff%fe',
+  '..',
+  '../..',
+  '\u0000',
+  '\ud800',
+  'msg_',
+  'msg_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+  'x'.repeat(5000),
+  '__proto__',
+  'constructor',
+);
 const text = fc.oneof(anyText, tricky);
 /** A value of any JSON type, including deep nesting and very large numbers. */
-const jsonish = fc.oneof(fc.jsonValue({ maxDepth: 4 }), tricky, fc.double(), fc.integer(), fc.constant(Number.MAX_SAFE_INTEGER * 1000), fc.constant(null),
-  fc.integer({ min: 1, max: 200 }).map((depth) => JSON.parse('['.repeat(depth) + ']'.repeat(depth))));
+const jsonish = fc.oneof(
+  fc.jsonValue({ maxDepth: 4 }),
+  tricky,
+  fc.double(),
+  fc.integer(),
+  fc.constant(Number.MAX_SAFE_INTEGER * 1000),
+  fc.constant(null),
+  fc.integer({ min: 1, max: 200 }).map((depth) => JSON.parse('['.repeat(depth) + ']'.repeat(depth))),
+);
 
 /** An id for a path parameter: URL-encoded text, or raw characters that are valid in a path but odd. */
 const pathId = fc.oneof(text.map(enc), fc.constantFrom('%', '%zz', '%2e%2e', 'a%2Fb', ';x', 'a b'.replace(' ', '%20'), '%E0%A4%A', '%ED%A0%80', '%C0%AF'));
@@ -36,7 +67,11 @@ const pathId = fc.oneof(text.map(enc), fc.constantFrom('%', '%zz', '%2e%2e', 'a%
 const queryValue = fc.oneof(text, fc.integer().map(String), fc.constantFrom('10', '100', '101', '0', '-5', '2.5', '1e3'));
 /** Query strings with the route's own names, unknown names, repeated names and qs's bracket syntax (objects, arrays). */
 function queryFor(names) {
-  const name = fc.oneof(fc.constantFrom(...(names.length ? names : ['limit'])), fc.constantFrom('limit', 'cursor', 'x'), printable.filter((s) => s.length > 0));
+  const name = fc.oneof(
+    fc.constantFrom(...(names.length ? names : ['limit'])),
+    fc.constantFrom('limit', 'cursor', 'x'),
+    printable.filter((s) => s.length > 0),
+  );
   const pair = fc.tuple(name, fc.constantFrom('', '[]', '[a]', '[0]', '[__proto__]'), queryValue).map(([n, suffix, v]) => `${enc(n)}${suffix}=${enc(v)}`);
   return fc.array(pair, { maxLength: 5 }).map((pairs) => (pairs.length ? `?${pairs.join('&')}` : ''));
 }
@@ -52,7 +87,19 @@ function mutated(valid) {
   );
 }
 
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/merge-patch+json', 'application/problem+json', 'json', undefined];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'application/merge-patch+json',
+  'application/problem+json',
+  'json',
+  undefined,
+];
 
 function bodyFor(valid) {
   const json = valid ? mutated(valid) : jsonish;
@@ -67,22 +114,39 @@ function bodyFor(valid) {
 function headersFor(key) {
   const authorization = fc.oneof(
     { weight: 8, arbitrary: fc.constant(`Bearer ${key}`) },
-    { weight: 1, arbitrary: fc.constantFrom(undefined, 'Bearer', 'Bearer ', `Basic ${key}`, `bearer ${key}`, `Bearer ${key}x`, `Bearer ${key.slice(0, -1)}`, 'Bearer sb_test_') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        undefined,
+        'Bearer',
+        'Bearer ',
+        `Basic ${key}`,
+        `bearer ${key}`,
+        `Bearer ${key}x`,
+        `Bearer ${key.slice(0, -1)}`,
+        'Bearer sb_test_',
+      ),
+    },
     { weight: 1, arbitrary: printable.map((s) => `Bearer ${s}`) },
   );
-  return fc.record(
-    {
-      authorization,
-      'content-type': fc.constantFrom(...CONTENT_TYPES),
-      'idempotency-key': fc.oneof(fc.constant(undefined), printable, fc.constant('k'.repeat(300))),
-      'content-encoding': fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'bogus') }),
-      accept: fc.constantFrom(undefined, 'application/json', 'text/html', '*/*', 'application/xml'),
-      'x-request-id': fc.oneof(fc.constant(undefined), printable),
-      'x-hub-signature-256': fc.oneof(fc.constant(undefined), printable, fc.constant(`sha256=${'0'.repeat(64)}`)),
-      'x-goog-signature': fc.oneof(fc.constant(undefined), printable),
-    },
-    { requiredKeys: [] },
-  ).map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)));
+  return fc
+    .record(
+      {
+        authorization,
+        'content-type': fc.constantFrom(...CONTENT_TYPES),
+        'idempotency-key': fc.oneof(fc.constant(undefined), printable, fc.constant('k'.repeat(300))),
+        'content-encoding': fc.oneof(
+          { weight: 9, arbitrary: fc.constant(undefined) },
+          { weight: 1, arbitrary: fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'bogus') },
+        ),
+        accept: fc.constantFrom(undefined, 'application/json', 'text/html', '*/*', 'application/xml'),
+        'x-request-id': fc.oneof(fc.constant(undefined), printable),
+        'x-hub-signature-256': fc.oneof(fc.constant(undefined), printable, fc.constant(`sha256=${'0'.repeat(64)}`)),
+        'x-goog-signature': fc.oneof(fc.constant(undefined), printable),
+      },
+      { requiredKeys: [] },
+    )
+    .map((h) => Object.fromEntries(Object.entries(h).filter(([, v]) => v !== undefined)));
 }
 
 /** The routes of the OpenAPI document as { template, methods, queryNames }. */
@@ -103,13 +167,23 @@ export function fuzzedRequests({ key, count, seed }) {
     .chain((route) =>
       fc.record({
         // Mostly the route's own methods, sometimes any method (405/404 paths).
-        method: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...route.methods) }, { weight: 1, arbitrary: fc.constantFrom('get', 'post', 'put', 'patch', 'delete', 'options', 'head') }),
+        method: fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom(...route.methods) },
+          { weight: 1, arbitrary: fc.constantFrom('get', 'post', 'put', 'patch', 'delete', 'options', 'head') },
+        ),
         path: fc.tuple(pathId, pathId).map(([id, other]) => route.template.replace('{id}', id).replace(/\{[^}]+\}/g, other)),
         query: queryFor(route.queryNames),
         headers: headersFor(key),
         template: fc.constant(route.template),
       }),
     )
-    .chain((r) => bodyFor(VALID_BODIES[`${r.method} ${r.template}`]).map((body) => ({ ...r, path: `${r.path}${r.query}`, method: r.method.toUpperCase(), body: ['GET', 'HEAD'].includes(r.method.toUpperCase()) ? undefined : body })));
+    .chain((r) =>
+      bodyFor(VALID_BODIES[`${r.method} ${r.template}`]).map((body) => ({
+        ...r,
+        path: `${r.path}${r.query}`,
+        method: r.method.toUpperCase(),
+        body: ['GET', 'HEAD'].includes(r.method.toUpperCase()) ? undefined : body,
+      })),
+    );
   return fc.sample(request, { numRuns: count, seed });
 }

@@ -49,7 +49,12 @@ export async function startWorld({ postgresUrl, workers = ['dispatcher'], env = 
     processes.push(service);
     return service;
   };
-  const { key, accountId } = await devstack.createAccountKey(database.url, { account: 'chaos', mode: 'test', rateLimitPerSecond: 1_000_000, secretsKeys: stack.secretsKeys });
+  const { key, accountId } = await devstack.createAccountKey(database.url, {
+    account: 'chaos',
+    mode: 'test',
+    rateLimitPerSecond: 1_000_000,
+    secretsKeys: stack.secretsKeys,
+  });
   const db = new pg.Pool({ connectionString: database.url, max: 2 });
   db.on('error', () => undefined);
   const world = {
@@ -108,11 +113,14 @@ export function startMessageLoad(world, { rate = 20, maxInFlight = 20, tag = ran
       refused.errors.set(code, (refused.errors.get(code) ?? 0) + 1);
     }
   };
-  const timer = setInterval(() => {
-    if (stopped || pending.size >= maxInFlight) return;
-    const p = one().finally(() => pending.delete(p));
-    pending.add(p);
-  }, Math.max(1, Math.round(1000 / rate)));
+  const timer = setInterval(
+    () => {
+      if (stopped || pending.size >= maxInFlight) return;
+      const p = one().finally(() => pending.delete(p));
+      pending.add(p);
+    },
+    Math.max(1, Math.round(1000 / rate)),
+  );
   return {
     accepted,
     refused,
@@ -142,12 +150,18 @@ export async function waitAllDelivered(world, accepted, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
   let missing = accepted;
   while (Date.now() < deadline) {
-    const now = await statuses(world, missing.map((m) => m.id)).catch(() => new Map());
+    const now = await statuses(
+      world,
+      missing.map((m) => m.id),
+    ).catch(() => new Map());
     missing = missing.filter((m) => !done(m.channel, now.get(m.id)));
     if (missing.length === 0) return [];
     await sleep(500);
   }
-  const now = await statuses(world, missing.map((m) => m.id)).catch(() => new Map());
+  const now = await statuses(
+    world,
+    missing.map((m) => m.id),
+  ).catch(() => new Map());
   return missing.map((m) => ({ ...m, status: now.get(m.id) ?? 'absent' }));
 }
 
@@ -174,5 +188,9 @@ export async function deliveredOnce(world, accepted, timeoutMs) {
 
 /** Waits until carrier-sim has accepted at least `n` of this load's sends. */
 export async function untilSimSends(world, n, what, timeoutMs = 60_000) {
-  return devstack.eventually(async () => [...(await simSendsPerText(world)).keys()].length, (count) => count >= n, { what, timeoutMs, intervalMs: 200 });
+  return devstack.eventually(
+    async () => [...(await simSendsPerText(world)).keys()].length,
+    (count) => count >= n,
+    { what, timeoutMs, intervalMs: 200 },
+  );
 }

@@ -44,8 +44,13 @@ try {
       for (const p of lastWorldDiagnosis()) {
         const file = join(folder, `${p.service}-${p.pid}.log`);
         writeFileSync(file, p.logs);
-        const notable = p.logs.split('\n').filter((l) => /"level":"error"|uncaught|unhandled|shutdown|failed to start/i.test(l)).slice(-15);
-        log(`${caseName}: ${p.service} pid ${p.pid} ${p.exit === 'running' ? 'was running' : `had exited (${p.exit})`}; output in ${file}${notable.length ? `; notable lines:\n${notable.join('\n')}` : ''}`);
+        const notable = p.logs
+          .split('\n')
+          .filter((l) => /"level":"error"|uncaught|unhandled|shutdown|failed to start/i.test(l))
+          .slice(-15);
+        log(
+          `${caseName}: ${p.service} pid ${p.pid} ${p.exit === 'running' ? 'was running' : `had exited (${p.exit})`}; output in ${file}${notable.length ? `; notable lines:\n${notable.join('\n')}` : ''}`,
+        );
       }
     }
     rows.push(row);

@@ -48,10 +48,14 @@ describe('GET /docs in Chromium', () => {
     await page.getByRole('heading', { name: 'Switchboard API' }).first().waitFor({ timeout: 60_000 });
     await page.getByText('Send a message', { exact: false }).first().waitFor({ timeout: 60_000 });
     const text = await page.locator('body').innerText();
-    for (const visible of ['Messages', 'Webhooks', 'Events', 'Provider callbacks', 'Send a message', 'List messages, newest first']) expect(text).toContain(visible);
+    for (const visible of ['Messages', 'Webhooks', 'Events', 'Provider callbacks', 'Send a message', 'List messages, newest first'])
+      expect(text).toContain(visible);
     // Navigation: the sidebar names the tags; search: Scalar's search field opens from the sidebar.
     await expect(page.locator('nav, aside, .sidebar').first().isVisible()).resolves.toBe(true);
-    await page.locator('button:visible', { hasText: /search/i }).first().click();
+    await page
+      .locator('button:visible', { hasText: /search/i })
+      .first()
+      .click();
     await page.keyboard.type('signing secret');
     // The search answers with the operation whose summary matches, in its result list.
     const results = await page.getByRole('combobox').getAttribute('aria-controls');

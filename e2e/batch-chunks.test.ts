@@ -76,7 +76,11 @@ it('reads, counts and cancels every message of a batch before its chunk is store
 
   // Held again once part of the chunk went out: its first slice holds message 0. Asked by recipient, a light read,
   // so that the hold comes before the chunk is done.
-  await eventually(() => m.simSends({ to: recipientOf(0) }), (sends) => sends.length > 0, { what: 'the first slice sent', timeoutMs: 60_000, intervalMs: 5 });
+  await eventually(
+    () => m.simSends({ to: recipientOf(0) }),
+    (sends) => sends.length > 0,
+    { what: 'the first slice sent', timeoutMs: 60_000, intervalMs: 5 },
+  );
   dispatcher.child.kill('SIGSTOP');
   try {
     const midway = await counts(batch.batch_id);
@@ -98,7 +102,11 @@ it('reads, counts and cancels every message of a batch before its chunk is store
     dispatcher.child.kill('SIGCONT');
   }
 
-  await eventually(() => counts(batch.batch_id), (c) => c.counts.delivered === SIZE, { what: 'every message delivered', timeoutMs: 120_000, intervalMs: 500 });
+  await eventually(
+    () => counts(batch.batch_id),
+    (c) => c.counts.delivered === SIZE,
+    { what: 'every message delivered', timeoutMs: 120_000, intervalMs: 500 },
+  );
   expect((await counts(scheduled.batch_id)).counts).toMatchObject({ canceled: 1, scheduled: 1 });
   const perText = await sendsPerText(tag);
   expect(perText.size).toBe(SIZE);
@@ -117,14 +125,22 @@ it('a dispatcher SIGKILLed in the middle of a chunk leaves no message behind and
     return n;
   };
   // Killed once the third slice of a chunk went out (asked by recipient, a light read), so chunks are part sent.
-  await eventually(() => m.simSends({ to: recipientOf(250) }), (sends) => sends.length > 0, { what: 'a chunk part sent', timeoutMs: 60_000, intervalMs: 5 });
+  await eventually(
+    () => m.simSends({ to: recipientOf(250) }),
+    (sends) => sends.length > 0,
+    { what: 'a chunk part sent', timeoutMs: 60_000, intervalMs: 5 },
+  );
   await m.stack.services.dispatcher!.kill('SIGKILL');
   const sentAtKill = await sent();
   expect(sentAtKill).toBeLessThan(BATCHES * SIZE);
   await m.stack.startService('dispatcher');
 
   for (const batch of batches) {
-    await eventually(() => counts(batch.batch_id), (c) => c.counts.delivered === SIZE, { what: `batch ${batch.batch_id} delivered`, timeoutMs: 180_000, intervalMs: 500 });
+    await eventually(
+      () => counts(batch.batch_id),
+      (c) => c.counts.delivered === SIZE,
+      { what: `batch ${batch.batch_id} delivered`, timeoutMs: 180_000, intervalMs: 500 },
+    );
   }
   for (let b = 0; b < BATCHES; b += 1) {
     const perText = await sendsPerText(`${tag}${b}`);

@@ -86,7 +86,13 @@ describe('batch sends', () => {
 
   it('replays the whole answer for the same Idempotency-Key and body, and refuses another body', async () => {
     const key = randomUUID();
-    const body = { channel: 'sms', messages: [{ recipient: '+14155550431', content: { text: 'once' } }, { recipient: 'nope', content: { text: 'x' } }] };
+    const body = {
+      channel: 'sms',
+      messages: [
+        { recipient: '+14155550431', content: { text: 'once' } },
+        { recipient: 'nope', content: { text: 'x' } },
+      ],
+    };
     const first = await postBatch(body, key);
     expect(first.status).toBe(202);
     const again = await postBatch(body, key);
@@ -98,7 +104,11 @@ describe('batch sends', () => {
     expect(other.body.code).toBe('idempotency_key_reused');
     await m.waitForMessage(first.body.results[0].id, reached('delivered'), 'idempotent batch item delivered', 60_000);
     // Sent once, although the request came twice.
-    await eventually(() => m.simSends({ channel: 'sms', to: '+14155550431' }), (s) => s.length === 1, { what: 'one send' });
+    await eventually(
+      () => m.simSends({ channel: 'sms', to: '+14155550431' }),
+      (s) => s.length === 1,
+      { what: 'one send' },
+    );
   }, 90_000);
 
   it('refuses a malformed envelope as a whole, naming the field', async () => {

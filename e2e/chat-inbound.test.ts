@@ -57,7 +57,16 @@ describe('inbound replies', () => {
     const sent = await world.api('POST', '/v1/messages/chat', {
       to: CUSTOMER,
       type: 'interactive',
-      interactive: { type: 'button', body: { text: 'Confirm?' }, action: { buttons: [{ type: 'reply', reply: { id: 'confirm', title: 'Confirm' } }, { type: 'reply', reply: { id: 'cancel', title: 'Cancel' } }] } },
+      interactive: {
+        type: 'button',
+        body: { text: 'Confirm?' },
+        action: {
+          buttons: [
+            { type: 'reply', reply: { id: 'confirm', title: 'Confirm' } },
+            { type: 'reply', reply: { id: 'cancel', title: 'Cancel' } },
+          ],
+        },
+      },
     });
     expect(sent.status).toBe(202);
     await messageUntil(world, sent.body.id, isRead, 'button message read');
@@ -80,7 +89,21 @@ describe('inbound replies', () => {
     const sent = await world.api('POST', '/v1/messages/chat', {
       to: CUSTOMER,
       type: 'interactive',
-      interactive: { type: 'list', body: { text: 'Which?' }, action: { button: 'Options', sections: [{ rows: [{ id: 'opt_a', title: 'A', description: 'first' }, { id: 'opt_b', title: 'B' }] }] } },
+      interactive: {
+        type: 'list',
+        body: { text: 'Which?' },
+        action: {
+          button: 'Options',
+          sections: [
+            {
+              rows: [
+                { id: 'opt_a', title: 'A', description: 'first' },
+                { id: 'opt_b', title: 'B' },
+              ],
+            },
+          ],
+        },
+      },
     });
     await messageUntil(world, sent.body.id, isRead, 'list message read');
     const listed = await customerWrites(world, CUSTOMER, { reply: { id: 'opt_b', title: 'B' }, context_message_id: sent.body.id });
@@ -121,7 +144,9 @@ describe('inbound replies', () => {
   });
 
   it('answers the hub.challenge handshake', async () => {
-    const res = await fetch(`${world.stack.baseUrl}/v1/providers/chat/webhook?hub.mode=subscribe&hub.verify_token=sandbox-verify-token&hub.challenge=1158201444`);
+    const res = await fetch(
+      `${world.stack.baseUrl}/v1/providers/chat/webhook?hub.mode=subscribe&hub.verify_token=sandbox-verify-token&hub.challenge=1158201444`,
+    );
     expect(res.status).toBe(200);
     expect(await res.text()).toBe('1158201444');
   });

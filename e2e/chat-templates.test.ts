@@ -19,11 +19,19 @@ async function createApproved(name: string, body: string) {
   expect(created.status).toBe(201);
   expect(created.body).toMatchObject({ name, language: 'en_US', category: 'utility', status: 'pending' });
   expect(created.headers.get('location')).toBe(`/v1/templates/${created.body.id}`);
-  return eventually(async () => (await world.api('GET', `/v1/templates/${created.body.id}`)).body, (t: any) => t?.status !== 'pending', { what: `${name} review` });
+  return eventually(
+    async () => (await world.api('GET', `/v1/templates/${created.body.id}`)).body,
+    (t: any) => t?.status !== 'pending',
+    { what: `${name} review` },
+  );
 }
 
 const a = (name: string, texts: string[]) => ({ name, language: 'en_US', parameters: texts.map((text) => ({ type: 'text', text })) });
-const b = (name: string, texts: string[]) => ({ name, language: 'en_US', components: [{ type: 'body', parameters: texts.map((text) => ({ type: 'text', text })) }] });
+const b = (name: string, texts: string[]) => ({
+  name,
+  language: 'en_US',
+  components: [{ type: 'body', parameters: texts.map((text) => ({ type: 'text', text })) }],
+});
 
 describe('templates', () => {
   it('are approved by the upstream and sent in both shapes on both routes, outside the window', async () => {
@@ -63,13 +71,33 @@ describe('templates', () => {
   });
 
   it('validates definitions and offers list, get and delete', async () => {
-    const gap = await world.api('POST', '/v1/templates', { name: 'gappy', language: 'en', category: 'marketing', components: [{ type: 'body', text: 'Hi {{1}} {{3}}' }] });
+    const gap = await world.api('POST', '/v1/templates', {
+      name: 'gappy',
+      language: 'en',
+      category: 'marketing',
+      components: [{ type: 'body', text: 'Hi {{1}} {{3}}' }],
+    });
     expect(gap).toMatchObject({ status: 400, body: { errors: [{ field: '/components/0/text' }] } });
-    const badName = await world.api('POST', '/v1/templates', { name: 'Bad Name', language: 'en', category: 'utility', components: [{ type: 'body', text: 'x' }] });
+    const badName = await world.api('POST', '/v1/templates', {
+      name: 'Bad Name',
+      language: 'en',
+      category: 'utility',
+      components: [{ type: 'body', text: 'x' }],
+    });
     expect(badName).toMatchObject({ status: 400, body: { errors: [{ field: '/name' }] } });
 
-    const created = await world.api('POST', '/v1/templates', { name: 'to_delete', language: 'en', category: 'authentication', components: [{ type: 'body', text: 'Code {{1}}' }] });
-    const again = await world.api('POST', '/v1/templates', { name: 'to_delete', language: 'en', category: 'authentication', components: [{ type: 'body', text: 'Code {{1}}' }] });
+    const created = await world.api('POST', '/v1/templates', {
+      name: 'to_delete',
+      language: 'en',
+      category: 'authentication',
+      components: [{ type: 'body', text: 'Code {{1}}' }],
+    });
+    const again = await world.api('POST', '/v1/templates', {
+      name: 'to_delete',
+      language: 'en',
+      category: 'authentication',
+      components: [{ type: 'body', text: 'Code {{1}}' }],
+    });
     expect(again.status).toBe(409);
     const page = await world.api('GET', '/v1/templates?limit=2');
     expect(page.status).toBe(200);
@@ -88,7 +116,12 @@ describe('templates', () => {
     await createApproved('pickup_ready', 'Hello {{1}}, your parcel is at {{2}}.');
     // 01: not a chat user, so chat is skipped by the upstream and rcs/sms carry the text.
     const customer = '+447911123401';
-    const sent = await world.api('POST', '/v1/messages', { channel: 'auto', fallback: ['chat', 'sms'], recipient: customer, template: a('pickup_ready', ['Ada', 'the depot']) });
+    const sent = await world.api('POST', '/v1/messages', {
+      channel: 'auto',
+      fallback: ['chat', 'sms'],
+      recipient: customer,
+      template: a('pickup_ready', ['Ada', 'the depot']),
+    });
     expect(sent.status).toBe(202);
     const done = await messageUntil(world, sent.body.id, (m) => m?.channel_used === 'sms' && ['delivered', 'read'].includes(m.status), 'sms fallback');
     expect(done.channel_used).toBe('sms');

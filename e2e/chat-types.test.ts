@@ -30,7 +30,12 @@ const payloads = (w: ChatWorld): Array<[string, Record<string, unknown>]> => [
         header: { type: 'text', text: 'Delivery' },
         body: { text: 'Is tomorrow fine?' },
         footer: { text: 'Reply with a button' },
-        action: { buttons: [{ type: 'reply', reply: { id: 'yes', title: 'Yes' } }, { type: 'reply', reply: { id: 'no', title: 'No' } }] },
+        action: {
+          buttons: [
+            { type: 'reply', reply: { id: 'yes', title: 'Yes' } },
+            { type: 'reply', reply: { id: 'no', title: 'No' } },
+          ],
+        },
       },
     },
   ],
@@ -77,7 +82,14 @@ describe('POST /v1/messages/chat, every type through the simulator', () => {
     const invalid = await world.api('POST', '/v1/messages', {
       channel: 'chat',
       recipient: CUSTOMER,
-      content: { type: 'interactive', interactive: { type: 'button', body: { text: 'x' }, action: { buttons: [1, 2, 3, 4].map((i) => ({ type: 'reply', reply: { id: `b${i}`, title: `B${i}` } })) } } },
+      content: {
+        type: 'interactive',
+        interactive: {
+          type: 'button',
+          body: { text: 'x' },
+          action: { buttons: [1, 2, 3, 4].map((i) => ({ type: 'reply', reply: { id: `b${i}`, title: `B${i}` } })) },
+        },
+      },
     });
     expect(invalid.status).toBe(400);
     expect(invalid.body.errors).toEqual([expect.objectContaining({ field: '/content/interactive/action/buttons/3' })]);
@@ -85,7 +97,11 @@ describe('POST /v1/messages/chat, every type through the simulator', () => {
 
   it('answers a limit violation with 400 and the JSON Pointer of the field', async () => {
     const buttons = [1, 2, 3, 4].map((i) => ({ type: 'reply', reply: { id: `b${i}`, title: `B${i}` } }));
-    const res = await world.api('POST', '/v1/messages/chat', { to: CUSTOMER, type: 'interactive', interactive: { type: 'button', body: { text: 'x' }, action: { buttons } } });
+    const res = await world.api('POST', '/v1/messages/chat', {
+      to: CUSTOMER,
+      type: 'interactive',
+      interactive: { type: 'button', body: { text: 'x' }, action: { buttons } },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'validation_failed', errors: [{ field: '/interactive/action/buttons/3' }] });
   });
@@ -119,7 +135,10 @@ describe('the 24-hour customer service window', () => {
     // Each route names the field in its own body.
     expect(res).toMatchObject({ status: 422, body: { code: 'outside_customer_service_window', errors: [expect.objectContaining({ field: '/type' })] } });
     const viaMessages = await world.api('POST', '/v1/messages', { channel: 'chat', recipient: SILENT_CUSTOMER, content: { text: 'hello?' } });
-    expect(viaMessages).toMatchObject({ status: 422, body: { code: 'outside_customer_service_window', errors: [expect.objectContaining({ field: '/content' })] } });
+    expect(viaMessages).toMatchObject({
+      status: 422,
+      body: { code: 'outside_customer_service_window', errors: [expect.objectContaining({ field: '/content' })] },
+    });
     const listed = await world.api('GET', `/v1/messages?recipient=${encodeURIComponent(SILENT_CUSTOMER)}`);
     expect(listed.body.data).toEqual([]);
   });
@@ -127,7 +146,12 @@ describe('the 24-hour customer service window', () => {
   it('with auto, skips chat for a closed window instead of refusing', async () => {
     const res = await world.api('POST', '/v1/messages', { channel: 'auto', recipient: SILENT_CUSTOMER, content: { text: 'via another channel' } });
     expect(res.status).toBe(202);
-    const done = await messageUntil(world, res.body.id, (m) => m?.channel_used && m.channel_used !== 'chat' && ['delivered', 'read'].includes(m.status), 'auto without chat');
+    const done = await messageUntil(
+      world,
+      res.body.id,
+      (m) => m?.channel_used && m.channel_used !== 'chat' && ['delivered', 'read'].includes(m.status),
+      'auto without chat',
+    );
     // The skipped channel is recorded as a switch (docs/messages.md#auto-fallback), and chat's upstream was never called.
     expect(done.attempts[0]).toMatchObject({ channel: 'chat', status: 'failed', error_code: 'outside_customer_service_window' });
     const fallbacks = await world.api('GET', `/v1/events?resource_id=${res.body.id}&type=message.fallback`);
@@ -154,6 +178,9 @@ describe('the 24-hour customer service window', () => {
     }
     const sent = await world.api('POST', '/v1/messages/chat', { to: customer, type: 'text', text: { body: 'late' } });
     expect(sent.status).toBe(202);
-    expect(await messageUntil(world, sent.body.id, isFinal, '131047 failure')).toMatchObject({ status: 'failed', error: { code: 'outside_customer_service_window' } });
+    expect(await messageUntil(world, sent.body.id, isFinal, '131047 failure')).toMatchObject({
+      status: 'failed',
+      error: { code: 'outside_customer_service_window' },
+    });
   });
 });

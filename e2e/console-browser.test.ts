@@ -67,8 +67,12 @@ async function signInWithLink(page: Page, url: string): Promise<void> {
 async function expectAccessible(page: Page, name: string): Promise<void> {
   await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }).axe.run();
-    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target) }));
+    const result = await (
+      window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }
+    ).axe.run();
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target) }));
   });
   expect({ page: name, violations }).toEqual({ page: name, violations: [] });
 }
@@ -92,8 +96,18 @@ const IVR_AGENT = {
     nodes: {
       greet: { type: 'say', text: 'Hello {{name}}, this is Switchboard.', next: 'menu' },
       menu: {
-        type: 'gather', input: 'dtmf', prompt: 'Press 1 for sales or 2 for support.', max_digits: 1, timeout_seconds: 8, save_as: 'choice',
-        branches: [{ match: '1', next: 'route' }, { match: '2', next: 'route' }], no_input: 'bye', no_match: 'bye',
+        type: 'gather',
+        input: 'dtmf',
+        prompt: 'Press 1 for sales or 2 for support.',
+        max_digits: 1,
+        timeout_seconds: 8,
+        save_as: 'choice',
+        branches: [
+          { match: '1', next: 'route' },
+          { match: '2', next: 'route' },
+        ],
+        no_input: 'bye',
+        no_match: 'bye',
       },
       route: { type: 'branch', conditions: [{ if: '{{choice}} == 1', next: 'sales' }], else: 'support' },
       sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
@@ -121,7 +135,13 @@ describe('the console in Chromium', () => {
   });
 
   it('signs in through the one-time link and shows the sign-in page to a stranger', async () => {
-    const link = await createConsoleUser(database.url, { account: accountA, email: `owner-${run}@example.com`, role: 'owner', baseUrl: stack.baseUrl, secretsKeys: stack.secretsKeys });
+    const link = await createConsoleUser(database.url, {
+      account: accountA,
+      email: `owner-${run}@example.com`,
+      role: 'owner',
+      baseUrl: stack.baseUrl,
+      secretsKeys: stack.secretsKeys,
+    });
     const stranger = await openContext();
     // Checking for a session is not an error: the sign-in page loads without one in the browser's console.
     const browserErrors: string[] = [];
@@ -144,7 +164,10 @@ describe('the console in Chromium', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     apiKey = (await page.getByTestId('new-key').textContent()) ?? '';
     expect(apiKey).toMatch(/^sk_test_[0-9A-Za-z]{32}$/);
-    await page.getByRole('button', { name: /^Revoke key sk_test_/ }).first().waitFor();
+    await page
+      .getByRole('button', { name: /^Revoke key sk_test_/ })
+      .first()
+      .waitFor();
     await checkPage(page, 'developer-settings');
     await page.emulateMedia({ colorScheme: 'dark' });
     await expectAccessible(page, 'developer-settings (dark)');
@@ -192,9 +215,17 @@ describe('the console in Chromium', () => {
       body: JSON.stringify({ channel: 'sms', recipient: '+447911123407', content: { text: 'Second' } }),
     });
     const secondId = ((await second.json()) as { id: string }).id;
-    const list = (query: string) => page.evaluate(async (q) => (await fetch(`/console/api/messages${q}`)).json(), query) as Promise<{ data: Array<{ id: string; created_at: string }>; next_cursor: string | null }>;
+    const list = (query: string) =>
+      page.evaluate(async (q) => (await fetch(`/console/api/messages${q}`)).json(), query) as Promise<{
+        data: Array<{ id: string; created_at: string }>;
+        next_cursor: string | null;
+      }>;
     // The dispatcher stores the second message within moments; the log reads the store.
-    const first = await eventually(() => list('?limit=1'), (p) => p.data[0]?.id === secondId, { what: 'the second message in the log', timeoutMs: UI_TIMEOUT_MS });
+    const first = await eventually(
+      () => list('?limit=1'),
+      (p) => p.data[0]?.id === secondId,
+      { what: 'the second message in the log', timeoutMs: UI_TIMEOUT_MS },
+    );
     expect(first.next_cursor).not.toBeNull();
     const next = await list(`?limit=1&cursor=${first.next_cursor}`);
     expect(next.data.map((m) => m.id)).toEqual([messageId]);
@@ -206,7 +237,7 @@ describe('the console in Chromium', () => {
     await page.getByRole('link', { name: secondId }).waitFor();
   });
 
-  it('shows the endpoint\'s delivery log and redelivers an event', async () => {
+  it("shows the endpoint's delivery log and redelivers an event", async () => {
     const { page } = owner;
     await visit(page, 'Webhooks', 'Webhooks');
     await page.getByRole('button', { name: 'Show delivery log' }).click();
@@ -214,18 +245,30 @@ describe('the console in Chromium', () => {
     await row.waitFor();
     const eventId = (await row.getAttribute('data-event-id')) ?? '';
     const deliveriesOf = () => receiver.received('/console-hook').filter((d) => d.headers['webhook-id'] === eventId || d.body.includes(eventId));
-    await eventually(async () => deliveriesOf().length, (n) => n >= 1, { what: `first delivery of ${eventId}`, timeoutMs: UI_TIMEOUT_MS });
+    await eventually(
+      async () => deliveriesOf().length,
+      (n) => n >= 1,
+      { what: `first delivery of ${eventId}`, timeoutMs: UI_TIMEOUT_MS },
+    );
     const before = deliveriesOf().length;
     await row.getByRole('button', { name: /^Redeliver / }).click();
-    await eventually(async () => deliveriesOf().length, (n) => n > before, { what: `redelivery of ${eventId}`, timeoutMs: UI_TIMEOUT_MS });
+    await eventually(
+      async () => deliveriesOf().length,
+      (n) => n > before,
+      { what: `redelivery of ${eventId}`, timeoutMs: UI_TIMEOUT_MS },
+    );
     // The log shows the receiver's answer: status, latency and the excerpt of its body ("ok").
     await page.locator(`tr[data-event-id="${eventId}"]`, { hasText: 'HTTP 200' }).locator('td.excerpt', { hasText: 'ok' }).first().waitFor();
     // "Send test event": a webhook.test event to this endpoint only, shown in its log once delivered.
     await page.getByRole('button', { name: 'Send test event' }).click();
-    await eventually(async () => receiver.received('/console-hook').filter((d) => JSON.parse(d.body).type === 'webhook.test').length, (n) => n === 1, {
-      what: 'the test event',
-      timeoutMs: UI_TIMEOUT_MS,
-    });
+    await eventually(
+      async () => receiver.received('/console-hook').filter((d) => JSON.parse(d.body).type === 'webhook.test').length,
+      (n) => n === 1,
+      {
+        what: 'the test event',
+        timeoutMs: UI_TIMEOUT_MS,
+      },
+    );
     await page.locator('tr[data-event-id]', { hasText: 'webhook.test' }).first().waitFor();
     await checkPage(page, 'webhooks');
   });
@@ -255,7 +298,7 @@ describe('the console in Chromium', () => {
     await checkPage(page, 'usage');
   });
 
-  it('shows an invalid flow\'s problems beside the agent editor, then saves a valid agent and draws its flow', async () => {
+  it("shows an invalid flow's problems beside the agent editor, then saves a valid agent and draws its flow", async () => {
     const { page } = owner;
     await visit(page, 'Agents', 'Agents');
     const editor = page.getByLabel(/^Agent as JSON/);
@@ -273,7 +316,10 @@ describe('the console in Chromium', () => {
 
     await editor.fill(JSON.stringify(IVR_AGENT, null, 2));
     await page.getByRole('button', { name: 'Create agent' }).click();
-    await page.getByRole('status').filter({ hasText: `Saved ${IVR_AGENT.name}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Saved ${IVR_AGENT.name}` })
+      .waitFor();
     await page.locator(`tr[data-agent="${IVR_AGENT.name}"]`).waitFor();
     agentId = new URL(page.url()).searchParams.get('id') ?? '';
     expect(agentId).toMatch(/^agt_/);
@@ -283,11 +329,18 @@ describe('the console in Chromium', () => {
     await checkPage(page, 'agents');
   });
 
-  it('shows a call placed with the API key in Calls, with its transcript, a playable recording and the agent\'s flow', async () => {
+  it("shows a call placed with the API key in Calls, with its transcript, a playable recording and the agent's flow", async () => {
     const { page } = owner;
     const { csrf_token } = await session(page);
     const added = await page.evaluate(
-      async ({ csrf, e164 }) => (await fetch('/console/api/numbers', { method: 'POST', headers: { 'content-type': 'application/json', 'X-CSRF-Token': csrf }, body: JSON.stringify({ e164, channels: ['voice'] }) })).status,
+      async ({ csrf, e164 }) =>
+        (
+          await fetch('/console/api/numbers', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'X-CSRF-Token': csrf },
+            body: JSON.stringify({ e164, channels: ['voice'] }),
+          })
+        ).status,
       { csrf: csrf_token, e164: VOICE_NUMBER },
     );
     expect(added).toBe(201);
@@ -304,8 +357,15 @@ describe('the console in Chromium', () => {
     await page.getByRole('heading', { name: `Call ${callId}`, level: 1 }).waitFor();
     const transcript = page.getByTestId('transcript');
     await transcript.getByText('Connecting you to sales.').waitFor({ timeout: 90_000 });
-    const lines = await transcript.locator('li').evaluateAll((items) => items.map((li) => `${li.querySelector('.speaker')?.textContent}: ${li.querySelector('.said')?.textContent}`));
-    expect(lines).toEqual(['Agent: Hello Ada, this is Switchboard.', 'Agent: Press 1 for sales or 2 for support.', 'Callee: DTMF: 1', 'Agent: Connecting you to sales.']);
+    const lines = await transcript
+      .locator('li')
+      .evaluateAll((items) => items.map((li) => `${li.querySelector('.speaker')?.textContent}: ${li.querySelector('.said')?.textContent}`));
+    expect(lines).toEqual([
+      'Agent: Hello Ada, this is Switchboard.',
+      'Agent: Press 1 for sales or 2 for support.',
+      'Callee: DTMF: 1',
+      'Agent: Connecting you to sales.',
+    ]);
     const audio = page.getByTestId('recording');
     await audio.waitFor({ timeout: 90_000 });
     // Playable: Chromium fetches the WAV through the console API with the session cookie and decodes its header.
@@ -329,7 +389,11 @@ describe('the console in Chromium', () => {
     await visit(page, 'Usage', 'Usage');
     await page.getByRole('img', { name: /Calls per day and outcome/ }).waitFor();
     await page.getByRole('img', { name: /Call minutes per day and outcome/ }).waitFor();
-    const callRows = await page.locator('table').last().locator('tbody tr').evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
+    const callRows = await page
+      .locator('table')
+      .last()
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent)));
     expect(callRows).toEqual([[expect.any(String), 'completed', '1', '1']]);
     await checkPage(page, 'usage-calls');
   }, 240_000);
@@ -337,7 +401,13 @@ describe('the console in Chromium', () => {
   it("marks an agent turn the callee cut short as interrupted on the call's page", async () => {
     const { page } = owner;
     const api = async (method: string, path: string, body?: unknown) =>
-      (await fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })).json();
+      (
+        await fetch(`${stack.baseUrl}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+          body: body && JSON.stringify(body),
+        })
+      ).json();
     const greeting = 'Thank you for calling the Switchboard demonstration line where we will now read you a very long list of all our departments';
     const agent = (await api('POST', '/v1/voice/agents', {
       name: 'talked over',
@@ -345,7 +415,15 @@ describe('the console in Chromium', () => {
         start: 'greet',
         nodes: {
           greet: { type: 'say', text: greeting, next: 'ask' },
-          ask: { type: 'gather', input: 'speech', prompt: 'Which department?', timeout_seconds: 8, branches: [{ match: 'sales', next: 'sales' }], no_input: 'bye', no_match: 'bye' },
+          ask: {
+            type: 'gather',
+            input: 'speech',
+            prompt: 'Which department?',
+            timeout_seconds: 8,
+            branches: [{ match: 'sales', next: 'sales' }],
+            no_input: 'bye',
+            no_match: 'bye',
+          },
           sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
           bye: { type: 'hangup' },
         },
@@ -364,7 +442,13 @@ describe('the console in Chromium', () => {
   }, 240_000);
 
   it('lets a viewer see keys but not revoke one, in the page or through the API', async () => {
-    const link = await createConsoleUser(database.url, { account: accountA, email: `viewer-${run}@example.com`, role: 'viewer', baseUrl: stack.baseUrl, secretsKeys: stack.secretsKeys });
+    const link = await createConsoleUser(database.url, {
+      account: accountA,
+      email: `viewer-${run}@example.com`,
+      role: 'viewer',
+      baseUrl: stack.baseUrl,
+      secretsKeys: stack.secretsKeys,
+    });
     const viewer = await openContext();
     try {
       await signInWithLink(viewer.page, link.sign_in_url);
@@ -383,7 +467,8 @@ describe('the console in Chromium', () => {
       await viewer.page.getByRole('button', { name: `View agent ${IVR_AGENT.name}` }).waitFor();
       expect(await viewer.page.getByRole('button', { name: /^(Create|Save) agent$/ }).count()).toBe(0);
       const agentWrite = await viewer.page.evaluate(
-        async ({ csrf, body }) => (await fetch('/console/api/v1/voice/agents', { method: 'POST', headers: { 'content-type': 'application/json', 'X-CSRF-Token': csrf }, body })).status,
+        async ({ csrf, body }) =>
+          (await fetch('/console/api/v1/voice/agents', { method: 'POST', headers: { 'content-type': 'application/json', 'X-CSRF-Token': csrf }, body })).status,
         { csrf: csrf_token, body: JSON.stringify(IVR_AGENT) },
       );
       expect(agentWrite).toBe(403);
@@ -394,8 +479,14 @@ describe('the console in Chromium', () => {
     }
   });
 
-  it('shows account B none of account A\'s messages', async () => {
-    const link = await createConsoleUser(database.url, { account: `console-b-${run}`, email: `owner-b-${run}@example.com`, role: 'owner', baseUrl: stack.baseUrl, secretsKeys: stack.secretsKeys });
+  it("shows account B none of account A's messages", async () => {
+    const link = await createConsoleUser(database.url, {
+      account: `console-b-${run}`,
+      email: `owner-b-${run}@example.com`,
+      role: 'owner',
+      baseUrl: stack.baseUrl,
+      secretsKeys: stack.secretsKeys,
+    });
     const other = await openContext();
     try {
       await signInWithLink(other.page, link.sign_in_url);

@@ -96,7 +96,7 @@ function descendantsOf(root: number): number[] {
     if (pid > 0) parents.set(pid, ppid);
   }
   const found: number[] = [];
-  for (let frontier = [root]; frontier.length > 0; ) {
+  for (let frontier = [root]; frontier.length > 0;) {
     const next = [...parents].filter(([, ppid]) => frontier.includes(ppid)).map(([pid]) => pid);
     found.push(...next);
     frontier = next;

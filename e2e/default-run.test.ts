@@ -94,10 +94,12 @@ it('npm start holds under concurrent sends, CLI key creation and reads, and SIGT
   const sender = async (worker: number) => {
     for (let n = 0; Date.now() < until; n++) {
       const recipient = `+4479111${String((worker * 97 + n) % 1_000).padStart(3, '0')}00`;
-      const answer = await load.call('POST', '/v1/messages', demoKey, { channel: 'sms', recipient, content: { text: `load ${worker}/${n}` } }).catch((e: Error) => {
-        failures.push(`POST: ${e.message}`);
-        return undefined;
-      });
+      const answer = await load
+        .call('POST', '/v1/messages', demoKey, { channel: 'sms', recipient, content: { text: `load ${worker}/${n}` } })
+        .catch((e: Error) => {
+          failures.push(`POST: ${e.message}`);
+          return undefined;
+        });
       if (!answer) continue;
       count(answer.status);
       if (answer.status === 202) accepted.push((JSON.parse(answer.body) as { id: string }).id);
@@ -108,10 +110,14 @@ it('npm start holds under concurrent sends, CLI key creation and reads, and SIGT
   const keysCreated: string[] = [];
   const cliCreatesKeys = async () => {
     for (let n = 0; Date.now() < until; n++) {
-      const { stdout } = await run(process.execPath, [join(REPO_ROOT, 'packages/cli/bin/switchboard.js'), 'keys', 'create', '--account', `cli-load-${n}`, '--test'], {
-        cwd: tmpdir(),
-        env: cliEnv,
-      });
+      const { stdout } = await run(
+        process.execPath,
+        [join(REPO_ROOT, 'packages/cli/bin/switchboard.js'), 'keys', 'create', '--account', `cli-load-${n}`, '--test'],
+        {
+          cwd: tmpdir(),
+          env: cliEnv,
+        },
+      );
       const key = (JSON.parse(stdout) as { key: string }).key;
       const first = await side.call('GET', '/v1/messages?limit=5', key);
       if (first.status !== 200) failures.push(`a key the CLI just created answered ${first.status}: ${first.body.slice(0, 300)}`);
@@ -139,7 +145,10 @@ it('npm start holds under concurrent sends, CLI key creation and reads, and SIGT
   expect([...statuses.keys()].filter((s) => s >= 500)).toEqual([]);
 
   // Every accepted message reaches a final state: polled through the list endpoint, with a key of its own.
-  const { stdout } = await run(process.execPath, [join(REPO_ROOT, 'packages/cli/bin/switchboard.js'), 'keys', 'create', '--account', 'demo', '--test'], { cwd: tmpdir(), env: cliEnv });
+  const { stdout } = await run(process.execPath, [join(REPO_ROOT, 'packages/cli/bin/switchboard.js'), 'keys', 'create', '--account', 'demo', '--test'], {
+    cwd: tmpdir(),
+    env: cliEnv,
+  });
   const pollKey = (JSON.parse(stdout) as { key: string }).key;
   let pending = new Set(accepted);
   const deadline = Date.now() + DRAIN_TIMEOUT_MS;
@@ -189,7 +198,9 @@ it('SIGTERM to one service of the stack stops the whole stack, npm included, and
   const port = await freePort();
   stack = await startDefaultRun(home, port, 180_000);
   const pids = stack.descendantPids();
-  const gateway = pids.find((pid) => spawnSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).stdout.includes('services/api-gateway/dist/main.js'));
+  const gateway = pids.find((pid) =>
+    spawnSync('ps', ['-o', 'args=', '-p', String(pid)], { encoding: 'utf8' }).stdout.includes('services/api-gateway/dist/main.js'),
+  );
   expect(gateway).toBeDefined();
   const npmExit = new Promise<number | null>((resolve) => stack?.child.once('exit', (code) => resolve(code)));
   process.kill(gateway as number, 'SIGTERM');

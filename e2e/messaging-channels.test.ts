@@ -74,7 +74,19 @@ describe('messaging end to end', () => {
     const { id } = await m.send({
       channel: 'auto',
       recipient: '+447911123402',
-      content: { type: 'interactive', interactive: { type: 'button', body: { text: 'Keep the appointment?' }, action: { buttons: [{ type: 'reply', reply: { id: 'y', title: 'Yes' } }, { type: 'reply', reply: { id: 'n', title: 'No' } }] } } },
+      content: {
+        type: 'interactive',
+        interactive: {
+          type: 'button',
+          body: { text: 'Keep the appointment?' },
+          action: {
+            buttons: [
+              { type: 'reply', reply: { id: 'y', title: 'Yes' } },
+              { type: 'reply', reply: { id: 'n', title: 'No' } },
+            ],
+          },
+        },
+      },
     });
     const done = await m.waitForMessage(id, reached('delivered'), 'delivered over sms');
     expect(done.channel_used).toBe('sms');

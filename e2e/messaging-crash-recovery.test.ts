@@ -69,7 +69,9 @@ it('a dispatcher killed mid-run leaves no message behind and none sent twice', a
   expect(plan.filter((p) => perText.get(p.text)?.length !== 1).map((p) => ({ text: p.text, sends: perText.get(p.text)?.length ?? 0 }))).toEqual([]);
   const byId = new Map(ids.map((id, i) => [id, plan[i]]));
   for (const msg of final.filter((f) => f.channel !== 'sms')) {
-    expect((await m.simSends({ client_ref: msg.id })).filter((s) => s.outcome === 'accepted')).toEqual([expect.objectContaining({ text: byId.get(msg.id)?.text })]);
+    expect((await m.simSends({ client_ref: msg.id })).filter((s) => s.outcome === 'accepted')).toEqual([
+      expect.objectContaining({ text: byId.get(msg.id)?.text }),
+    ]);
   }
 
   // Every history is in order: strictly increasing sequence, each status once, starting queued → sending.

@@ -106,7 +106,11 @@ export async function startMessagingStack(dispatcherEnv: Record<string, string> 
       const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
       try {
         const window = customerWindowCacheKey(started.prefix, { accountId: SANDBOX_WINDOW_ACCOUNT, sender: SANDBOX_SENDER, customer: String(body.from) });
-        await eventually(() => redis.exists(window), (n) => n === 1, { what: `chat window for ${String(body.from)}` });
+        await eventually(
+          () => redis.exists(window),
+          (n) => n === 1,
+          { what: `chat window for ${String(body.from)}` },
+        );
       } finally {
         redis.disconnect();
       }
@@ -118,4 +122,7 @@ export async function startMessagingStack(dispatcherEnv: Record<string, string> 
   };
 }
 
-export const reached = (...statuses: string[]) => (m: MessageView) => statuses.includes(m.status);
+export const reached =
+  (...statuses: string[]) =>
+  (m: MessageView) =>
+    statuses.includes(m.status);

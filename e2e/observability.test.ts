@@ -16,7 +16,12 @@ describe('observability', () => {
   let reader: string;
   // An OTLP/HTTP collector stand-in: the JSON export requests the services send.
   let collector: Server;
-  const exported: Array<{ resourceSpans: Array<{ resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> }; scopeSpans: Array<{ spans: Array<{ traceId: string; name: string }> }> }> }> = [];
+  const exported: Array<{
+    resourceSpans: Array<{
+      resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> };
+      scopeSpans: Array<{ spans: Array<{ traceId: string; name: string }> }>;
+    }>;
+  }> = [];
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -64,7 +69,9 @@ describe('observability', () => {
     expect(none.status).toBe(401);
     expect(none.headers.get('content-type')).toMatch(/application\/problem\+json/);
     expect(none.headers.get('www-authenticate')).toMatch(/^Basic /);
-    const notAdmin = await fetch(`${stack.baseUrl}/admin/queues`, { headers: { authorization: `Bearer ${sender.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'))}` } });
+    const notAdmin = await fetch(`${stack.baseUrl}/admin/queues`, {
+      headers: { authorization: `Bearer ${sender.replace(/.$/, (c) => (c === 'a' ? 'b' : 'a'))}` },
+    });
     expect(notAdmin.status).toBe(401);
     const wrongScope = await fetch(`${stack.baseUrl}/admin/queues`, { headers: { authorization: basic(reader) } });
     expect(wrongScope.status).toBe(403);
@@ -80,10 +87,21 @@ describe('observability', () => {
       const res = await fetch(new URL(asset, `${stack.baseUrl}/admin/queues/`), { headers: { authorization: basic(admin) } });
       expect({ asset, status: res.status }).toEqual({ asset, status: 200 });
     }
-    const api = await fetch(`${stack.baseUrl}/admin/queues/api/queues?activeQueue=message-send&page=1&jobsPerPage=10`, { headers: { authorization: `Bearer ${admin}` } });
+    const api = await fetch(`${stack.baseUrl}/admin/queues/api/queues?activeQueue=message-send&page=1&jobsPerPage=10`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(api.status).toBe(200);
     const { queues } = (await api.json()) as { queues: Array<{ name: string }> };
-    expect(queues.map((q) => q.name).sort()).toEqual(['event-fanout', 'message-send', 'message-send-bulk', 'message-send-chunks', 'message-timers', 'provider-callbacks', 'template-submit', 'webhook-delivery']);
+    expect(queues.map((q) => q.name).sort()).toEqual([
+      'event-fanout',
+      'message-send',
+      'message-send-bulk',
+      'message-send-chunks',
+      'message-timers',
+      'provider-callbacks',
+      'template-submit',
+      'webhook-delivery',
+    ]);
   });
 
   it('renders Bull Board in a real browser that logs in with Basic, under its CSP, loading nothing from elsewhere', async () => {
@@ -159,7 +177,11 @@ describe('observability', () => {
       }),
     );
     const exposed = new Set(scrapes.flatMap((text) => [...metricNamesExposed(text)]));
-    const missing = observabilityExpressions().flatMap(({ source, expr }) => metricNamesIn(expr).filter((n) => !exposed.has(n)).map((n) => `${source}: ${n}`));
+    const missing = observabilityExpressions().flatMap(({ source, expr }) =>
+      metricNamesIn(expr)
+        .filter((n) => !exposed.has(n))
+        .map((n) => `${source}: ${n}`),
+    );
     expect(missing).toEqual([]);
 
     const all = scrapes.join('\n');

@@ -12,7 +12,11 @@ let other: { key: string };
 beforeAll(async () => {
   m = await startMessagingStack();
   // The account of startMessagingStack's key; provisioning a number for it gives its inbound an owner.
-  await createAccountKey(m.stack.envFor('gateway').DATABASE_URL, { account: 'messaging-e2e', mode: 'test', numbers: [{ e164: BUSINESS, channels: ['sms', 'chat', 'rcs'] }] });
+  await createAccountKey(m.stack.envFor('gateway').DATABASE_URL, {
+    account: 'messaging-e2e',
+    mode: 'test',
+    numbers: [{ e164: BUSINESS, channels: ['sms', 'chat', 'rcs'] }],
+  });
   other = await createAccountKey(m.stack.envFor('gateway').DATABASE_URL, { account: 'optout-other', mode: 'test' });
 }, 90_000);
 
@@ -38,7 +42,11 @@ describe('STOP and START', () => {
     await m.waitForMessage(before.id, reached('delivered'), 'delivered before STOP');
 
     await m.simInbound({ channel: 'sms', from: CUSTOMER, to: BUSINESS, text: '  stop ' });
-    const listed = await eventually(() => listFor(CUSTOMER), (page: any) => page?.data?.length === 1, { what: 'suppression after STOP', timeoutMs: 20_000 });
+    const listed = await eventually(
+      () => listFor(CUSTOMER),
+      (page: any) => page?.data?.length === 1,
+      { what: 'suppression after STOP', timeoutMs: 20_000 },
+    );
     expect(listed.data[0]).toMatchObject({ recipient: CUSTOMER, channel: 'sms', source: 'inbound', id: expect.stringMatching(/^sup_/) });
 
     // The confirmation went out from the number the customer wrote to, although the customer is now suppressed.
@@ -62,12 +70,22 @@ describe('STOP and START', () => {
     const carried = await m.waitForMessage(viaAuto.id, reached('delivered', 'read'), 'auto skips sms');
     expect(carried.channel_used).toBe('rcs');
     expect(carried.attempts[0]).toMatchObject({ channel: 'sms', error_code: 'recipient_opted_out' });
-    const onlySms = await m.api<any>('POST', '/v1/messages', { channel: 'auto', fallback: ['sms'], recipient: CUSTOMER, from: BUSINESS, content: { text: 'x' } });
+    const onlySms = await m.api<any>('POST', '/v1/messages', {
+      channel: 'auto',
+      fallback: ['sms'],
+      recipient: CUSTOMER,
+      from: BUSINESS,
+      content: { text: 'x' },
+    });
     expect(onlySms.status).toBe(422);
     expect(onlySms.body.code).toBe('recipient_opted_out');
 
     await m.simInbound({ channel: 'sms', from: CUSTOMER, to: BUSINESS, text: 'START' });
-    await eventually(() => listFor(CUSTOMER), (page: any) => page?.data?.length === 0, { what: 'suppression lifted after START', timeoutMs: 20_000 });
+    await eventually(
+      () => listFor(CUSTOMER),
+      (page: any) => page?.data?.length === 0,
+      { what: 'suppression lifted after START', timeoutMs: 20_000 },
+    );
     await eventually(
       () => m.simSends({ channel: 'sms', to: CUSTOMER }),
       (sends) => sends.some((s) => s.text?.includes('re-subscribed')),

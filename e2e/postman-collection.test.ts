@@ -15,7 +15,12 @@ const COLLECTION = join(__dirname, '..', 'clients', 'postman', 'switchboard.post
 
 interface NewmanSummary {
   run: {
-    stats: { requests: { total: number; failed: number }; assertions: { total: number; failed: number }; prerequestScripts: { failed: number }; testScripts: { failed: number } };
+    stats: {
+      requests: { total: number; failed: number };
+      assertions: { total: number; failed: number };
+      prerequestScripts: { failed: number };
+      testScripts: { failed: number };
+    };
     failures: Array<{ error: { message: string; test?: string }; source?: { name?: string } }>;
     executions: Array<{ item: { name: string }; response?: { code: number } }>;
   };
@@ -27,7 +32,10 @@ let apiKey: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  stack = await startStack({ databaseUrl: database.url, redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: `postman${randomBytes(4).toString('hex')}`,
+  stack = await startStack({
+    databaseUrl: database.url,
+    redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    prefix: `postman${randomBytes(4).toString('hex')}`,
     // The Voice folder places calls: the orchestrator dials carrier-sim's phones and stores the recording.
     workers: ['dispatcher', 'voice-orchestrator'],
   });

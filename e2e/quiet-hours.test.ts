@@ -63,7 +63,13 @@ describe('quiet hours', () => {
   }, 150_000);
 
   it('names the field of malformed quiet hours', async () => {
-    const bad = await m.api<any>('POST', '/v1/messages', { channel: 'sms', recipient: RECIPIENT, quiet_hours: { start: '25:00', end: '8' }, category: 'promo', content: { text: 'x' } });
+    const bad = await m.api<any>('POST', '/v1/messages', {
+      channel: 'sms',
+      recipient: RECIPIENT,
+      quiet_hours: { start: '25:00', end: '8' },
+      category: 'promo',
+      content: { text: 'x' },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.map((e: any) => e.field).sort()).toEqual(['/category', '/quiet_hours/end', '/quiet_hours/start']);
     const badAccount = await m.api<any>('PATCH', '/v1/account', { quiet_hours: { start: '21:00' } });

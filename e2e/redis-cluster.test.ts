@@ -1,6 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Cluster } from 'ioredis';
-import { createAccountKey, createTestDatabase, eventually, startRedisCluster, startStack, type RedisCluster, type Stack, type TestDatabase } from '@switchboard/devstack';
+import {
+  createAccountKey,
+  createTestDatabase,
+  eventually,
+  startRedisCluster,
+  startStack,
+  type RedisCluster,
+  type Stack,
+  type TestDatabase,
+} from '@switchboard/devstack';
 import { ReceiverProcess, verify } from './webhooks-harness';
 
 // accept → dispatch → webhook through a real 3-master Redis Cluster (docs/architecture.md#redis-keys-and-cluster):
@@ -70,7 +79,14 @@ describe('Redis Cluster', () => {
     expect(batch.status).toBe(202);
     const { results } = (await batch.json()) as { results: Array<{ id: string }> };
     const states = await eventually(
-      () => Promise.all(results.map(async (r) => ((await (await fetch(`${stack.baseUrl}/v1/messages/${r.id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { status: string }).status)),
+      () =>
+        Promise.all(
+          results.map(
+            async (r) =>
+              ((await (await fetch(`${stack.baseUrl}/v1/messages/${r.id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as { status: string })
+                .status,
+          ),
+        ),
       (s) => s.every((status) => status === 'delivered' || status === 'read'),
       { what: 'both batch items delivered through the cluster', timeoutMs: 90_000 },
     );
@@ -81,7 +97,9 @@ describe('Redis Cluster', () => {
     expect(metrics).toMatch(/switchboard_queue_jobs\{queue="message-send",state="waiting"\} \d+/);
     expect(metrics).toMatch(/switchboard_idempotency_replays_total\{route="\/v1\/messages"\} 1/);
     const admin = await createAccountKey(database.url, { account: 'cluster-admin', scopes: ['admin'] });
-    const board = await fetch(`${stack.baseUrl}/admin/queues/api/queues?activeQueue=message-send&page=1&jobsPerPage=10`, { headers: { authorization: `Bearer ${admin.key}` } });
+    const board = await fetch(`${stack.baseUrl}/admin/queues/api/queues?activeQueue=message-send&page=1&jobsPerPage=10`, {
+      headers: { authorization: `Bearer ${admin.key}` },
+    });
     expect(board.status).toBe(200);
     const { queues } = (await board.json()) as { queues: Array<{ name: string; counts: Record<string, number> }> };
     expect(queues.find((q) => q.name === 'message-send')?.counts.completed).toBeGreaterThanOrEqual(1);

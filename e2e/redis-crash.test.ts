@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createAccountKey, createTestDatabase, eventually, startRedis, startStack, type RedisServer, type Stack, type TestDatabase } from '@switchboard/devstack';
+import {
+  createAccountKey,
+  createTestDatabase,
+  eventually,
+  startRedis,
+  startStack,
+  type RedisServer,
+  type Stack,
+  type TestDatabase,
+} from '@switchboard/devstack';
 
 /**
  * DEVELOPERS.md: a message is accepted once its job is in Redis, and Redis runs with AOF
@@ -47,12 +56,20 @@ it('delivers every message accepted before Redis was killed, once', async () => 
   expect((await api('POST', '/v1/messages', { channel: 'sms', recipient: '+447911123499', content: { text: 'refused' } })).status).toBe(503);
   redis = await startRedis({ port: redis.port, dir: redis.dir });
   // The gateway reconnects by itself and still finds the queued messages in the restarted Redis.
-  const queued = await eventually(() => api('GET', `/v1/messages/${ids[0]}`), (r) => r.status === 200, { what: 'gateway back on Redis', timeoutMs: 60_000 });
+  const queued = await eventually(
+    () => api('GET', `/v1/messages/${ids[0]}`),
+    (r) => r.status === 200,
+    { what: 'gateway back on Redis', timeoutMs: 60_000 },
+  );
   expect(queued.body.status).toBe('queued');
 
   await stack.startService('dispatcher');
   for (const id of ids) {
-    await eventually(() => api('GET', `/v1/messages/${id}`), (r) => ['delivered', 'read'].includes(r.body.status as string), { what: `${id} delivered`, timeoutMs: 90_000 });
+    await eventually(
+      () => api('GET', `/v1/messages/${id}`),
+      (r) => ['delivered', 'read'].includes(r.body.status as string),
+      { what: `${id} delivered`, timeoutMs: 90_000 },
+    );
   }
   const sends = (await (await fetch(`${stack.simUrl}/sim/sends`)).json()) as { data: Array<{ text: string | null; outcome: string }> };
   for (const text of texts) expect(sends.data.filter((s) => s.text === text && s.outcome === 'accepted')).toHaveLength(1);

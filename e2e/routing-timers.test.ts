@@ -37,7 +37,11 @@ describe('time-based fallback', () => {
     await m.simInbound({ channel: 'chat', from: recipient, to: SANDBOX_SENDER, text: 'Hi' });
     const { id } = await m.send({ channel: 'auto', fallback: ['chat', 'sms'], fallback_timeout_seconds: 5, recipient, content: { text: 'Your code is 4821' } });
 
-    const moved = await m.waitForMessage(id, (v) => v.channel_used === 'sms' && attemptsOf(v).some((a) => a.channel === 'sms' && a.status === 'sent'), 'sent on sms');
+    const moved = await m.waitForMessage(
+      id,
+      (v) => v.channel_used === 'sms' && attemptsOf(v).some((a) => a.channel === 'sms' && a.status === 'sent'),
+      'sent on sms',
+    );
     expect(moved.status).toBe('sent');
     expect(summary(moved)).toEqual(['chat:sent:fallback_timeout', 'sms:sent']);
     expect(await historyOf(id)).toEqual(['queued', 'sending', 'sent', 'fallback', 'sent']);

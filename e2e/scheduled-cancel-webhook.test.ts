@@ -31,7 +31,11 @@ it('delivers message.canceled, signed, to the callback_url of a canceled schedul
   expect(accepted.status).toBe(202);
   expect((await h.request(key, 'DELETE', `/v1/messages/${accepted.body.id}`)).status).toBe(200);
 
-  const [delivery] = await eventually(() => Promise.resolve(receiver.received('/cancel/callback')), (d) => d.length > 0, { what: 'message.canceled delivered', timeoutMs: 30_000 });
+  const [delivery] = await eventually(
+    () => Promise.resolve(receiver.received('/cancel/callback')),
+    (d) => d.length > 0,
+    { what: 'message.canceled delivered', timeoutMs: 30_000 },
+  );
   const envelope = JSON.parse(delivery.body);
   expect(envelope).toMatchObject({ type: 'message.canceled', data: { id: accepted.body.id, status: 'canceled' } });
   const secret = (await h.request(key, 'GET', '/v1/account/webhook-secret')).body.secret;

@@ -74,10 +74,20 @@ describe('scheduled sends', () => {
   }, 60_000);
 
   it('names the field of a bad send_at and of a malformed id on DELETE', async () => {
-    const far = await m.api<any>('POST', '/v1/messages', { channel: 'sms', recipient: '+14155550304', send_at: inSeconds(31 * 24 * 3600), content: { text: 'x' } });
+    const far = await m.api<any>('POST', '/v1/messages', {
+      channel: 'sms',
+      recipient: '+14155550304',
+      send_at: inSeconds(31 * 24 * 3600),
+      content: { text: 'x' },
+    });
     expect(far.status).toBe(400);
     expect(far.body.errors).toEqual([expect.objectContaining({ field: '/send_at' })]);
-    const noZone = await m.api<any>('POST', '/v1/messages', { channel: 'sms', recipient: '+14155550304', send_at: '2030-01-01T10:00:00', content: { text: 'x' } });
+    const noZone = await m.api<any>('POST', '/v1/messages', {
+      channel: 'sms',
+      recipient: '+14155550304',
+      send_at: '2030-01-01T10:00:00',
+      content: { text: 'x' },
+    });
     expect(noZone.status).toBe(400);
     expect(noZone.body.errors[0].field).toBe('/send_at');
     const malformed = await m.api<any>('DELETE', '/v1/messages/not-an-id');

@@ -20,7 +20,11 @@ const work: string[] = [];
 beforeAll(async () => {
   ensureSdkTools();
   database = await createTestDatabase();
-  stack = await startStack({ databaseUrl: database.url, redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: `qs${randomBytes(4).toString('hex')}` });
+  stack = await startStack({
+    databaseUrl: database.url,
+    redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    prefix: `qs${randomBytes(4).toString('hex')}`,
+  });
   ({ key: apiKey } = await createDemoAccount(database.url, { secretsKeys: stack.secretsKeys }));
 }, 120_000);
 
@@ -54,7 +58,10 @@ function runQuickStart(client: 'python' | 'php', { install, run, program, file }
   // as written, and pip's in-tree build leaves the repository alone.
   const dir = mkdtempSync(join(tmpdir(), `sb-quick-start-${client}-`));
   work.push(dir);
-  cpSync(join(REPO_ROOT, 'clients', client), join(dir, 'clients', client), { recursive: true, filter: (path) => !/(__pycache__|\.egg-info|\/build)$/.test(path) });
+  cpSync(join(REPO_ROOT, 'clients', client), join(dir, 'clients', client), {
+    recursive: true,
+    filter: (path) => !/(__pycache__|\.egg-info|\/build)$/.test(path),
+  });
   writeFileSync(join(dir, file), program);
   // The README's commands as written; its `export` line carries placeholders, whose real values are in the environment.
   const script = ['set -e', ...install, ...run.split('\n').filter((line) => !line.startsWith('export '))].join('\n');
@@ -67,14 +74,18 @@ describe('the SDK quick starts, as their READMEs write them', () => {
     expect(stack.baseUrl).not.toMatch(/:8080$/);
   });
 
-  it.each(['python', 'php'] as const)('%s: installs, sends a message and reads its status until it settles', (client) => {
-    const steps = quickStart(client);
-    expect(steps.file).not.toBe('');
-    expect(steps.program).toContain('SWITCHBOARD_BASE_URL');
-    expect(steps.program).not.toContain('127.0.0.1:8080');
-    if (client === 'python') expect(steps.install.join('\n')).toMatch(/python3 -m venv \.venv/);
-    const result = runQuickStart(client, steps);
-    expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr.slice(-3000) }).toEqual({ status: 0, stderr: '' });
-    expect(result.stdout).toMatch(/^msg_\S+ (delivered|read)$/m);
-  }, 240_000);
+  it.each(['python', 'php'] as const)(
+    '%s: installs, sends a message and reads its status until it settles',
+    (client) => {
+      const steps = quickStart(client);
+      expect(steps.file).not.toBe('');
+      expect(steps.program).toContain('SWITCHBOARD_BASE_URL');
+      expect(steps.program).not.toContain('127.0.0.1:8080');
+      if (client === 'python') expect(steps.install.join('\n')).toMatch(/python3 -m venv \.venv/);
+      const result = runQuickStart(client, steps);
+      expect({ status: result.status, stderr: result.status === 0 ? '' : result.stderr.slice(-3000) }).toEqual({ status: 0, stderr: '' });
+      expect(result.stdout).toMatch(/^msg_\S+ (delivered|read)$/m);
+    },
+    240_000,
+  );
 });

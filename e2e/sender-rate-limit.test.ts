@@ -59,7 +59,9 @@ async function acceptedSends(): Promise<SimSend[]> {
 
 async function metric(url: string, outcome: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('switchboard_dispatcher_sends_total{') && l.includes('channel="sms"') && l.includes(`outcome="${outcome}"`));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith('switchboard_dispatcher_sends_total{') && l.includes('channel="sms"') && l.includes(`outcome="${outcome}"`));
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
@@ -99,7 +101,11 @@ it('two dispatchers together send within ±10% of one sender’s configured rate
   // Waiting for the limit is not a failed try: every job completed on its first attempt.
   const queue = new Queue(MESSAGE_SEND_QUEUE.name, { connection: { url: REDIS_URL }, prefix: stack.prefix });
   try {
-    await eventually(() => queue.getJobCounts('completed'), (c) => c.completed === MESSAGES, { what: 'every job completed', timeoutMs: 30_000 });
+    await eventually(
+      () => queue.getJobCounts('completed'),
+      (c) => c.completed === MESSAGES,
+      { what: 'every job completed', timeoutMs: 30_000 },
+    );
     const jobs = await Promise.all(ids.map((id) => queue.getJob(id)));
     expect(jobs.filter((job) => job?.attemptsMade !== 1).map((job) => ({ id: job?.id, attemptsMade: job?.attemptsMade }))).toEqual([]);
   } finally {

@@ -52,7 +52,11 @@ async function undelivered(key: string, batchIds: string[]): Promise<number> {
 
 describe('traffic lanes', () => {
   it('refuses a transactional batch, naming the field, and shows each message its lane', async () => {
-    const refused = await call(m.key, 'POST', '/v1/messages/batch', { channel: 'sms', traffic_class: 'transactional', messages: [{ recipient: '+14155550111', content: { text: 'x' } }] });
+    const refused = await call(m.key, 'POST', '/v1/messages/batch', {
+      channel: 'sms',
+      traffic_class: 'transactional',
+      messages: [{ recipient: '+14155550111', content: { text: 'x' } }],
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors.map((e: any) => e.field)).toEqual(['/traffic_class']);
     const bad = await call(m.key, 'POST', '/v1/messages', { channel: 'sms', recipient: '+14155550111', content: { text: 'x' }, traffic_class: 'urgent' });
@@ -64,7 +68,11 @@ describe('traffic lanes', () => {
     const [batchId] = await campaign(m.key, 2, 'lane');
     expect((await m.message(single.id)) as any).toMatchObject({ traffic_class: 'transactional' });
     expect((await m.message(bulkSingle.id)) as any).toMatchObject({ traffic_class: 'bulk' });
-    await eventually(() => undelivered(m.key, [batchId]), (n) => n === 0, { what: 'the two-message batch delivered', timeoutMs: 60_000 });
+    await eventually(
+      () => undelivered(m.key, [batchId]),
+      (n) => n === 0,
+      { what: 'the two-message batch delivered', timeoutMs: 60_000 },
+    );
     await m.waitForMessage(single.id, (v) => v.status === 'delivered', 'delivered');
     await m.waitForMessage(bulkSingle.id, (v) => v.status === 'delivered', 'delivered');
     // Stored rows keep the lane, and the list filters on it.
@@ -88,7 +96,11 @@ describe('traffic lanes', () => {
       await new Promise((r) => setTimeout(r, 250));
     }
     for (const id of otps) {
-      await eventually(() => call(otpKey, 'GET', `/v1/messages/${id}`), (r) => r.body.status === 'delivered', { what: `${id} delivered`, timeoutMs: 120_000, intervalMs: 100 });
+      await eventually(
+        () => call(otpKey, 'GET', `/v1/messages/${id}`),
+        (r) => r.body.status === 'delivered',
+        { what: `${id} delivered`, timeoutMs: 120_000, intervalMs: 100 },
+      );
     }
     // Every one-time password is through while most of the campaign still waits: they did not queue behind it.
     expect(await undelivered(campaignKey, batches)).toBeGreaterThan(2_000);
@@ -99,7 +111,11 @@ describe('traffic lanes', () => {
     const smallKey = await m.keyOf('lanes-small');
     const big = await campaign(bigKey, 3_000, 'big');
     const small = await campaign(smallKey, 300, 'small');
-    await eventually(() => undelivered(smallKey, small), (n) => n === 0, { what: 'the small campaign delivered', timeoutMs: 240_000, intervalMs: 200 });
+    await eventually(
+      () => undelivered(smallKey, small),
+      (n) => n === 0,
+      { what: 'the small campaign delivered', timeoutMs: 240_000, intervalMs: 200 },
+    );
     expect(await undelivered(bigKey, big)).toBeGreaterThan(1_000);
   }, 300_000);
 });

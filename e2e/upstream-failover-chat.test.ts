@@ -46,7 +46,11 @@ beforeAll(async () => {
   const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
   try {
     const window = customerWindowCacheKey(stack.prefix, { accountId: SANDBOX_WINDOW_ACCOUNT, sender: SANDBOX_SENDER, customer: RECIPIENT });
-    await eventually(() => redis.exists(window), (n) => n === 1, { what: 'chat window opened' });
+    await eventually(
+      () => redis.exists(window),
+      (n) => n === 1,
+      { what: 'chat window opened' },
+    );
   } finally {
     redis.disconnect();
   }
@@ -69,9 +73,13 @@ const acceptedAt = (simUrl: string) => driver.acceptedAt(simUrl);
 
 describe('several chat upstreams with circuit breakers', () => {
   it('lists the chat upstreams with their priorities', async () => {
-    await eventually(() => api<{ data: Upstream[] }>('GET', '/v1/upstreams'), (r) => r.body.data?.filter((u) => u.mode === 'test' && u.channel === 'chat').length === 2, {
-      what: 'published chat upstreams',
-    });
+    await eventually(
+      () => api<{ data: Upstream[] }>('GET', '/v1/upstreams'),
+      (r) => r.body.data?.filter((u) => u.mode === 'test' && u.channel === 'chat').length === 2,
+      {
+        what: 'published chat upstreams',
+      },
+    );
     expect(await upstream('chat-primary')).toMatchObject({ channel: 'chat', state: 'closed', priority: 1 });
     expect(await upstream('chat-secondary')).toMatchObject({ channel: 'chat', state: 'closed', priority: 2 });
   });
@@ -110,7 +118,11 @@ describe('several chat upstreams with circuit breakers', () => {
     await sendAndDeliver(12);
     expect(await upstream('chat-primary')).toMatchObject({ state: 'open' });
     expect((await upstream('chat-primary')).error_rate).toBeGreaterThanOrEqual(0.5);
-    await eventually(() => breakerGauge('chat-primary'), (v) => v === '2', { what: 'open breaker gauge', timeoutMs: 5_000 });
+    await eventually(
+      () => breakerGauge('chat-primary'),
+      (v) => v === '2',
+      { what: 'open breaker gauge', timeoutMs: 5_000 },
+    );
 
     const whileOpen = await sendAndDeliver(3);
     expect(await acceptedAt(simB)).toEqual(expect.arrayContaining(whileOpen));
@@ -127,7 +139,11 @@ describe('several chat upstreams with circuit breakers', () => {
     );
     const afterRecovery = await sendAndDeliver(3);
     expect(await acceptedAt(stack.simUrl)).toEqual(expect.arrayContaining(afterRecovery));
-    await eventually(() => breakerGauge('chat-primary'), (v) => v === '0', { what: 'closed breaker gauge', timeoutMs: 5_000 });
+    await eventually(
+      () => breakerGauge('chat-primary'),
+      (v) => v === '0',
+      { what: 'closed breaker gauge', timeoutMs: 5_000 },
+    );
 
     // Every message was taken by exactly one upstream, once.
     const taken = [...(await acceptedAt(stack.simUrl)), ...(await acceptedAt(simB))];

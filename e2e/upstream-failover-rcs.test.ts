@@ -47,9 +47,13 @@ const acceptedAt = (simUrl: string) => driver.acceptedAt(simUrl);
 
 describe('several RBM upstreams with circuit breakers', () => {
   it('lists the RBM upstreams with their priorities', async () => {
-    await eventually(() => api<{ data: Upstream[] }>('GET', '/v1/upstreams'), (r) => r.body.data?.filter((u) => u.mode === 'test' && u.channel === 'rcs').length === 2, {
-      what: 'published RBM upstreams',
-    });
+    await eventually(
+      () => api<{ data: Upstream[] }>('GET', '/v1/upstreams'),
+      (r) => r.body.data?.filter((u) => u.mode === 'test' && u.channel === 'rcs').length === 2,
+      {
+        what: 'published RBM upstreams',
+      },
+    );
     expect(await upstream('rbm-primary')).toMatchObject({ channel: 'rcs', state: 'closed', priority: 1 });
     expect(await upstream('rbm-secondary')).toMatchObject({ channel: 'rcs', state: 'closed', priority: 2 });
   });
@@ -71,7 +75,11 @@ describe('several RBM upstreams with circuit breakers', () => {
     await sendAndDeliver(12);
     expect(await upstream('rbm-primary')).toMatchObject({ state: 'open' });
     expect((await upstream('rbm-primary')).error_rate).toBeGreaterThanOrEqual(0.5);
-    await eventually(() => breakerGauge('rbm-primary'), (v) => v === '2', { what: 'open breaker gauge', timeoutMs: 5_000 });
+    await eventually(
+      () => breakerGauge('rbm-primary'),
+      (v) => v === '2',
+      { what: 'open breaker gauge', timeoutMs: 5_000 },
+    );
 
     const whileOpen = await sendAndDeliver(3);
     expect(await acceptedAt(simB)).toEqual(expect.arrayContaining(whileOpen));
@@ -88,7 +96,11 @@ describe('several RBM upstreams with circuit breakers', () => {
     );
     const afterRecovery = await sendAndDeliver(3);
     expect(await acceptedAt(stack.simUrl)).toEqual(expect.arrayContaining(afterRecovery));
-    await eventually(() => breakerGauge('rbm-primary'), (v) => v === '0', { what: 'closed breaker gauge', timeoutMs: 5_000 });
+    await eventually(
+      () => breakerGauge('rbm-primary'),
+      (v) => v === '0',
+      { what: 'closed breaker gauge', timeoutMs: 5_000 },
+    );
 
     // Every message was taken by exactly one upstream, once.
     const taken = [...(await acceptedAt(stack.simUrl)), ...(await acceptedAt(simB))];

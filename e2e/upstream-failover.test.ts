@@ -47,7 +47,11 @@ async function sendOne(): Promise<{ id: string; to: string }> {
 }
 
 const delivered = (id: string) =>
-  eventually(() => api<{ status: string }>('GET', `/v1/messages/${id}`), (r) => r.body.status === 'delivered', { what: `${id} delivered`, timeoutMs: 20_000, intervalMs: 150 });
+  eventually(
+    () => api<{ status: string }>('GET', `/v1/messages/${id}`),
+    (r) => r.body.status === 'delivered',
+    { what: `${id} delivered`, timeoutMs: 20_000, intervalMs: 150 },
+  );
 
 async function acceptedAt(simUrl: string): Promise<string[]> {
   const res = await fetch(`${simUrl}/sim/sends?channel=sms`);
@@ -73,7 +77,11 @@ describe('several SMS upstreams with circuit breakers', () => {
   it('lists upstreams only for the admin scope', async () => {
     const { key: narrow } = await createAccountKey(database.url, { account: 'failover-e2e-narrow', mode: 'test', scopes: ['messages:write'] });
     expect((await api('GET', '/v1/upstreams', undefined, narrow)).status).toBe(403);
-    await eventually(() => api<{ data: Upstream[] }>('GET', '/v1/upstreams'), (r) => r.body.data?.filter((u) => u.mode === 'test' && u.channel === 'sms').length === 2, { what: 'published upstreams' });
+    await eventually(
+      () => api<{ data: Upstream[] }>('GET', '/v1/upstreams'),
+      (r) => r.body.data?.filter((u) => u.mode === 'test' && u.channel === 'sms').length === 2,
+      { what: 'published upstreams' },
+    );
     expect(await upstream('sim-primary')).toMatchObject({ state: 'closed', priority: 1 });
     const openapi = await api<{ paths: Record<string, { get?: { security?: unknown; 'x-required-scopes'?: unknown } }> }>('GET', '/v1/openapi.json');
     expect(openapi.body.paths['/v1/upstreams']?.get?.security).toEqual([{ bearerAuth: [] }]);
@@ -97,7 +105,11 @@ describe('several SMS upstreams with circuit breakers', () => {
     await sendAndDeliver(12);
     expect(await upstream('sim-primary')).toMatchObject({ state: 'open', error_rate: expect.any(Number) });
     expect((await upstream('sim-primary')).error_rate).toBeGreaterThanOrEqual(0.5);
-    await eventually(() => breakerGauge('sim-primary'), (v) => v === '2', { what: 'open breaker gauge', timeoutMs: 5_000 });
+    await eventually(
+      () => breakerGauge('sim-primary'),
+      (v) => v === '2',
+      { what: 'open breaker gauge', timeoutMs: 5_000 },
+    );
 
     const whileOpen = await sendAndDeliver(5);
     const secondaryTook = await acceptedAt(simB);
@@ -115,7 +127,11 @@ describe('several SMS upstreams with circuit breakers', () => {
     );
     const afterRecovery = await sendAndDeliver(5);
     expect(await acceptedAt(stack.simUrl)).toEqual(expect.arrayContaining(afterRecovery.map((m) => m.to)));
-    await eventually(() => breakerGauge('sim-primary'), (v) => v === '0', { what: 'closed breaker gauge', timeoutMs: 5_000 });
+    await eventually(
+      () => breakerGauge('sim-primary'),
+      (v) => v === '0',
+      { what: 'closed breaker gauge', timeoutMs: 5_000 },
+    );
 
     // Every message was taken by exactly one SMSC, once.
     const taken = [...(await acceptedAt(stack.simUrl)), ...(await acceptedAt(simB))];

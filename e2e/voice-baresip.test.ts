@@ -48,13 +48,27 @@ describe('a voice agent calling baresip through the live SIP trunk', () => {
 
   it("speaks a prompt that baresip's recording carries, and routes on the digit baresip sends", async () => {
     const api = async (method: string, path: string, body?: unknown) =>
-      (await fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+      (
+        await fetch(`${stack.baseUrl}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: body && JSON.stringify(body),
+        })
+      ).json() as Promise<Record<string, unknown>>;
     const agent = await api('POST', '/v1/voice/agents', {
       name: 'billing line',
       flow: {
         start: 'menu',
         nodes: {
-          menu: { type: 'gather', input: 'dtmf', prompt: PROMPT, timeout_seconds: 20, branches: [{ match: '5', next: 'billing' }], no_input: 'bye', no_match: 'bye' },
+          menu: {
+            type: 'gather',
+            input: 'dtmf',
+            prompt: PROMPT,
+            timeout_seconds: 20,
+            branches: [{ match: '5', next: 'billing' }],
+            no_input: 'bye',
+            no_match: 'bye',
+          },
           billing: { type: 'say', text: 'You chose billing.', next: 'bye' },
           bye: { type: 'hangup' },
         },
@@ -83,7 +97,10 @@ describe('a voice agent calling baresip through the live SIP trunk', () => {
       (name) => name !== undefined,
       { what: "baresip's recording", timeoutMs: 10_000 },
     );
-    const heard = await createPocketsphinxRecognizer().recognize(encodeMulaw(readWav(join(baresip.recordingsDir, recording!)).samples), [PROMPT, 'You chose billing.']);
+    const heard = await createPocketsphinxRecognizer().recognize(encodeMulaw(readWav(join(baresip.recordingsDir, recording!)).samples), [
+      PROMPT,
+      'You chose billing.',
+    ]);
     // Both prompts, recognised from what baresip recorded (the first word may fall before its recording starts).
     expect(heard.split(' ')).toEqual(expect.arrayContaining(['five', 'billing', 'chose']));
   });

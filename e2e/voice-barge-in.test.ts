@@ -67,14 +67,26 @@ describe('barge-in, checked in the recording', () => {
 
   it("stops the agent's prompt within 10 frames of the callee's speech onset", async () => {
     const api = async (method: string, path: string, body?: unknown) =>
-      fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+      fetch(`${stack.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body && JSON.stringify(body),
+      });
     const agent = (await (
       await api('POST', '/v1/voice/agents', {
         name: 'long prompt',
         flow: {
           start: 'ask',
           nodes: {
-            ask: { type: 'gather', input: 'speech', prompt: LONG_PROMPT, timeout_seconds: 10, branches: [{ match: 'sales', next: 'sales' }], no_input: 'bye', no_match: 'bye' },
+            ask: {
+              type: 'gather',
+              input: 'speech',
+              prompt: LONG_PROMPT,
+              timeout_seconds: 10,
+              branches: [{ match: 'sales', next: 'sales' }],
+              no_input: 'bye',
+              no_match: 'bye',
+            },
             sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
             bye: { type: 'hangup' },
           },
@@ -83,7 +95,12 @@ describe('barge-in, checked in the recording', () => {
     ).json()) as { id: string };
     const created = (await (await api('POST', '/v1/voice/calls', { to: TO, from: FROM, agent_id: agent.id, record: true })).json()) as { call_id: string };
     const call = await eventually(
-      async () => (await (await api('GET', `/v1/voice/calls/${created.call_id}`)).json()) as { status: string; transcript: Array<{ speaker: string; text: string }>; recording: unknown },
+      async () =>
+        (await (await api('GET', `/v1/voice/calls/${created.call_id}`)).json()) as {
+          status: string;
+          transcript: Array<{ speaker: string; text: string }>;
+          recording: unknown;
+        },
       (c) => !['ringing', 'in-progress'].includes(c.status) && c.recording !== null,
       { what: 'the call to end with its recording', timeoutMs: 60_000 },
     );

@@ -34,7 +34,10 @@ describe('bridged transfer between two real SIP phones', () => {
       { what, timeoutMs: 60_000, intervalMs: 250 },
     );
   const bridgeAgent = async (to: string) => {
-    const agent = await api('POST', '/v1/voice/agents', { name: `bridge to ${to}`, flow: { start: 'connect', nodes: { connect: { type: 'transfer', mode: 'bridge', to, timeout_seconds: 10 } } } });
+    const agent = await api('POST', '/v1/voice/agents', {
+      name: `bridge to ${to}`,
+      flow: { start: 'connect', nodes: { connect: { type: 'transfer', mode: 'bridge', to, timeout_seconds: 10 } } },
+    });
     expect(agent.status).toBe(201);
     return agent.body.id as string;
   };
@@ -67,7 +70,12 @@ describe('bridged transfer between two real SIP phones', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    stack = await startStack({ databaseUrl: database.url, redisUrl: TEST_REDIS_URL, prefix: `sbvt${randomBytes(4).toString('hex')}`, workers: ['voice-orchestrator'] });
+    stack = await startStack({
+      databaseUrl: database.url,
+      redisUrl: TEST_REDIS_URL,
+      prefix: `sbvt${randomBytes(4).toString('hex')}`,
+      workers: ['voice-orchestrator'],
+    });
     ({ key } = await createAccountKey(database.url, { account: 'voice-bridge', scopes: ['*'], numbers: [{ e164: FROM, channels: ['voice'] }] }));
   }, 120_000);
   afterAll(async () => {
@@ -123,7 +131,10 @@ describe('bridged transfer between two real SIP phones', () => {
     expect(call).toMatchObject({ status: 'completed', end_reason: 'agent_hangup' });
     expect(call.transcript.map((t) => `${t.speaker}: ${t.text}`)).toEqual([`agent: Bridge to ${callee('01')} failed (busy)`, 'agent: Sales is busy.']);
 
-    const badMode = await api('POST', '/v1/voice/agents', { name: 'x', flow: { start: 'x', nodes: { x: { type: 'transfer', to: '+15550100', mode: 'conference' } } } });
+    const badMode = await api('POST', '/v1/voice/agents', {
+      name: 'x',
+      flow: { start: 'x', nodes: { x: { type: 'transfer', to: '+15550100', mode: 'conference' } } },
+    });
     expect(badMode.status).toBe(400);
     expect(badMode.body.errors).toEqual([expect.objectContaining({ field: '/flow/nodes/x/mode' })]);
   });
@@ -138,7 +149,11 @@ describe('bridged transfer between two real SIP phones', () => {
     );
     await stack.services['voice-orchestrator']!.kill('SIGTERM');
     // Written by the process on its way out, not by another orchestrator's sweep (none runs now).
-    expect((await api('GET', `/v1/voice/calls/${id}`)).body).toMatchObject({ status: 'failed', end_reason: 'orchestrator_lost', transcript: [expect.objectContaining({ text: `Bridged to ${callee('05')}` })] });
+    expect((await api('GET', `/v1/voice/calls/${id}`)).body).toMatchObject({
+      status: 'failed',
+      end_reason: 'orchestrator_lost',
+      transcript: [expect.objectContaining({ text: `Bridged to ${callee('05')}` })],
+    });
     await stack.startService('voice-orchestrator');
   });
 });

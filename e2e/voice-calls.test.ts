@@ -39,7 +39,13 @@ describe('voice calls through the full stack', () => {
       redisUrl: TEST_REDIS_URL,
       prefix: `sbvc${randomBytes(4).toString('hex')}`,
       workers: ['voice-orchestrator', 'webhook-delivery'],
-      env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000', OUTBOX_SWEEP_INTERVAL_MS: '200', OUTBOX_SWEEP_AGE_MS: '500' },
+      env: {
+        WEBHOOK_ALLOW_HTTP: 'true',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
+        OUTBOX_SWEEP_INTERVAL_MS: '200',
+        OUTBOX_SWEEP_AGE_MS: '500',
+      },
       gatewayEnv: { VOICE_CONCURRENT_CALLS_PER_ACCOUNT: '2' },
       // A killed orchestrator's calls are found lost within seconds instead of 45 s.
       voiceEnv: { VOICE_HEARTBEAT_MS: '500', VOICE_LOST_AFTER_MS: '3000' },
@@ -65,7 +71,10 @@ describe('voice calls through the full stack', () => {
     const fields = (res.body.errors as Array<{ field: string }>).map((e) => e.field);
     expect(fields).toEqual(expect.arrayContaining(['/flow/nodes/a/next', '/flow/nodes/b/type']));
 
-    const unreachable = await api('POST', '/v1/voice/agents', { name: 'island', flow: { start: 'a', nodes: { a: { type: 'hangup' }, c: { type: 'hangup' } } } });
+    const unreachable = await api('POST', '/v1/voice/agents', {
+      name: 'island',
+      flow: { start: 'a', nodes: { a: { type: 'hangup' }, c: { type: 'hangup' } } },
+    });
     expect(unreachable.status).toBe(400);
     expect(unreachable.body.errors).toEqual([expect.objectContaining({ field: '/flow/nodes/c' })]);
   });
@@ -93,8 +102,20 @@ describe('voice calls through the full stack', () => {
       { 'idempotency-key': '6f1c9a52-8d1e-4a57-9a0e-2b7d3f4c5e61' },
     );
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ call_id: expect.stringMatching(/^call_/), status: 'ringing', to: callee('00'), from: FROM, agent_id: agent.body.id, created_at: expect.any(String) });
-    const replay = await api('POST', '/v1/voice/calls', { to: callee('00'), from: FROM, agent_id: agent.body.id, record: true, metadata: { name: 'Ada' }, callback_url: receiver.url('/ivr') }, { 'idempotency-key': '6f1c9a52-8d1e-4a57-9a0e-2b7d3f4c5e61' });
+    expect(created.body).toEqual({
+      call_id: expect.stringMatching(/^call_/),
+      status: 'ringing',
+      to: callee('00'),
+      from: FROM,
+      agent_id: agent.body.id,
+      created_at: expect.any(String),
+    });
+    const replay = await api(
+      'POST',
+      '/v1/voice/calls',
+      { to: callee('00'), from: FROM, agent_id: agent.body.id, record: true, metadata: { name: 'Ada' }, callback_url: receiver.url('/ivr') },
+      { 'idempotency-key': '6f1c9a52-8d1e-4a57-9a0e-2b7d3f4c5e61' },
+    );
     expect(replay.body.call_id).toBe(created.body.call_id);
 
     const call = await callEnds(created.body.call_id as string, 'the IVR call to end');
@@ -144,7 +165,10 @@ describe('voice calls through the full stack', () => {
     expect(call.metadata).toEqual({});
     // Its recording will never exist, and the answer says so rather than "(yet)".
     const recording = await api('GET', `/v1/voice/calls/${created.body.call_id as string}/recording`);
-    expect({ status: recording.status, detail: recording.body.detail }).toEqual({ status: 404, detail: 'The call ended busy without being answered: it has no recording.' });
+    expect({ status: recording.status, detail: recording.body.detail }).toEqual({
+      status: 404,
+      detail: 'The call ended busy without being answered: it has no recording.',
+    });
   });
 
   it('limits concurrent calls per account, and a hangup while ringing cancels the call', async () => {
@@ -166,8 +190,11 @@ describe('voice calls through the full stack', () => {
     expect(again.body.code).toBe('call_already_ended');
   });
 
-  it('ends a call whose callee stays silent after the prompt with silence_timeout (the agent\'s silence_timeout_seconds)', async () => {
-    const tooShort = await api('POST', '/v1/voice/agents', { name: 'x', flow: { start: 'end', silence_timeout_seconds: 1, nodes: { end: { type: 'hangup' } } } });
+  it("ends a call whose callee stays silent after the prompt with silence_timeout (the agent's silence_timeout_seconds)", async () => {
+    const tooShort = await api('POST', '/v1/voice/agents', {
+      name: 'x',
+      flow: { start: 'end', silence_timeout_seconds: 1, nodes: { end: { type: 'hangup' } } },
+    });
     expect(tooShort.status).toBe(400);
     expect(tooShort.body.errors).toEqual([expect.objectContaining({ field: '/flow/silence_timeout_seconds' })]);
 
@@ -197,7 +224,15 @@ describe('voice calls through the full stack', () => {
       flow: {
         start: 'menu',
         nodes: {
-          menu: { type: 'gather', input: 'dtmf', prompt: 'Press 1 for sales.', timeout_seconds: 8, branches: [{ match: '1', next: 'connect' }], no_input: 'bye', no_match: 'bye' },
+          menu: {
+            type: 'gather',
+            input: 'dtmf',
+            prompt: 'Press 1 for sales.',
+            timeout_seconds: 8,
+            branches: [{ match: '1', next: 'connect' }],
+            no_input: 'bye',
+            no_match: 'bye',
+          },
           connect: { type: 'say', text: 'Connecting you to sales.', next: 'xfer' },
           xfer: { type: 'transfer', to: '+15550100', on_error: 'sorry' },
           sorry: { type: 'say', text: 'Sales cannot take your call.', next: 'bye' },
@@ -210,7 +245,12 @@ describe('voice calls through the full stack', () => {
     const call = await callEnds(created.body.call_id as string, 'the transferred call to end');
     expect(call).toMatchObject({ status: 'completed', end_reason: 'completed' });
     const turns = call.transcript.map((t) => `${t.speaker}: ${t.text}`);
-    expect(turns).toEqual(['agent: Press 1 for sales.', 'callee: DTMF: 1', 'agent: Connecting you to sales.', expect.stringMatching(/^agent: Transferred to sip:\+15550100@127\.0\.0\.1:\d+$/)]);
+    expect(turns).toEqual([
+      'agent: Press 1 for sales.',
+      'callee: DTMF: 1',
+      'agent: Connecting you to sales.',
+      expect.stringMatching(/^agent: Transferred to sip:\+15550100@127\.0\.0\.1:\d+$/),
+    ]);
 
     const badTarget = await api('POST', '/v1/voice/agents', { name: 'x', flow: { start: 'x', nodes: { x: { type: 'transfer', to: 'sales>\r\nVia: evil' } } } });
     expect(badTarget.status).toBe(400);
@@ -286,7 +326,15 @@ describe('voice calls through the full stack', () => {
       flow: {
         start: 'talk',
         nodes: {
-          talk: { type: 'llm', system_prompt: 'You are the front desk of Example Corporation.', goal: 'Find out whether the caller wants sales or support.', max_turns: 3, expected_phrases: ['sales', 'support'], next: 'done', on_error: 'sorry' },
+          talk: {
+            type: 'llm',
+            system_prompt: 'You are the front desk of Example Corporation.',
+            goal: 'Find out whether the caller wants sales or support.',
+            max_turns: 3,
+            expected_phrases: ['sales', 'support'],
+            next: 'done',
+            on_error: 'sorry',
+          },
           done: { type: 'say', text: 'Transferring to {{llm_result.department}}.', next: 'bye' },
           sorry: { type: 'say', text: 'Sorry, something went wrong.', next: 'bye' },
           bye: { type: 'hangup' },
@@ -359,7 +407,10 @@ describe('voice calls through the full stack', () => {
   it('ends a call as failed / orchestrator_lost when its orchestrator is killed mid-call', async () => {
     const agent = await api('POST', '/v1/voice/agents', {
       name: 'long hold',
-      flow: { start: 'wait', nodes: { wait: { type: 'gather', input: 'dtmf', timeout_seconds: 60, branches: [], no_input: 'end', no_match: 'end' }, end: { type: 'hangup' } } },
+      flow: {
+        start: 'wait',
+        nodes: { wait: { type: 'gather', input: 'dtmf', timeout_seconds: 60, branches: [], no_input: 'end', no_match: 'end' }, end: { type: 'hangup' } },
+      },
     });
     const created = await api('POST', '/v1/voice/calls', { to: callee('05'), from: FROM, agent_id: agent.body.id });
     await eventually(

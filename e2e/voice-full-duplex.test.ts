@@ -78,7 +78,9 @@ describe('full-duplex listening: a callee who talks over the agent', () => {
   };
   const call = async (phone: string) => {
     const agent = (await (await api('POST', '/v1/voice/agents', { name: `talks over ${phone}`, flow })).json()) as { id: string };
-    const created = (await (await api('POST', '/v1/voice/calls', { to: callee(phone), from: FROM, agent_id: agent.id, record: true })).json()) as { call_id: string };
+    const created = (await (await api('POST', '/v1/voice/calls', { to: callee(phone), from: FROM, agent_id: agent.id, record: true })).json()) as {
+      call_id: string;
+    };
     return eventually(
       async () => (await (await api('GET', `/v1/voice/calls/${created.call_id}`)).json()) as CallView & { transcript: Array<{ interrupted?: boolean }> },
       (c) => !['ringing', 'in-progress'].includes(c.status) && c.recording !== null,
@@ -89,7 +91,12 @@ describe('full-duplex listening: a callee who talks over the agent', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sb-voice-duplex-'));
     database = await createTestDatabase();
-    stack = await startStack({ databaseUrl: database.url, redisUrl: TEST_REDIS_URL, prefix: `sbvd${randomBytes(4).toString('hex')}`, workers: ['voice-orchestrator'] });
+    stack = await startStack({
+      databaseUrl: database.url,
+      redisUrl: TEST_REDIS_URL,
+      prefix: `sbvd${randomBytes(4).toString('hex')}`,
+      workers: ['voice-orchestrator'],
+    });
     ({ key } = await createAccountKey(database.url, { account: 'voice-duplex-e2e', scopes: ['*'], numbers: [{ e164: FROM, channels: ['voice'] }] }));
   }, 120_000);
   afterAll(async () => {
@@ -109,7 +116,7 @@ describe('full-duplex listening: a callee who talks over the agent', () => {
     expect(turns[2]).toEqual({ speaker: 'agent', text: 'Connecting you to sales.', interrupted: false });
   });
 
-  it("stops an llm reply the callee talks over, marks the sentence it cut, and answers what was said", async () => {
+  it('stops an llm reply the callee talks over, marks the sentence it cut, and answers what was said', async () => {
     const agent = (await (
       await api('POST', '/v1/voice/agents', {
         name: 'llm talked over',
@@ -117,7 +124,14 @@ describe('full-duplex listening: a callee who talks over the agent', () => {
         flow: {
           start: 'talk',
           nodes: {
-            talk: { type: 'llm', system_prompt: 'You are the front desk.', goal: 'Find out whether the caller wants sales or support.', max_turns: 3, expected_phrases: ['sales', 'support'], next: 'done' },
+            talk: {
+              type: 'llm',
+              system_prompt: 'You are the front desk.',
+              goal: 'Find out whether the caller wants sales or support.',
+              max_turns: 3,
+              expected_phrases: ['sales', 'support'],
+              next: 'done',
+            },
             done: { type: 'say', text: 'Transferring to {{llm_result.department}}.', next: 'bye' },
             bye: { type: 'hangup' },
           },
@@ -139,7 +153,11 @@ describe('full-duplex listening: a callee who talks over the agent', () => {
     expect(greeting[0].interrupted).toBeUndefined();
     expect(greeting[greeting.length - 1].interrupted).toBe(true);
     expect(ended.transcript[answer].text).toMatch(/\bsales\b/);
-    expect(ended.transcript.slice(answer + 1).map((t) => `${t.text}${t.interrupted ? ' (interrupted)' : ''}`)).toEqual(['Certainly.', 'Connecting you to sales.', 'Transferring to sales.']);
+    expect(ended.transcript.slice(answer + 1).map((t) => `${t.text}${t.interrupted ? ' (interrupted)' : ''}`)).toEqual([
+      'Certainly.',
+      'Connecting you to sales.',
+      'Transferring to sales.',
+    ]);
   });
 
   it('lets a backchannel pass under a long say, then stops the say for the answer', async () => {

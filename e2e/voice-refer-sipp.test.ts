@@ -16,7 +16,13 @@ describe("a voice agent's transfer node against SIPp as the transferee", () => {
   let sipp: SippProcess | undefined;
 
   const api = async (method: string, path: string, body?: unknown) =>
-    (await fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+    (
+      await fetch(`${stack.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body && JSON.stringify(body),
+      })
+    ).json() as Promise<Record<string, unknown>>;
   const transferCall = async (scenario: string) => {
     sipp = await startSipp(scenario, sipPort, ['-rtp_echo', '-mi', '127.0.0.1', '-mp', String(await freeUdpPort())]);
     const agent = await api('POST', '/v1/voice/agents', {

@@ -16,7 +16,18 @@ const SPEECH_AGENT = {
   flow: {
     start: 'ask',
     nodes: {
-      ask: { type: 'gather', input: 'speech', prompt: PROMPT, timeout_seconds: 8, branches: [{ match: 'sales', next: 'end' }, { match: 'support', next: 'support' }], no_input: 'sorry', no_match: 'sorry' },
+      ask: {
+        type: 'gather',
+        input: 'speech',
+        prompt: PROMPT,
+        timeout_seconds: 8,
+        branches: [
+          { match: 'sales', next: 'end' },
+          { match: 'support', next: 'support' },
+        ],
+        no_input: 'sorry',
+        no_match: 'sorry',
+      },
       support: { type: 'say', text: 'Connecting you to support.', next: 'end' },
       sorry: { type: 'say', text: 'Sorry, I did not catch that.', next: 'end' },
       end: { type: 'hangup' },
@@ -58,11 +69,19 @@ describe('voice calls with remote TTS and STT providers', () => {
     VOICE_STT_MODEL: sttModel,
   });
   const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return res.headers.get('content-type')?.includes('json') ? ((await res.json()) as Record<string, unknown>) : Buffer.from(await res.arrayBuffer());
   };
   const callEnds = (id: string, what: string) =>
-    eventually(async () => (await api('GET', `/v1/voice/calls/${id}`)) as unknown as CallView, (c) => !['ringing', 'in-progress'].includes(c.status), { what, timeoutMs: 60_000, intervalMs: 250 });
+    eventually(
+      async () => (await api('GET', `/v1/voice/calls/${id}`)) as unknown as CallView,
+      (c) => !['ringing', 'in-progress'].includes(c.status),
+      { what, timeoutMs: 60_000, intervalMs: 250 },
+    );
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -85,7 +104,11 @@ describe('voice calls with remote TTS and STT providers', () => {
     // On a loaded machine the callee's own hang-up (6 s after it spoke) can come before ours, as in voice-calls.test.ts.
     expect(['agent_hangup', 'callee_hangup']).toContain(call.end_reason);
 
-    const withRecording = await eventually(async () => (await api('GET', `/v1/voice/calls/${call.call_id}`)) as unknown as CallView, (c) => c.recording !== null, { what: 'the recording', timeoutMs: 30_000 });
+    const withRecording = await eventually(
+      async () => (await api('GET', `/v1/voice/calls/${call.call_id}`)) as unknown as CallView,
+      (c) => c.recording !== null,
+      { what: 'the recording', timeoutMs: 30_000 },
+    );
     const wav = (await api('GET', withRecording.recording!.url)) as Buffer;
     // The agent's channel of the call recording, recognised by the local pocketsphinx as the other tests do.
     const heard = await createPocketsphinxRecognizer().recognize(encodeMulaw(agentSpeech(wav)), [PROMPT]);

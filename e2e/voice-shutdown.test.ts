@@ -21,7 +21,12 @@ describe('voice orchestrator shutdown grace', () => {
     return (await res.json()) as Record<string, unknown>;
   };
   const call = async (id: string) => (await api('GET', `/v1/voice/calls/${id}`)) as unknown as CallView;
-  const answered = (id: string) => eventually(() => call(id), (c) => c.status === 'in-progress', { what: 'the call to be answered', timeoutMs: 30_000, intervalMs: 100 });
+  const answered = (id: string) =>
+    eventually(
+      () => call(id),
+      (c) => c.status === 'in-progress',
+      { what: 'the call to be answered', timeoutMs: 30_000, intervalMs: 100 },
+    );
   const logLines = (message: string) =>
     orchestrator
       .logs()
@@ -53,7 +58,10 @@ describe('voice orchestrator shutdown grace', () => {
   it('lets a call that is ending finish as it would have: its goodbye plays and the agent hangs up', async () => {
     const agent = await api('POST', '/v1/voice/agents', {
       name: 'closing',
-      flow: { start: 'bye', nodes: { bye: { type: 'say', text: 'Thank you for calling. We are closed for the night. Goodbye.', next: 'end' }, end: { type: 'hangup' } } },
+      flow: {
+        start: 'bye',
+        nodes: { bye: { type: 'say', text: 'Thank you for calling. We are closed for the night. Goodbye.', next: 'end' }, end: { type: 'hangup' } },
+      },
     });
     const created = await api('POST', '/v1/voice/calls', { to: callee('05'), from: FROM, agent_id: agent.id });
     const id = created.call_id as string;
@@ -68,7 +76,10 @@ describe('voice orchestrator shutdown grace', () => {
   it('cuts a call still up when the grace is over: failed / orchestrator_lost', async () => {
     const agent = await api('POST', '/v1/voice/agents', {
       name: 'long hold',
-      flow: { start: 'wait', nodes: { wait: { type: 'gather', input: 'dtmf', timeout_seconds: 60, branches: [], no_input: 'end', no_match: 'end' }, end: { type: 'hangup' } } },
+      flow: {
+        start: 'wait',
+        nodes: { wait: { type: 'gather', input: 'dtmf', timeout_seconds: 60, branches: [], no_input: 'end', no_match: 'end' }, end: { type: 'hangup' } },
+      },
     });
     const created = await api('POST', '/v1/voice/calls', { to: callee('05'), from: FROM, agent_id: agent.id });
     const id = created.call_id as string;

@@ -89,7 +89,11 @@ describe('webhook delivery (real processes)', () => {
     const produced = [];
     for (let i = 0; i < 15; i++) produced.push(...(await sentAndDeliveredMessage(db, account.id)).events);
     await publish.publisher.publish(produced);
-    await eventually(async () => receiver.received('/crash').length, (n) => n >= 3, { what: 'some deliveries before the crash' });
+    await eventually(
+      async () => receiver.received('/crash').length,
+      (n) => n >= 3,
+      { what: 'some deliveries before the crash' },
+    );
     await worker.kill('SIGKILL');
 
     // Committed while no webhook-delivery runs, and the producer "crashed" before publishing them.
@@ -98,7 +102,13 @@ describe('webhook delivery (real processes)', () => {
 
     const expected = [...produced, ...unpublished].map((e) => e.id);
     await eventually(
-      async () => new Set(receiver.received('/crash').filter((d) => d.status === 200).map((d) => d.headers['webhook-id'])),
+      async () =>
+        new Set(
+          receiver
+            .received('/crash')
+            .filter((d) => d.status === 200)
+            .map((d) => d.headers['webhook-id']),
+        ),
       (ids) => expected.every((id) => ids.has(id)),
       { what: 'every event delivered after the crash', timeoutMs: 60_000 },
     );

@@ -55,7 +55,10 @@ export class ReceiverProcess {
 
   received(path?: string): ReceivedDelivery[] {
     if (!existsSync(this.logFile)) return [];
-    const all = readFileSync(this.logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as ReceivedDelivery);
+    const all = readFileSync(this.logFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as ReceivedDelivery);
     return path ? all.filter((d) => d.path === path) : all;
   }
 

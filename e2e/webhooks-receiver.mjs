@@ -26,7 +26,12 @@ const server = createServer((req, res) => {
     const b = behaviourFor(req.url);
     const answer = () => {
       if (log) {
-        const headers = { 'webhook-id': req.headers['webhook-id'], 'webhook-timestamp': req.headers['webhook-timestamp'], 'webhook-signature': req.headers['webhook-signature'], traceparent: req.headers.traceparent };
+        const headers = {
+          'webhook-id': req.headers['webhook-id'],
+          'webhook-timestamp': req.headers['webhook-timestamp'],
+          'webhook-signature': req.headers['webhook-signature'],
+          traceparent: req.headers.traceparent,
+        };
         appendFileSync(log, `${JSON.stringify({ path: req.url, status: b.status, headers, body, at: Date.now() })}\n`);
       }
       res.writeHead(b.status, b.retryAfter ? { 'retry-after': b.retryAfter } : {}).end(b.status >= 300 ? 'no' : 'ok');

@@ -60,7 +60,10 @@ describe('webhook retries, rotation and the webhook API (real processes)', () =>
     const got = await api.request(key, 'GET', `/v1/webhooks/${created.id}`);
     expect(got.status).toBe(200);
     expect(got.body.secret).toBeUndefined();
-    expect((await api.request(key, 'GET', '/v1/webhooks?limit=1')).body).toMatchObject({ data: [expect.objectContaining({ id: created.id })], next_cursor: null });
+    expect((await api.request(key, 'GET', '/v1/webhooks?limit=1')).body).toMatchObject({
+      data: [expect.objectContaining({ id: created.id })],
+      next_cursor: null,
+    });
 
     const { key: readOnly } = await keyFor('validation', ['messages:read']);
     expect((await api.request(readOnly, 'DELETE', `/v1/webhooks/${created.id}`)).status).toBe(403);
@@ -79,7 +82,11 @@ describe('webhook retries, rotation and the webhook API (real processes)', () =>
     const control = await register(key, '/gone-control');
     await receiver.behave('/gone', { status: 410 });
     await produce(accountId);
-    await eventually(async () => (await api.request(key, 'GET', `/v1/webhooks/${gone.id}`)).body, (e) => e.enabled === false, { what: 'endpoint disabled' });
+    await eventually(
+      async () => (await api.request(key, 'GET', `/v1/webhooks/${gone.id}`)).body,
+      (e) => e.enabled === false,
+      { what: 'endpoint disabled' },
+    );
     expect((await api.request(key, 'GET', `/v1/webhooks/${gone.id}`)).body.disabled_reason).toMatch(/^gone/);
 
     const [later] = await produce(accountId);
@@ -118,7 +125,11 @@ describe('webhook retries, rotation and the webhook API (real processes)', () =>
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).not.toBe(endpoint.secret);
     await produce(accountId);
-    const [d] = await eventually(async () => receiver.received('/rotation'), (r) => r.length === 1, { what: 'delivery after rotation' });
+    const [d] = await eventually(
+      async () => receiver.received('/rotation'),
+      (r) => r.length === 1,
+      { what: 'delivery after rotation' },
+    );
     expect(d.headers['webhook-signature'].split(' ')).toHaveLength(2);
     expect(verify(rotated.body.secret, d).type).toBe('message.sent');
     expect(verify(endpoint.secret, d).type).toBe('message.sent');
@@ -130,7 +141,11 @@ describe('webhook retries, rotation and the webhook API (real processes)', () =>
     await register(key, '/fast');
     await receiver.behave('/slow', { status: 200, delayMs: 4_000 });
     const events = await produce(accountId, 6);
-    await eventually(async () => receiver.received('/fast').length, (n) => n === events.length, { what: 'every fast delivery' });
+    await eventually(
+      async () => receiver.received('/fast').length,
+      (n) => n === events.length,
+      { what: 'every fast delivery' },
+    );
     // Two slots for the slow endpoint at 4 s each: it has not finished, the fast one did not wait for it.
     expect(receiver.received('/slow').length).toBeLessThan(events.length);
   });
@@ -155,9 +170,13 @@ describe('webhook retries, rotation and the webhook API (real processes)', () =>
 
     await receiver.behave('/dead', { status: 200 });
     expect((await api.request(key, 'POST', `/v1/events/${delivered.id}/redeliver`)).status).toBe(202);
-    await eventually(async () => (await api.request(key, 'GET', `/v1/events/${delivered.id}`)).body.delivery_status, (s) => s === 'delivered', {
-      what: 'redelivered',
-    });
+    await eventually(
+      async () => (await api.request(key, 'GET', `/v1/events/${delivered.id}`)).body.delivery_status,
+      (s) => s === 'delivered',
+      {
+        what: 'redelivered',
+      },
+    );
     const last = receiver.received('/dead').at(-1)!;
     expect(last.status).toBe(200);
     expect(verify(endpoint.secret, last).id).toBe(delivered.id);

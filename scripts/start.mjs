@@ -79,7 +79,13 @@ try {
     gatewayPort: Number(process.env.PORT ?? 8080),
     gatewayTls,
     // The services' stdout is our pipe, never a TTY: they write readable lines only when ours is one.
-    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'info', LOG_FORMAT: process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'), WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', MEDIA_ALLOW_PRIVATE_NETWORKS: 'true' },
+    env: {
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+      LOG_FORMAT: process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      MEDIA_ALLOW_PRIVATE_NETWORKS: 'true',
+    },
     workers,
   });
   cleanups.push(() => stack.stop());
@@ -95,8 +101,21 @@ try {
   // The demo account owns a number on every channel, so docs/voice.md's walk-through and the Postman collection run
   // with the demo key as printed.
   const demo = await devstack.createDemoAccount(databaseUrl, { secretsKeys });
-  const demoUser = await devstack.createConsoleUser(databaseUrl, { account: 'demo', email: 'demo@example.com', role: 'owner', baseUrl: stack.baseUrl, secretsKeys });
-  writeFileSync(localJson, JSON.stringify({ base_url: stack.baseUrl, sim_url: stack.simUrl, database_url: databaseUrl, redis_url: redisUrl, demo_key: demo.key, ca_file: gatewayTls?.certFile }, null, 2));
+  const demoUser = await devstack.createConsoleUser(databaseUrl, {
+    account: 'demo',
+    email: 'demo@example.com',
+    role: 'owner',
+    baseUrl: stack.baseUrl,
+    secretsKeys,
+  });
+  writeFileSync(
+    localJson,
+    JSON.stringify(
+      { base_url: stack.baseUrl, sim_url: stack.simUrl, database_url: databaseUrl, redis_url: redisUrl, demo_key: demo.key, ca_file: gatewayTls?.certFile },
+      null,
+      2,
+    ),
+  );
   process.stdout.write(
     [
       '',
@@ -106,7 +125,9 @@ try {
       `  Demo number:   ${devstack.DEMO_NUMBER}   (the demo account's number for chat, SMS, RCS and voice: docs/voice.md#walk-through)`,
       `  Console:       ${demoUser.sign_in_url}   (one-time sign-in link for demo@example.com, owner; choose a password there)`,
       `  Simulator:     ${stack.simUrl}   (SMPP on 127.0.0.1:${stack.simSmppPort})`,
-      `  Services:      ${Object.values(stack.services).map((s) => s.name).join(', ')}`,
+      `  Services:      ${Object.values(stack.services)
+        .map((s) => s.name)
+        .join(', ')}`,
       '  Webhooks:      loopback and http:// targets are ALLOWED in this local run (WEBHOOK_ALLOW_PRIVATE_NETWORKS, WEBHOOK_ALLOW_HTTP).',
       ...(gatewayTls ? [`  Certificate:   ${gatewayTls.certFile}   (self-signed for localhost and 127.0.0.1; trust it with --cacert)`] : []),
       `  Try:           curl -s ${gatewayTls ? `--cacert ${gatewayTls.certFile} ` : ''}${stack.baseUrl}/v1/messages -H "Authorization: Bearer ${demo.key}" -H 'Content-Type: application/json' -d '{"channel":"sms","recipient":"+447911123400","content":{"text":"Hello"}}'`,

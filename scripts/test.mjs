@@ -18,7 +18,10 @@ const projects = tier ? ['--selectProjects', tier] : [];
 // eslint and prettier --check, each over the whole repository; both run, so one run reports every finding.
 function lint() {
   let status = 0;
-  for (const [tool, ...toolArgs] of [['eslint', '.'], ['prettier', '--check', '.', '--log-level', 'warn']]) {
+  for (const [tool, ...toolArgs] of [
+    ['eslint', '.'],
+    ['prettier', '--check', '.', '--log-level', 'warn'],
+  ]) {
     const run = spawnSync('npx', [tool, ...toolArgs], { stdio: 'inherit' });
     if (run.status !== 0) {
       process.stderr.write(`lint: ${tool} found problems; \`npm run lint:fix\` fixes what it can (docs/contributing.md)\n`);

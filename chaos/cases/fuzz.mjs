@@ -34,12 +34,24 @@ export async function run({ postgresUrl }) {
         const body = await res.text();
         const cls = `${String(res.status)[0]}xx`;
         byClass.set(cls, (byClass.get(cls) ?? 0) + 1);
-        if (res.status >= 500) serverErrors.push({ method: r.method, path: r.path.slice(0, 200), headers: r.headers, body: r.body?.slice(0, 300), status: res.status, answer: body.slice(0, 300) });
-        else if (res.status >= 400 && !(res.headers.get('content-type') ?? '').startsWith('application/problem+json')) notProblem.push({ method: r.method, path: r.path.slice(0, 120), status: res.status });
+        if (res.status >= 500)
+          serverErrors.push({
+            method: r.method,
+            path: r.path.slice(0, 200),
+            headers: r.headers,
+            body: r.body?.slice(0, 300),
+            status: res.status,
+            answer: body.slice(0, 300),
+          });
+        else if (res.status >= 400 && !(res.headers.get('content-type') ?? '').startsWith('application/problem+json'))
+          notProblem.push({ method: r.method, path: r.path.slice(0, 120), status: res.status });
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    const classes = [...byClass].sort().map(([c, n]) => `${n}×${c}`).join(', ');
+    const classes = [...byClass]
+      .sort()
+      .map(([c, n]) => `${n}×${c}`)
+      .join(', ');
     return {
       ok: serverErrors.length === 0 && byClass.size > 0,
       figure: `${serverErrors.length} 5xx or dropped of ${requests.length - unsendable} sent (${classes}; ${notProblem.length} 4xx not problem+json; seed ${seed})`,

@@ -32,7 +32,10 @@ export async function run({ postgresUrl }) {
     await sleep(500);
     await load.stop();
     client.close();
-    const failed = [...load.refused.status.values(), ...[...load.refused.errors].filter(([code]) => code !== 'ECONNREFUSED').map(([, n]) => n)].reduce((a, b) => a + b, 0);
+    const failed = [...load.refused.status.values(), ...[...load.refused.errors].filter(([code]) => code !== 'ECONNREFUSED').map(([, n]) => n)].reduce(
+      (a, b) => a + b,
+      0,
+    );
     // A new gateway on the same port: every 202 answered before the signal must still be delivered once.
     await world.stack.startService('api-gateway');
     const result = await deliveredOnce(world, load.accepted, 90_000);

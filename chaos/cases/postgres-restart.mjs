@@ -33,9 +33,17 @@ export async function run() {
     await sleep(3_000);
     postgres = await devstack.startEmbeddedPostgres({ dataDir, port });
     const upAt = Date.now();
-    const before = await devstack.eventually(() => finishedCount(world), () => true, { what: 'the store answering the case', timeoutMs: 10_000 });
+    const before = await devstack.eventually(
+      () => finishedCount(world),
+      () => true,
+      { what: 'the store answering the case', timeoutMs: 10_000 },
+    );
     // Resumed: a message reaches delivered/read after the restart, so a worker wrote the store again.
-    await devstack.eventually(() => finishedCount(world).catch(() => before), (n) => n > before, { what: 'workers writing again', timeoutMs: 60_000, intervalMs: 100 });
+    await devstack.eventually(
+      () => finishedCount(world).catch(() => before),
+      (n) => n > before,
+      { what: 'workers writing again', timeoutMs: 60_000, intervalMs: 100 },
+    );
     const resumeSeconds = (Date.now() - upAt) / 1000;
     await sleep(3_000);
     await load.stop();

@@ -32,7 +32,13 @@ function receiverProcess(logFile) {
     },
     url: (path) => `http://127.0.0.1:${port}${path}`,
     behave: (path, behaviour) => fetch(`http://127.0.0.1:${port}/__control${path}`, { method: 'PUT', body: JSON.stringify(behaviour) }),
-    received: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []),
+    received: () =>
+      existsSync(logFile)
+        ? readFileSync(logFile, 'utf8')
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l))
+        : [],
     async kill() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
@@ -77,13 +83,23 @@ export async function run({ postgresUrl }) {
     await load.stop();
 
     const eventIds = async () => (await world.db.query('SELECT id FROM events WHERE account_id = $1', [world.accountId])).rows.map((r) => r.id);
-    const deliveredIds = () => new Set(receiver.received().filter((d) => d.status === 200).map((d) => d.headers['webhook-id']));
+    const deliveredIds = () =>
+      new Set(
+        receiver
+          .received()
+          .filter((d) => d.status === 200)
+          .map((d) => d.headers['webhook-id']),
+      );
     // Every event the store holds, delivered; the last retries of the scaled schedule come within about 25 s.
     const missing = await devstack
-      .eventually(async () => {
-        const delivered = deliveredIds();
-        return (await eventIds()).filter((id) => !delivered.has(id));
-      }, (m) => m.length === 0, { what: 'every event delivered', timeoutMs: 120_000, intervalMs: 500 })
+      .eventually(
+        async () => {
+          const delivered = deliveredIds();
+          return (await eventIds()).filter((id) => !delivered.has(id));
+        },
+        (m) => m.length === 0,
+        { what: 'every event delivered', timeoutMs: 120_000, intervalMs: 500 },
+      )
       .catch(async () => {
         const delivered = deliveredIds();
         return (await eventIds()).filter((id) => !delivered.has(id));
@@ -107,7 +123,14 @@ export async function run({ postgresUrl }) {
         `${events.length - missing.length}/${events.length} events delivered, ${rows[0].retried} retried (${failedIds.size} seen failing with 503), ` +
         `${retriedWithOtherId.length} with another webhook-id; outage ${outageSeconds.toFixed(1)} s = ${((outageSeconds * SCALE) / 60).toFixed(1)} min at 1/${SCALE}, ` +
         `caught up ${catchUpSeconds.toFixed(1)} s after (= ${((catchUpSeconds * SCALE) / 60).toFixed(0)} min) (refused sends: ${describeRefused(load.refused)})`,
-      details: { events: events.length, missing: missing.slice(0, 5), retried: rows[0].retried, failed_seen: failedIds.size, scale: SCALE, schedule_ms: schedule },
+      details: {
+        events: events.length,
+        missing: missing.slice(0, 5),
+        retried: rows[0].retried,
+        failed_seen: failedIds.size,
+        scale: SCALE,
+        schedule_ms: schedule,
+      },
     };
   } finally {
     await world.stop();

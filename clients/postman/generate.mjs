@@ -42,7 +42,13 @@ const ID_VARIABLES = [
 const ID_BY_OPERATION = { cancelMessage: 'scheduledMessageId', hangupCall: 'liveCallId' };
 
 /** Creates whose answer holds an id later requests use: operationId → variable. */
-const SAVES_ID = { sendMessage: 'messageId', createTemplate: 'templateId', createSuppression: 'suppressionId', createWebhookEndpoint: 'webhookId', createAgent: 'agentId' };
+const SAVES_ID = {
+  sendMessage: 'messageId',
+  createTemplate: 'templateId',
+  createSuppression: 'suppressionId',
+  createWebhookEndpoint: 'webhookId',
+  createAgent: 'agentId',
+};
 /** Creates whose id is in another field than `id`: operationId → [variable, field]. */
 const SAVES_FIELD = { sendBatch: ['batchId', 'batch_id'], createCall: ['callId', 'call_id'] };
 
@@ -66,7 +72,11 @@ const BODY_VALUES = { createCall: { agent_id: '{{agentId}}' } };
 const PUBLIC_VARIABLES = [
   ['baseUrl', 'http://127.0.0.1:8080', 'The gateway; `npm start` prints it.'],
   ['apiKey', 'sk_test_replace_me', 'A test key with scope `*` whose account owns businessNumber: the demo key `npm start` prints (docs/api.md#postman).'],
-  ['businessNumber', DEMO_NUMBER, 'A number the account owns for chat and voice: the caller id and the chat business number. The default is the demo account’s.'],
+  [
+    'businessNumber',
+    DEMO_NUMBER,
+    'A number the account owns for chat and voice: the caller id and the chat business number. The default is the demo account’s.',
+  ],
   ['chatAppSecret', 'sandbox-chat-app-secret', 'CHAT_APP_SECRET of the gateway: signs the chat callback.'],
   ['chatVerifyToken', 'sandbox-verify-token', 'CHAT_VERIFY_TOKEN of the gateway.'],
   ['rbmClientToken', 'sandbox-rbm-client-token', 'RBM_CLIENT_TOKEN of the gateway: signs the RCS callback.'],
@@ -74,9 +84,7 @@ const PUBLIC_VARIABLES = [
 
 const script = (lines) => ({ type: 'text/javascript', exec: lines });
 
-const expect2xx = [
-  "pm.test('answers 2xx', function () { pm.expect(pm.response.code).to.be.within(200, 299); });",
-];
+const expect2xx = ["pm.test('answers 2xx', function () { pm.expect(pm.response.code).to.be.within(200, 299); });"];
 
 function retryScript(condition, name) {
   return [
@@ -106,7 +114,12 @@ function testsFor(operationId) {
     return lines;
   }
   if (RETRIES_ON_STATUS[operationId]) {
-    lines.push('(function () {', ...retryScript(`[${RETRIES_ON_STATUS[operationId].join(', ')}].indexOf(pm.response.code) < 0`, operationId), ...expect2xx, '})();');
+    lines.push(
+      '(function () {',
+      ...retryScript(`[${RETRIES_ON_STATUS[operationId].join(', ')}].indexOf(pm.response.code) < 0`, operationId),
+      ...expect2xx,
+      '})();',
+    );
     return lines;
   }
   lines.push(...expect2xx);
@@ -138,8 +151,8 @@ const PRE_REQUEST = {
     "  method: 'POST',",
     "  header: [{ key: 'Content-Type', value: 'application/json' }, { key: 'Authorization', value: 'Bearer ' + pm.variables.get('apiKey') }],",
     "  body: { mode: 'raw', raw: JSON.stringify({ recipient: '+14155552673', channel: 'sms', content: { text: 'Reminder' }, send_at: new Date(Date.now() + 3600000).toISOString() }) },",
-    "}, function (error, response) {",
-    "  if (error) throw error;",
+    '}, function (error, response) {',
+    '  if (error) throw error;',
     "  pm.collectionVariables.set('scheduledMessageId', response.json().id);",
     '});',
   ],
@@ -151,8 +164,8 @@ const PRE_REQUEST = {
     "  method: 'POST',",
     "  header: [{ key: 'Content-Type', value: 'application/json' }, { key: 'Authorization', value: 'Bearer ' + pm.variables.get('apiKey') }],",
     "  body: { mode: 'raw', raw: JSON.stringify({ to: '+14155552602', from: pm.variables.get('businessNumber') }) },",
-    "}, function (error, response) {",
-    "  if (error) throw error;",
+    '}, function (error, response) {',
+    '  if (error) throw error;',
     "  pm.collectionVariables.set('liveCallId', response.json().call_id);",
     '});',
   ],
@@ -200,7 +213,8 @@ function finishRequest(item, found) {
     const chained = ID_BY_OPERATION[operation.operationId] ?? ID_VARIABLES.find(([prefix]) => path.startsWith(prefix))?.[1];
     if (variable.key === 'id' && chained) variable.value = `{{${chained}}}`;
   }
-  if (request.body?.raw && operation.operationId !== 'chatWebhook') request.body.raw = request.body.raw.replaceAll(EXAMPLE_BUSINESS_NUMBER, '{{businessNumber}}');
+  if (request.body?.raw && operation.operationId !== 'chatWebhook')
+    request.body.raw = request.body.raw.replaceAll(EXAMPLE_BUSINESS_NUMBER, '{{businessNumber}}');
   if (BODY_VALUES[operation.operationId]) {
     request.body.raw = JSON.stringify({ ...JSON.parse(request.body.raw), ...BODY_VALUES[operation.operationId] }, null, 2);
   }
@@ -225,7 +239,15 @@ export async function generateCollection() {
   const document = buildOpenApiDocument({ serverUrl: 'http://127.0.0.1:8080' });
   const converted = await promisify(converter.convert)(
     { type: 'json', data: document },
-    { folderStrategy: 'Tags', parametersResolution: 'Example', requestParametersResolution: 'Example', exampleParametersResolution: 'Example', requestNameSource: 'Fallback', includeWebhooks: false, alwaysInheritAuthentication: true },
+    {
+      folderStrategy: 'Tags',
+      parametersResolution: 'Example',
+      requestParametersResolution: 'Example',
+      exampleParametersResolution: 'Example',
+      requestNameSource: 'Fallback',
+      includeWebhooks: false,
+      alwaysInheritAuthentication: true,
+    },
   );
   if (!converted.result) throw new Error(`openapi-to-postmanv2: ${converted.reason}`);
   const raw = converted.output[0].data;
@@ -250,13 +272,28 @@ export async function generateCollection() {
   return {
     info: {
       name: 'Switchboard API',
-      description: 'Generated from the OpenAPI document by clients/postman/generate.mjs; do not edit by hand. Set baseUrl and apiKey to what `npm start` prints, then run the collection in order.',
+      description:
+        'Generated from the OpenAPI document by clients/postman/generate.mjs; do not edit by hand. Set baseUrl and apiKey to what `npm start` prints, then run the collection in order.',
       schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json',
     },
     auth: { type: 'bearer', bearer: [{ key: 'token', value: '{{apiKey}}', type: 'string' }] },
     variable: [
       ...PUBLIC_VARIABLES.map(([key, value, description]) => ({ key, value, type: 'string', description })),
-      ...['messageId', 'batchId', 'scheduledMessageId', 'templateId', 'suppressionId', 'webhookId', 'eventId', 'inboundId', 'agentId', 'callId', 'liveCallId', 'chatSignature', 'rcsSignature'].map((key) => ({ key, value: '', type: 'string' })),
+      ...[
+        'messageId',
+        'batchId',
+        'scheduledMessageId',
+        'templateId',
+        'suppressionId',
+        'webhookId',
+        'eventId',
+        'inboundId',
+        'agentId',
+        'callId',
+        'liveCallId',
+        'chatSignature',
+        'rcsSignature',
+      ].map((key) => ({ key, value: '', type: 'string' })),
     ],
     item: [...ordered, { name: 'Clean up', description: 'The deletes, after every request that reads what they remove.', item: deletes }],
   };

@@ -48,7 +48,11 @@ export async function startChatWorld(opts: { prefix: string; business: string })
     gatewayEnv: local,
     dispatcherEnv: { ...local, MEDIA_ALLOW_PRIVATE_NETWORKS: 'true' },
   });
-  const account = await createAccountKey(database.url, { account: opts.prefix, mode: 'test', numbers: [{ e164: opts.business, channels: ['chat', 'sms', 'rcs'] }] });
+  const account = await createAccountKey(database.url, {
+    account: opts.prefix,
+    mode: 'test',
+    numbers: [{ e164: opts.business, channels: ['chat', 'sms', 'rcs'] }],
+  });
   const auth = { Authorization: `Bearer ${account.key}` };
   return {
     stack,
@@ -83,14 +87,20 @@ export async function customerWrites(world: ChatWorld, from: string, extra: Reco
   if (pushed.status !== 202) throw new Error(`sim refused the inbound: ${JSON.stringify(pushed.body)}`);
   const list = await eventually(
     async () => (await world.api('GET', '/v1/inbound?limit=100')).body,
-    (page: any) => Array.isArray(page?.data) && page.data.some((i: any) => i.from === from && (extra.text ? i.text === extra.text : i.reply?.id === (extra.reply as any)?.id)),
+    (page: any) =>
+      Array.isArray(page?.data) &&
+      page.data.some((i: any) => i.from === from && (extra.text ? i.text === extra.text : i.reply?.id === (extra.reply as any)?.id)),
     { what: `inbound from ${from}` },
   );
   // The window's Redis key is written just after the reply is committed; wait for it too.
   const redis = new Redis(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379');
   try {
     const key = customerWindowCacheKey(world.stack.prefix, { accountId: world.accountId, sender: world.business, customer: from });
-    await eventually(() => redis.exists(key), (n) => n === 1, { what: `window key ${key}` });
+    await eventually(
+      () => redis.exists(key),
+      (n) => n === 1,
+      { what: `window key ${key}` },
+    );
   } finally {
     redis.disconnect();
   }

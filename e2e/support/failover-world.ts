@@ -130,11 +130,15 @@ export function channelDriver(world: FailoverWorld, channel: 'chat' | 'rcs', rec
       return res.body.id;
     },
     delivered: (id) =>
-      eventually(() => world.api<{ status: string }>('GET', `/v1/messages/${id}`), (r) => ['delivered', 'read'].includes(r.body.status), {
-        what: `${id} delivered`,
-        timeoutMs: 20_000,
-        intervalMs: 150,
-      }),
+      eventually(
+        () => world.api<{ status: string }>('GET', `/v1/messages/${id}`),
+        (r) => ['delivered', 'read'].includes(r.body.status),
+        {
+          what: `${id} delivered`,
+          timeoutMs: 20_000,
+          intervalMs: 150,
+        },
+      ),
     async acceptedAt(simUrl) {
       const res = await fetch(`${simUrl}/sim/sends?channel=${channel}`);
       const { data } = (await res.json()) as { data: Array<{ client_ref: string | null; outcome: string }> };

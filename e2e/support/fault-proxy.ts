@@ -30,7 +30,12 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     res.writeHead(f.status, { 'content-type': 'application/problem+json', ...(f.retryAfter ? { 'retry-after': f.retryAfter } : {}) }).end(body);
   };
 
-  const forward = (req: IncomingMessage, body: Buffer, onAnswer: (status: number, headers: IncomingMessage['headers'], body: Buffer) => void, onError: (e: Error) => void) => {
+  const forward = (
+    req: IncomingMessage,
+    body: Buffer,
+    onAnswer: (status: number, headers: IncomingMessage['headers'], body: Buffer) => void,
+    onError: (e: Error) => void,
+  ) => {
     const out = request(
       { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
       (answer) => {

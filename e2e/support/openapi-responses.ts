@@ -9,5 +9,6 @@ const check = createOpenApiResponseValidator(buildOpenApiDocument());
 /** Throws when `body` (parsed JSON, text, or null for none) is not what the document says `method path` answers with `status`. */
 export function assertDocumentedResponse(method: string, path: string, status: number, contentType: string | null, body: unknown): void {
   const { problems } = check(method.toUpperCase(), path, status, contentType, body === null ? undefined : body);
-  if (problems.length > 0) throw new Error(`the answer is not what the OpenAPI document describes:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(body)?.slice(0, 2000)}`);
+  if (problems.length > 0)
+    throw new Error(`the answer is not what the OpenAPI document describes:\n  ${problems.join('\n  ')}\nbody: ${JSON.stringify(body)?.slice(0, 2000)}`);
 }

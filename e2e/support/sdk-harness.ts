@@ -49,7 +49,13 @@ export async function startSdkWorld(): Promise<SdkWorld> {
     await database.drop();
   };
   try {
-    const { key } = await createAccountKey(database.url, { account: 'sdk-e2e', mode: 'test', scopes: ['*'], secretsKeys: started.secretsKeys, numbers: [{ e164: VOICE_FROM, channels: ['voice'] }] });
+    const { key } = await createAccountKey(database.url, {
+      account: 'sdk-e2e',
+      mode: 'test',
+      scopes: ['*'],
+      secretsKeys: started.secretsKeys,
+      numbers: [{ e164: VOICE_FROM, channels: ['voice'] }],
+    });
     await receiver.start();
     proxy = await startFaultProxy(started.baseUrl);
     await openChatWindow(started, CHAT_CUSTOMER);
@@ -83,14 +89,22 @@ async function openChatWindow(stack: Stack, customer: string): Promise<void> {
   const redis = new Redis(TEST_REDIS_URL);
   try {
     const window = customerWindowCacheKey(stack.prefix, { accountId: SANDBOX_WINDOW_ACCOUNT, sender: SANDBOX_SENDER, customer });
-    await eventually(() => redis.exists(window), (n) => n === 1, { what: `chat window for ${customer}` });
+    await eventually(
+      () => redis.exists(window),
+      (n) => n === 1,
+      { what: `chat window for ${customer}` },
+    );
   } finally {
     redis.disconnect();
   }
 }
 
 /** Runs a test command to its end without blocking the event loop: the fault proxy lives in this process. */
-export function runSuite(command: string, args: string[], opts: { cwd: string; env: Record<string, string> }): Promise<{ code: number | null; output: string }> {
+export function runSuite(
+  command: string,
+  args: string[],
+  opts: { cwd: string; env: Record<string, string> },
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -128,10 +142,14 @@ export function describeSdkSuite(suite: SdkSuite): void {
   afterAll(async () => {
     await world?.stop();
   });
-  test(suite.title, async () => {
-    const { code, output } = await runSuite(suite.command, suite.args, { cwd: clientDir, env: { ...world.env, ...suite.env?.(clientDir) } });
-    // The whole output is the received value, so a failure shows which test broke and why.
-    expect(output).toMatch(suite.passed);
-    expect(code).toBe(0);
-  }, 180_000);
+  test(
+    suite.title,
+    async () => {
+      const { code, output } = await runSuite(suite.command, suite.args, { cwd: clientDir, env: { ...world.env, ...suite.env?.(clientDir) } });
+      // The whole output is the received value, so a failure shows which test broke and why.
+      expect(output).toMatch(suite.passed);
+      expect(code).toBe(0);
+    },
+    180_000,
+  );
 }

@@ -12,7 +12,9 @@ const stampFile = join(here, 'dist', '.build-stamp');
 
 function files(path) {
   if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).sort().flatMap((name) => files(join(path, name)));
+  return readdirSync(path)
+    .sort()
+    .flatMap((name) => files(join(path, name)));
 }
 
 const hash = createHash('sha256');

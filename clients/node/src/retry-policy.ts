@@ -53,7 +53,13 @@ export function parseRetryAfterMs(value: string | null | undefined, now: number 
 }
 
 /** The wait before retry number `retry`: the server's `Retry-After`, clamped, or else the jittered backoff. */
-export function retryDelayMs(policy: ResolvedRetryOptions, retry: number, retryAfter: string | null | undefined, random: () => number = Math.random, now: number = Date.now()): number {
+export function retryDelayMs(
+  policy: ResolvedRetryOptions,
+  retry: number,
+  retryAfter: string | null | undefined,
+  random: () => number = Math.random,
+  now: number = Date.now(),
+): number {
   const asked = parseRetryAfterMs(retryAfter, now);
   if (asked !== undefined) return Math.min(asked, policy.maxRetryAfterMs);
   return backoffMs(policy, retry, random);

@@ -33,7 +33,10 @@ async function eventually<T>(read: () => Promise<T> | T, done: (value: T) => boo
 const recipient = (ending: number) => `+4479111234${String(ending).padStart(2, '0')}`;
 
 async function fault(status: number, count: number, forward: boolean, retryAfter = ''): Promise<void> {
-  const res = await fetch(`${need('SWITCHBOARD_PROXY_URL')}/__fault`, { method: 'PUT', body: JSON.stringify({ status, count, forward, retry_after: retryAfter }) });
+  const res = await fetch(`${need('SWITCHBOARD_PROXY_URL')}/__fault`, {
+    method: 'PUT',
+    body: JSON.stringify({ status, count, forward, retry_after: retryAfter }),
+  });
   assert.equal(res.status, 204);
 }
 
@@ -48,9 +51,18 @@ const liveTest = (name: string, fn: () => Promise<void>) => test(name, { skip: l
 describe('the SDK against the running stack', () => {
   const client = () => new Switchboard({ baseUrl: need('SWITCHBOARD_BASE_URL'), apiKey: need('SWITCHBOARD_API_KEY') });
   // Short backoffs keep the retry tests quick; the 429's Retry-After: 1 is honoured regardless.
-  const proxied = () => new Switchboard({ baseUrl: need('SWITCHBOARD_PROXY_URL'), apiKey: need('SWITCHBOARD_API_KEY'), retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 } });
+  const proxied = () =>
+    new Switchboard({
+      baseUrl: need('SWITCHBOARD_PROXY_URL'),
+      apiKey: need('SWITCHBOARD_API_KEY'),
+      retry: { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 },
+    });
   const waitStatus = (id: string, ...statuses: string[]) =>
-    eventually(() => client().messages.get(id), (m) => statuses.includes(m.status), `${id} in ${statuses.join('/')}`);
+    eventually(
+      () => client().messages.get(id),
+      (m) => statuses.includes(m.status),
+      `${id} in ${statuses.join('/')}`,
+    );
   const messagesTo = async (customer: string) => (await client().messages.list({ recipient: customer, limit: 100 }).toArray()).map((m) => m.id);
 
   liveTest('sends on every channel and reads the status', async () => {
@@ -58,10 +70,19 @@ describe('the SDK against the running stack', () => {
     const chat = await sb.messages.sendChat({ to: need('SWITCHBOARD_CHAT_RECIPIENT'), type: 'text', text: { body: 'chat from node' } });
     assert.equal(chat.channel, 'chat');
     const others = await Promise.all(
-      ([['sms', 40], ['rcs', 41], ['auto', 42]] as const).map(([channel, n]) => sb.messages.send({ channel, recipient: recipient(n), text: `${channel} from node` })),
+      (
+        [
+          ['sms', 40],
+          ['rcs', 41],
+          ['auto', 42],
+        ] as const
+      ).map(([channel, n]) => sb.messages.send({ channel, recipient: recipient(n), text: `${channel} from node` })),
     );
     const sent = [chat, ...others];
-    assert.deepEqual(sent.map((m) => m.status), ['queued', 'queued', 'queued', 'queued']);
+    assert.deepEqual(
+      sent.map((m) => m.status),
+      ['queued', 'queued', 'queued', 'queued'],
+    );
     // auto to a customer without an open chat window skips chat and goes out on rcs (docs/chat.md).
     const expected = ['chat', 'sms', 'rcs', 'rcs'];
     for (const [i, message] of sent.entries()) {
@@ -104,7 +125,11 @@ describe('the SDK against the running stack', () => {
     const message = await sb.messages.send({ channel: 'sms', recipient: customer, text: 'newsletter', traffic_class: 'bulk' });
     assert.equal((await sb.messages.get(message.id)).traffic_class, 'bulk');
     // A message is listed once the dispatcher has stored it (docs/api.md).
-    const listed = await eventually(async () => (await sb.messages.list({ recipient: customer, traffic_class: 'bulk' }).toArray()).map((m) => m.id), (got) => got.length >= 1, 'the bulk message listed');
+    const listed = await eventually(
+      async () => (await sb.messages.list({ recipient: customer, traffic_class: 'bulk' }).toArray()).map((m) => m.id),
+      (got) => got.length >= 1,
+      'the bulk message listed',
+    );
     assert.deepEqual(listed, [message.id]);
     assert.deepEqual(await sb.messages.list({ recipient: customer, traffic_class: 'transactional' }).toArray(), []);
   });
@@ -114,7 +139,11 @@ describe('the SDK against the running stack', () => {
     const customer = recipient(46);
     const ids = new Set<string>();
     for (let n = 0; n < 25; n += 1) ids.add((await sb.messages.send({ channel: 'sms', recipient: customer, text: `page ${n}` })).id);
-    const listed = await eventually(async () => (await sb.messages.list({ recipient: customer, limit: 10 }).toArray()).map((m) => m.id), (got) => got.length >= 25, '25 listed messages');
+    const listed = await eventually(
+      async () => (await sb.messages.list({ recipient: customer, limit: 10 }).toArray()).map((m) => m.id),
+      (got) => got.length >= 25,
+      '25 listed messages',
+    );
     assert.equal(listed.length, 25);
     assert.deepEqual(new Set(listed), ids);
     const firstPage = await sb.messages.listPage({ recipient: customer, limit: 10 });
@@ -126,10 +155,15 @@ describe('the SDK against the running stack', () => {
   });
 
   liveTest('an invalid request throws the problem fields', async () => {
-    const error = await client().messages.send({ channel: 'sms', recipient: 'not-a-number', text: 'x' }).catch((e: unknown) => e);
+    const error = await client()
+      .messages.send({ channel: 'sms', recipient: 'not-a-number', text: 'x' })
+      .catch((e: unknown) => e);
     assert.ok(error instanceof ApiError, String(error));
     assert.deepEqual([error.status, error.code, error.type], [400, 'validation_failed', '/errors/validation_failed']);
-    assert.ok(error.errors.some((e) => e.field === '/recipient'), JSON.stringify(error.errors));
+    assert.ok(
+      error.errors.some((e) => e.field === '/recipient'),
+      JSON.stringify(error.errors),
+    );
     assert.ok(error.requestId);
     assert.ok(error.title);
   });
@@ -142,11 +176,18 @@ describe('the SDK against the running stack', () => {
     assert.ok((await sb.webhooks.list().toArray()).some((e) => e.id === endpoint.id));
     const message = await sb.messages.send({ channel: 'sms', recipient: recipient(47), text: 'hook me' });
 
-    interface Delivery { path: string; headers: Record<string, string>; body: string }
+    interface Delivery {
+      path: string;
+      headers: Record<string, string>;
+      body: string;
+    }
     const deliveries = (): Delivery[] => {
       const log = need('SWITCHBOARD_RECEIVER_LOG');
       if (!existsSync(log)) return [];
-      const lines = readFileSync(log, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Delivery);
+      const lines = readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as Delivery);
       // The endpoint hears every message of the account: keep the deliveries about this one.
       return lines.filter((d) => d.path === path && (JSON.parse(d.body) as { data: { id: string } }).data.id === message.id);
     };
@@ -177,7 +218,10 @@ describe('the SDK against the running stack', () => {
     const customer = recipient(48);
     const entry = await sb.suppressions.create({ recipient: customer, channel: 'sms' });
     assert.deepEqual([entry.recipient, entry.channel, entry.source], [customer, 'sms', 'api']);
-    assert.deepEqual((await sb.suppressions.list({ recipient: customer }).toArray()).map((s) => s.id), [entry.id]);
+    assert.deepEqual(
+      (await sb.suppressions.list({ recipient: customer }).toArray()).map((s) => s.id),
+      [entry.id],
+    );
     const refused = await sb.messages.send({ channel: 'sms', recipient: customer, text: 'no' }).catch((e: unknown) => e);
     assert.ok(refused instanceof ApiError && refused.code === 'recipient_opted_out', String(refused));
     await sb.suppressions.delete(entry.id);
@@ -198,10 +242,18 @@ describe('the SDK against the running stack', () => {
       components: [{ type: 'body', text: 'Hi {{1}}, your order has shipped.' } as TemplateCreateRequest['components'][number]],
     });
     assert.equal(template.status, 'pending');
-    await eventually(() => sb.templates.get(template.id), (t) => t.status === 'approved', `template ${name} approved`);
+    await eventually(
+      () => sb.templates.get(template.id),
+      (t) => t.status === 'approved',
+      `template ${name} approved`,
+    );
     assert.ok((await sb.templates.list().toArray()).some((t) => t.id === template.id));
     // recipient(49) never wrote to us, so only a template may reach them on chat (docs/chat.md).
-    const sent = await sb.messages.sendChat({ to: recipient(49), type: 'template', template: { name, language: 'en_US', parameters: [{ type: 'text', text: 'Ada' }] } });
+    const sent = await sb.messages.sendChat({
+      to: recipient(49),
+      type: 'template',
+      template: { name, language: 'en_US', parameters: [{ type: 'text', text: 'Ada' }] },
+    });
     const final = await waitStatus(sent.id, 'delivered', 'read');
     assert.equal(final.channel_used, 'chat');
     await sb.templates.delete(template.id);
@@ -217,7 +269,10 @@ describe('the SDK against the running stack', () => {
       .catch((e: unknown) => e);
     assert.ok(refused instanceof ApiError, String(refused));
     assert.equal(refused.status, 400);
-    assert.ok(refused.errors.some((e) => e.field === '/flow/nodes/a/next'), JSON.stringify(refused.errors));
+    assert.ok(
+      refused.errors.some((e) => e.field === '/flow/nodes/a/next'),
+      JSON.stringify(refused.errors),
+    );
     const agent = await sb.agents.create({ name: 'node sdk', flow: { start: 'bye', nodes: { bye: { type: 'hangup' } } } });
     assert.match(agent.id, /^agt_/);
     assert.ok((await sb.agents.list().toArray()).some((a) => a.id === agent.id));
@@ -234,7 +289,17 @@ describe('the SDK against the running stack', () => {
       flow: {
         start: 'menu',
         nodes: {
-          menu: { type: 'gather', input: 'dtmf', prompt: 'Press 1 to continue.', max_digits: 1, timeout_seconds: 8, save_as: 'choice', branches: [{ match: '1', next: 'thanks' }], no_input: 'bye', no_match: 'bye' },
+          menu: {
+            type: 'gather',
+            input: 'dtmf',
+            prompt: 'Press 1 to continue.',
+            max_digits: 1,
+            timeout_seconds: 8,
+            save_as: 'choice',
+            branches: [{ match: '1', next: 'thanks' }],
+            no_input: 'bye',
+            no_match: 'bye',
+          },
           thanks: { type: 'say', text: 'Thank you.', next: 'bye' },
           bye: { type: 'hangup' },
         },
@@ -243,11 +308,24 @@ describe('the SDK against the running stack', () => {
     // Numbers ending in 00 answer and press 1 after each prompt (docs/voice.md#carrier-simulator).
     const created = await sb.calls.create({ to: '+447911123400', from: need('SWITCHBOARD_VOICE_FROM'), agent_id: agent.id, record: true });
     assert.equal(created.status, 'ringing');
-    const ended = await eventually(() => sb.calls.get(created.call_id), (c) => !['ringing', 'in-progress'].includes(c.status), `${created.call_id} to end`, 90_000);
+    const ended = await eventually(
+      () => sb.calls.get(created.call_id),
+      (c) => !['ringing', 'in-progress'].includes(c.status),
+      `${created.call_id} to end`,
+      90_000,
+    );
     assert.equal(ended.status, 'completed');
-    assert.deepEqual((await sb.calls.transcript(created.call_id)).map((t) => `${t.speaker}: ${t.text}`), ['agent: Press 1 to continue.', 'callee: DTMF: 1', 'agent: Thank you.']);
+    assert.deepEqual(
+      (await sb.calls.transcript(created.call_id)).map((t) => `${t.speaker}: ${t.text}`),
+      ['agent: Press 1 to continue.', 'callee: DTMF: 1', 'agent: Thank you.'],
+    );
     assert.ok((await sb.calls.list({ agent_id: agent.id }).toArray()).some((c) => c.call_id === created.call_id));
-    await eventually(() => sb.calls.get(created.call_id), (c) => c.recording !== null, 'the recording', 60_000);
+    await eventually(
+      () => sb.calls.get(created.call_id),
+      (c) => c.recording !== null,
+      'the recording',
+      60_000,
+    );
     const wav = Buffer.from(await sb.calls.recording(created.call_id));
     assert.equal(wav.toString('ascii', 0, 4), 'RIFF');
     assert.equal(wav.readUInt16LE(22), 2);

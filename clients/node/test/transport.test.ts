@@ -23,26 +23,52 @@ async function server(answers: Answer[]) {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const n = seen.length;
-      seen.push({ method: req.method ?? '', url: req.url ?? '', idempotencyKey: req.headers['idempotency-key'] as string | undefined, authorization: req.headers.authorization, body: Buffer.concat(chunks).toString('utf8') });
+      seen.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+        authorization: req.headers.authorization,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       answers[Math.min(n, answers.length - 1)](req, res, n);
     });
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  const close = () => new Promise<void>((resolve) => { http.closeAllConnections(); http.close(() => resolve()); });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      http.closeAllConnections();
+      http.close(() => resolve());
+    });
   return { url, seen, close };
 }
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}): Answer => (_req, res) =>
-  res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers }).end(JSON.stringify(body));
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Answer =>
+  (_req, res) =>
+    res.writeHead(status, { 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', ...headers }).end(JSON.stringify(body));
 const problem = (status: number, code: string, headers: Record<string, string> = {}): Answer =>
   json(status, { type: `/errors/${code}`, title: code, status, code, request_id: 'req_1' }, headers);
-const accepted = json(202, { id: 'msg_1', status: 'queued', channel: 'sms', recipient: '+447911123456', cost_units: 1, created_at: '', estimated_delivery: '' });
+const accepted = json(202, {
+  id: 'msg_1',
+  status: 'queued',
+  channel: 'sms',
+  recipient: '+447911123456',
+  cost_units: 1,
+  created_at: '',
+  estimated_delivery: '',
+});
 
 /** A client whose waits are recorded instead of slept, with jitter fixed at its ceiling. */
 function client(baseUrl: string, maxAttempts = 4) {
   const waits: number[] = [];
-  const sb = new Switchboard({ baseUrl, apiKey: 'sk_test_x', retry: { maxAttempts, baseDelayMs: 100, maxDelayMs: 1000 }, random: () => 1, sleep: async (ms) => void waits.push(ms) });
+  const sb = new Switchboard({
+    baseUrl,
+    apiKey: 'sk_test_x',
+    retry: { maxAttempts, baseDelayMs: 100, maxDelayMs: 1000 },
+    random: () => 1,
+    sleep: async (ms) => void waits.push(ms),
+  });
   return { sb, waits };
 }
 
@@ -94,7 +120,15 @@ test('Retry-After is honoured on a 429 even for a POST without a key; a 5xx on s
 });
 
 test('a 409 idempotency_key_in_use is waited out; other 4xx fail at once with every problem field', async () => {
-  const invalid = json(400, { type: '/errors/validation_failed', title: 'Invalid request', status: 400, detail: 'recipient is not E.164', code: 'validation_failed', request_id: 'req_9', errors: [{ field: '/recipient', message: 'must be E.164' }] });
+  const invalid = json(400, {
+    type: '/errors/validation_failed',
+    title: 'Invalid request',
+    status: 400,
+    detail: 'recipient is not E.164',
+    code: 'validation_failed',
+    request_id: 'req_9',
+    errors: [{ field: '/recipient', message: 'must be E.164' }],
+  });
   const api = await server([problem(409, 'idempotency_key_in_use', { 'retry-after': '1' }), accepted, invalid]);
   try {
     const { sb, waits } = client(api.url);
@@ -104,7 +138,15 @@ test('a 409 idempotency_key_in_use is waited out; other 4xx fail at once with ev
     assert.ok(error instanceof ApiError);
     assert.deepEqual(
       { status: error.status, type: error.type, title: error.title, detail: error.detail, code: error.code, requestId: error.requestId, errors: error.errors },
-      { status: 400, type: '/errors/validation_failed', title: 'Invalid request', detail: 'recipient is not E.164', code: 'validation_failed', requestId: 'req_9', errors: [{ field: '/recipient', message: 'must be E.164' }] },
+      {
+        status: 400,
+        type: '/errors/validation_failed',
+        title: 'Invalid request',
+        detail: 'recipient is not E.164',
+        code: 'validation_failed',
+        requestId: 'req_9',
+        errors: [{ field: '/recipient', message: 'must be E.164' }],
+      },
     );
     assert.match(error.message, /validation_failed.*\/recipient must be E\.164/);
     assert.equal(api.seen.length, 3);
@@ -154,20 +196,29 @@ test('the list iterator follows next_cursor to the last page and passes the filt
     c2: { data: [{ id: 'm3' }], next_cursor: 'c3' },
     c3: { data: [], next_cursor: null },
   };
-  const api = await server([(req, res) => {
-    const cursor = new URL(req.url ?? '', 'http://x').searchParams.get('cursor') ?? '';
-    json(200, pages[cursor])(req, res, 0);
-  }]);
+  const api = await server([
+    (req, res) => {
+      const cursor = new URL(req.url ?? '', 'http://x').searchParams.get('cursor') ?? '';
+      json(200, pages[cursor])(req, res, 0);
+    },
+  ]);
   try {
     const { sb } = client(api.url);
     const ids = (await sb.messages.list({ recipient: '+447911123456', limit: 2 }).toArray()).map((m) => m.id);
     assert.deepEqual(ids, ['m1', 'm2', 'm3']);
-    assert.deepEqual(api.seen.map((s) => s.url), [
-      '/v1/messages?recipient=%2B447911123456&limit=2',
-      '/v1/messages?recipient=%2B447911123456&limit=2&cursor=c2',
-      '/v1/messages?recipient=%2B447911123456&limit=2&cursor=c3',
-    ]);
-    assert.deepEqual((await sb.messages.list().toArray(1)).map((m) => m.id), ['m1'], 'toArray(max) stops early');
+    assert.deepEqual(
+      api.seen.map((s) => s.url),
+      [
+        '/v1/messages?recipient=%2B447911123456&limit=2',
+        '/v1/messages?recipient=%2B447911123456&limit=2&cursor=c2',
+        '/v1/messages?recipient=%2B447911123456&limit=2&cursor=c3',
+      ],
+    );
+    assert.deepEqual(
+      (await sb.messages.list().toArray(1)).map((m) => m.id),
+      ['m1'],
+      'toArray(max) stops early',
+    );
     assert.equal(api.seen.length, 4);
   } finally {
     await api.close();
@@ -180,7 +231,10 @@ test('ids are escaped into the path, so they cannot reach another route', async 
     const { sb } = client(api.url);
     await sb.messages.get('../account?x=1');
     await sb.webhooks.delete('a/b');
-    assert.deepEqual(api.seen.map((s) => `${s.method} ${s.url}`), ['GET /v1/messages/..%2Faccount%3Fx%3D1', 'DELETE /v1/webhooks/a%2Fb']);
+    assert.deepEqual(
+      api.seen.map((s) => `${s.method} ${s.url}`),
+      ['GET /v1/messages/..%2Faccount%3Fx%3D1', 'DELETE /v1/webhooks/a%2Fb'],
+    );
   } finally {
     await api.close();
   }

@@ -74,8 +74,7 @@ export const COMMANDS: readonly CommandSpec[] = [
 ];
 
 export type ParsedCommandLine =
-  | { kind: 'help'; text: string }
-  | { kind: 'run'; command: CommandSpec; positionals: string[]; options: Record<string, string | boolean | undefined> };
+  { kind: 'help'; text: string } | { kind: 'run'; command: CommandSpec; positionals: string[]; options: Record<string, string | boolean | undefined> };
 
 function usageLine(command: CommandSpec): string {
   const flags = command.flags.map((f) => {
@@ -110,7 +109,8 @@ export function helpText(command?: CommandSpec): string {
 /** node:util's parse errors, as the CLI's `{error, code}` refusals. */
 function usageErrorFrom(error: unknown, command: CommandSpec): UsageError {
   const { code, message } = error as { code?: string; message: string };
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return new UsageError(`${message}; switchboard ${command.group} ${command.action} --help lists every flag`, 'unknown_flag');
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+    return new UsageError(`${message}; switchboard ${command.group} ${command.action} --help lists every flag`, 'unknown_flag');
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return new UsageError(message, 'missing_value');
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return new UsageError(message, 'unexpected_argument');
   return new UsageError(message, 'invalid_arguments');
@@ -121,7 +121,8 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
   const [group, action, ...rest] = argv;
   if (group === undefined || group === '--help' || group === '-h') return { kind: 'help', text: helpText() };
   const command = COMMANDS.find((c) => c.group === group && c.action === action);
-  if (!command) throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(' ')}"; switchboard --help lists every command`, 'unknown_command');
+  if (!command)
+    throw new UsageError(`unknown command "${[group, action].filter(Boolean).join(' ')}"; switchboard --help lists every command`, 'unknown_command');
   const options = Object.fromEntries([...command.flags, HELP].map((f) => [f.name, { type: f.value ? ('string' as const) : ('boolean' as const) }]));
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {

@@ -1,6 +1,14 @@
 import { e164Problem, isScope } from '@switchboard/domain';
 import { CONSOLE_ROLES, issueConsoleSignInLink, type ConsoleRole } from '@switchboard/store';
-import { createAccountsRepository, createApiKeysRepository, createNumbersRepository, migrate, resealSecrets, type Db, type SecretCipher } from '@switchboard/store';
+import {
+  createAccountsRepository,
+  createApiKeysRepository,
+  createNumbersRepository,
+  migrate,
+  resealSecrets,
+  type Db,
+  type SecretCipher,
+} from '@switchboard/store';
 import { UsageError, type CommandSpec } from './args';
 
 export { UsageError };
@@ -21,7 +29,12 @@ function requiredOption(args: CommandInvocation, name: string): string {
 }
 
 function list(value: string | boolean | undefined, fallback: string[]): string[] {
-  return typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : fallback;
+  return typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : fallback;
 }
 
 export async function runCommand(db: Db, args: CommandInvocation, secrets: SecretCipher, consoleBaseUrl?: string): Promise<unknown> {
@@ -76,7 +89,12 @@ export async function runCommand(db: Db, args: CommandInvocation, secrets: Secre
     if (!(CONSOLE_ROLES as readonly string[]).includes(role)) throw new UsageError(`--role must be one of ${CONSOLE_ROLES.join(', ')}`, 'invalid_value');
     const baseUrl = typeof args.options['base-url'] === 'string' ? args.options['base-url'] : consoleBaseUrl;
     if (!baseUrl) throw new UsageError('--base-url <gateway URL> is required when no local stack runs', 'missing_flag');
-    const { token: _token, ...link } = await issueConsoleSignInLink(db, secrets, { account: requiredOption(args, 'account'), email, role: role as ConsoleRole, baseUrl });
+    const { token: _token, ...link } = await issueConsoleSignInLink(db, secrets, {
+      account: requiredOption(args, 'account'),
+      email,
+      role: role as ConsoleRole,
+      baseUrl,
+    });
     return link;
   }
   if (group === 'secrets' && action === 'reencrypt') {

@@ -13,7 +13,10 @@ function refusal(argv: string[]): { code: string; message: string } {
 
 describe('parseCommandLine', () => {
   it('refuses an unknown flag, a typo of --test included, instead of ignoring it', () => {
-    expect(refusal(['keys', 'create', '--account', 'x', '--bogus-flag'])).toMatchObject({ code: 'unknown_flag', message: expect.stringContaining('--bogus-flag') });
+    expect(refusal(['keys', 'create', '--account', 'x', '--bogus-flag'])).toMatchObject({
+      code: 'unknown_flag',
+      message: expect.stringContaining('--bogus-flag'),
+    });
     expect(refusal(['keys', 'create', '--account', 'x', '--tset'])).toMatchObject({ code: 'unknown_flag', message: expect.stringContaining('--tset') });
     expect(refusal(['numbers', 'add', '+14155550100', '--account', 'x', '--test']).code).toBe('unknown_flag');
   });
@@ -38,7 +41,10 @@ describe('parseCommandLine', () => {
       options: { account: 'acme', scopes: 'messages:write', test: true, 'rate-limit': '5' },
     });
     expect(parseCommandLine(['keys', 'create', '--account=acme', '--live'])).toMatchObject({ kind: 'run', options: { account: 'acme', live: true } });
-    expect(parseCommandLine(['numbers', 'add', '--account', 'acme', '+14155550100', '--channels', 'sms'])).toMatchObject({ kind: 'run', positionals: ['+14155550100'] });
+    expect(parseCommandLine(['numbers', 'add', '--account', 'acme', '+14155550100', '--channels', 'sms'])).toMatchObject({
+      kind: 'run',
+      positionals: ['+14155550100'],
+    });
   });
 
   it('--help lists every flag of every command, --live and --test included', () => {

@@ -42,14 +42,25 @@ describe('npx switchboard users create', () => {
   it('prints a one-time sign-in link whose token is stored only as a hash', async () => {
     const created = cli(['--account', 'cli-console', '--email', 'Ada@Example.com', '--role', 'owner', '--base-url', 'https://sb.example.com/']);
     expect(created.status).toBe(0);
-    expect(created.json).toMatchObject({ id: expect.stringMatching(/^usr_/), account_id: expect.stringMatching(/^acc_/), email: 'ada@example.com', role: 'owner' });
+    expect(created.json).toMatchObject({
+      id: expect.stringMatching(/^usr_/),
+      account_id: expect.stringMatching(/^acc_/),
+      email: 'ada@example.com',
+      role: 'owner',
+    });
     expect(created.json).not.toHaveProperty('token');
     const token = /^https:\/\/sb\.example\.com\/console\/welcome#token=([A-Za-z0-9_-]{43})$/.exec(created.json.sign_in_url)?.[1];
     expect(token).toBeDefined();
     const db = createDb({ url: database.url, poolSize: 1 });
     try {
       const { rows } = await db.query<{ token_hash: string }>('SELECT token_hash FROM console_signin_tokens WHERE user_id = $1', [created.json.id]);
-      expect(rows).toEqual([{ token_hash: createHash('sha256').update(token as string).digest('hex') }]);
+      expect(rows).toEqual([
+        {
+          token_hash: createHash('sha256')
+            .update(token as string)
+            .digest('hex'),
+        },
+      ]);
     } finally {
       await db.close();
     }
@@ -57,14 +68,26 @@ describe('npx switchboard users create', () => {
 
   it('issues a new link and changes the role on a second run; refuses the email for another account', () => {
     const again = cli(['--account', 'cli-console', '--email', 'ada@example.com', '--role', 'viewer'], { CONSOLE_BASE_URL: 'http://127.0.0.1:8080' });
-    expect(again).toMatchObject({ status: 0, json: { email: 'ada@example.com', role: 'viewer', sign_in_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:8080\/console\/welcome#token=/) } });
+    expect(again).toMatchObject({
+      status: 0,
+      json: { email: 'ada@example.com', role: 'viewer', sign_in_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:8080\/console\/welcome#token=/) },
+    });
     const other = cli(['--account', 'cli-other', '--email', 'ada@example.com', '--role', 'owner', '--base-url', 'http://x.test']);
     expect(other).toMatchObject({ status: 2, json: { code: 'console_user_exists' } });
   });
 
   it('exits 2 naming what is wrong with the arguments', () => {
-    expect(cli(['--account', 'a', '--email', 'b@example.com', '--role', 'admin', '--base-url', 'http://x.test'])).toMatchObject({ status: 2, json: { error: expect.stringContaining('--role') } });
-    expect(cli(['--account', 'a', '--email', 'not-an-email', '--role', 'owner', '--base-url', 'http://x.test'])).toMatchObject({ status: 2, json: { error: expect.stringContaining('email') } });
-    expect(cli(['--account', 'a', '--email', 'b@example.com', '--role', 'owner'])).toMatchObject({ status: 2, json: { error: expect.stringContaining('--base-url') } });
+    expect(cli(['--account', 'a', '--email', 'b@example.com', '--role', 'admin', '--base-url', 'http://x.test'])).toMatchObject({
+      status: 2,
+      json: { error: expect.stringContaining('--role') },
+    });
+    expect(cli(['--account', 'a', '--email', 'not-an-email', '--role', 'owner', '--base-url', 'http://x.test'])).toMatchObject({
+      status: 2,
+      json: { error: expect.stringContaining('email') },
+    });
+    expect(cli(['--account', 'a', '--email', 'b@example.com', '--role', 'owner'])).toMatchObject({
+      status: 2,
+      json: { error: expect.stringContaining('--base-url') },
+    });
   });
 });

@@ -55,7 +55,11 @@ describe('npx switchboard', () => {
   it('creates a test key for a new account, stores only its hash, and revokes it', async () => {
     const created = cli('keys', 'create', '--account', 'cli-acme', '--scopes', 'messages:write,messages:read', '--test', '--rate-limit', '25');
     expect(created.status).toBe(0);
-    expect(created.json).toMatchObject({ id: expect.stringMatching(/^key_/), account_id: expect.stringMatching(/^acc_/), scopes: ['messages:write', 'messages:read'] });
+    expect(created.json).toMatchObject({
+      id: expect.stringMatching(/^key_/),
+      account_id: expect.stringMatching(/^acc_/),
+      scopes: ['messages:write', 'messages:read'],
+    });
     const key = created.json.key as string;
     expect(key).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
 
@@ -84,7 +88,10 @@ describe('npx switchboard', () => {
   });
 
   it('refuses an unknown flag or a missing value with exit 2 and {error, code}, creating nothing', async () => {
-    expect(cli('keys', 'create', '--account', 'cli-typo', '--tset')).toMatchObject({ status: 2, json: { code: 'unknown_flag', error: expect.stringContaining('--tset') } });
+    expect(cli('keys', 'create', '--account', 'cli-typo', '--tset')).toMatchObject({
+      status: 2,
+      json: { code: 'unknown_flag', error: expect.stringContaining('--tset') },
+    });
     expect(cli('keys', 'create', '--account', 'cli-typo', '--bogus-flag')).toMatchObject({ status: 2, json: { code: 'unknown_flag' } });
     expect(cli('keys', 'create', '--account', '--test')).toMatchObject({ status: 2, json: { code: 'missing_value' } });
     expect(cli('keys', 'create', '--account', 'cli-typo', '--test', '--live')).toMatchObject({ status: 2, json: { code: 'conflicting_flags' } });
@@ -105,7 +112,10 @@ describe('npx switchboard', () => {
       status: 2,
       json: { code: 'invalid_number', error: expect.stringContaining('is not a dialable number for its region (US') },
     });
-    expect(cli('numbers', 'add', '--account', 'cli-acme', '+1555')).toMatchObject({ status: 2, json: { error: expect.stringContaining('is not an E.164 number') } });
+    expect(cli('numbers', 'add', '--account', 'cli-acme', '+1555')).toMatchObject({
+      status: 2,
+      json: { error: expect.stringContaining('is not an E.164 number') },
+    });
   });
 
   it('refuses a number that another account holds with exit 2 and number_already_provisioned, and re-adds it to its owner', () => {

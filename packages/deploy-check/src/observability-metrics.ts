@@ -31,7 +31,9 @@ export function metricNamesIn(expr: string): string[] {
 
 /** Every PromQL expression of the Grafana dashboard and the alert rules in k8s/observability. */
 export function observabilityExpressions(dir = OBSERVABILITY_DIR): Array<{ source: string; expr: string }> {
-  const dashboard = JSON.parse(readFileSync(join(dir, 'grafana-dashboard.json'), 'utf8')) as { panels: Array<{ title: string; targets?: Array<{ expr: string }> }> };
+  const dashboard = JSON.parse(readFileSync(join(dir, 'grafana-dashboard.json'), 'utf8')) as {
+    panels: Array<{ title: string; targets?: Array<{ expr: string }> }>;
+  };
   const rules = parseYaml(readFileSync(join(dir, 'alerts.rules.yaml'), 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> };
   return [
     ...dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ source: `panel "${p.title}"`, expr: t.expr }))),

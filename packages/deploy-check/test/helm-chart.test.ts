@@ -4,8 +4,11 @@ import { loadConfig as loadGatewayConfig } from '../../../services/api-gateway/s
 import { loadConfig as loadDispatcherConfig } from '../../../services/dispatcher/src/config';
 import { loadConfig as loadWebhookDeliveryConfig } from '../../../services/webhook-delivery/src/config';
 
-const REQUIRED = { 'secret.values.DATABASE_URL': 'postgres://u:p@db:5432/sb', 'secret.values.REDIS_URL': 'redis://redis:6379',
-  'secret.values.SECRETS_ENCRYPTION_KEYS': 'k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=' };
+const REQUIRED = {
+  'secret.values.DATABASE_URL': 'postgres://u:p@db:5432/sb',
+  'secret.values.REDIS_URL': 'redis://redis:6379',
+  'secret.values.SECRETS_ENCRYPTION_KEYS': 'k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=',
+};
 const SERVICES = ['api-gateway', 'dispatcher', 'voice-orchestrator', 'webhook-delivery'];
 
 let full: KubeObject[];
@@ -28,7 +31,18 @@ describe('rendering', () => {
       expect(results.filter((r) => r.error !== null)).toEqual([]);
     }
     const kinds = new Set(full.map((o) => o.kind));
-    for (const kind of ['Deployment', 'Service', 'PodDisruptionBudget', 'ServiceMonitor', 'ScaledObject', 'HorizontalPodAutoscaler', 'NetworkPolicy', 'Job', 'ConfigMap', 'Secret']) {
+    for (const kind of [
+      'Deployment',
+      'Service',
+      'PodDisruptionBudget',
+      'ServiceMonitor',
+      'ScaledObject',
+      'HorizontalPodAutoscaler',
+      'NetworkPolicy',
+      'Job',
+      'ConfigMap',
+      'Secret',
+    ]) {
       expect(kinds).toContain(kind);
     }
   });
@@ -50,7 +64,11 @@ describe('rendering', () => {
   });
 
   it('deploys the three services by default; the carrier simulator only when asked', () => {
-    expect(ofKind(defaults, 'Deployment').map((d) => d.metadata.name).sort()).toEqual(SERVICES.map((s) => `sb-switchboard-${s}`));
+    expect(
+      ofKind(defaults, 'Deployment')
+        .map((d) => d.metadata.name)
+        .sort(),
+    ).toEqual(SERVICES.map((s) => `sb-switchboard-${s}`));
     expect(ofKind(full, 'Deployment')).toHaveLength(SERVICES.length + 1);
   });
 });
@@ -133,7 +151,11 @@ describe('scaling and start-up order', () => {
     expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: 'sb-switchboard-api-gateway' });
     expect(hpa.spec.metrics).toEqual([{ type: 'Resource', resource: { name: 'cpu', target: expect.objectContaining({ type: 'Utilization' }) } }]);
     expect(byComponent(full, 'Deployment', 'api-gateway').spec.replicas).toBeUndefined();
-    expect(ofKind(full, 'ScaledObject').map((s) => s.spec.scaleTargetRef.name).sort()).toEqual(['sb-switchboard-dispatcher', 'sb-switchboard-voice-orchestrator', 'sb-switchboard-webhook-delivery']);
+    expect(
+      ofKind(full, 'ScaledObject')
+        .map((s) => s.spec.scaleTargetRef.name)
+        .sort(),
+    ).toEqual(['sb-switchboard-dispatcher', 'sb-switchboard-voice-orchestrator', 'sb-switchboard-webhook-delivery']);
   });
 
   it('migrates in a pre-install/pre-upgrade hook Job that runs the standalone entrypoint', () => {

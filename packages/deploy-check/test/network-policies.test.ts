@@ -50,7 +50,9 @@ describe('NetworkPolicies', () => {
 
   it('let the callers of the outside world reach public addresses only, and the gateway no further than its stores', () => {
     for (const name of ['dispatcher', 'webhook-delivery']) {
-      const publicRule = policiesFor(name).flatMap((p) => p.spec.egress ?? []).find((r: Loose) => r.to?.[0]?.ipBlock);
+      const publicRule = policiesFor(name)
+        .flatMap((p) => p.spec.egress ?? [])
+        .find((r: Loose) => r.to?.[0]?.ipBlock);
       expect(publicRule.to[0].ipBlock.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '169.254.0.0/16', '192.168.0.0/16']));
     }
     const gatewayEgress = policiesFor('api-gateway').flatMap((p) => p.spec.egress ?? []);
@@ -68,8 +70,24 @@ describe('the voice orchestrator NetworkPolicies', () => {
   it('let SIP and the RTP port range in from, and out to, the trunk CIDRs only, over UDP', () => {
     const sipRtp = policies.find((p) => p.metadata.name === 'sb-switchboard-voice-orchestrator-sip-rtp')!;
     const trunk = [{ ipBlock: { cidr: '203.0.113.0/24' } }, { ipBlock: { cidr: '198.51.100.10/32' } }];
-    expect(sipRtp.spec.ingress).toEqual([{ from: trunk, ports: [{ protocol: 'UDP', port: 5060 }, { protocol: 'UDP', port: 20000, endPort: 20999 }] }]);
-    expect(sipRtp.spec.egress).toEqual([{ to: trunk, ports: [{ protocol: 'UDP', port: 5060 }, { protocol: 'UDP', port: 1024, endPort: 65535 }] }]);
+    expect(sipRtp.spec.ingress).toEqual([
+      {
+        from: trunk,
+        ports: [
+          { protocol: 'UDP', port: 5060 },
+          { protocol: 'UDP', port: 20000, endPort: 20999 },
+        ],
+      },
+    ]);
+    expect(sipRtp.spec.egress).toEqual([
+      {
+        to: trunk,
+        ports: [
+          { protocol: 'UDP', port: 5060 },
+          { protocol: 'UDP', port: 1024, endPort: 65535 },
+        ],
+      },
+    ]);
     // The process binds exactly what the policy opens.
     expect(voiceEnv(objects)).toMatchObject({ VOICE_SIP_LOCAL_PORT: '5060', VOICE_RTP_PORT_MIN: '20000', VOICE_RTP_PORT_MAX: '20999' });
     // From anywhere else, nothing: no ingress rule of the orchestrator is open to any source.
@@ -77,14 +95,23 @@ describe('the voice orchestrator NetworkPolicies', () => {
   });
 
   it('follow the configured ports, and open no SIP or RTP at all without trunk CIDRs', () => {
-    const custom = renderChart({ valuesFiles: [TEST_VALUES], set: { 'voiceOrchestrator.sipPort': '5080', 'voiceOrchestrator.rtpPorts.min': '30000', 'voiceOrchestrator.rtpPorts.max': '30199' } });
+    const custom = renderChart({
+      valuesFiles: [TEST_VALUES],
+      set: { 'voiceOrchestrator.sipPort': '5080', 'voiceOrchestrator.rtpPorts.min': '30000', 'voiceOrchestrator.rtpPorts.max': '30199' },
+    });
     const sipRtp = ofKind(custom, 'NetworkPolicy').find((p) => p.metadata.name === 'sb-switchboard-voice-orchestrator-sip-rtp')!;
-    expect(sipRtp.spec.ingress[0].ports).toEqual([{ protocol: 'UDP', port: 5080 }, { protocol: 'UDP', port: 30000, endPort: 30199 }]);
+    expect(sipRtp.spec.ingress[0].ports).toEqual([
+      { protocol: 'UDP', port: 5080 },
+      { protocol: 'UDP', port: 30000, endPort: 30199 },
+    ]);
     expect(voiceEnv(custom)).toMatchObject({ VOICE_SIP_LOCAL_PORT: '5080', VOICE_RTP_PORT_MIN: '30000', VOICE_RTP_PORT_MAX: '30199' });
 
     const noTrunk = ofKind(renderChart({ set: { 'secret.existingSecret': 'sb-env' } }), 'NetworkPolicy');
     expect(noTrunk.some((p) => p.metadata.name === 'sb-switchboard-voice-orchestrator-sip-rtp')).toBe(false);
-    const udp = noTrunk.flatMap((p) => [...(p.spec.ingress ?? []), ...(p.spec.egress ?? [])]).flatMap((r: Loose) => r.ports ?? []).filter((port: Loose) => port.protocol === 'UDP');
+    const udp = noTrunk
+      .flatMap((p) => [...(p.spec.ingress ?? []), ...(p.spec.egress ?? [])])
+      .flatMap((r: Loose) => r.ports ?? [])
+      .filter((port: Loose) => port.protocol === 'UDP');
     expect(udp.map((port: Loose) => port.port)).toEqual([53]); // DNS only
   });
 

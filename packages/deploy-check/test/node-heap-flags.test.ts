@@ -7,8 +7,11 @@ import { SERVICE_NODE_FLAGS } from '../../devstack/src/service-node-flags';
 
 // The V8 heap flags are set in four places (docs/operations.md#memory): devstack's spawn (npm start, tests,
 // benches), the image, docker-compose and the chart. A bench only measures what a deployment runs if they agree.
-const REQUIRED = { 'secret.values.DATABASE_URL': 'postgres://u:p@db:5432/sb', 'secret.values.REDIS_URL': 'redis://redis:6379',
-  'secret.values.SECRETS_ENCRYPTION_KEYS': 'k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=' };
+const REQUIRED = {
+  'secret.values.DATABASE_URL': 'postgres://u:p@db:5432/sb',
+  'secret.values.REDIS_URL': 'redis://redis:6379',
+  'secret.values.SECRETS_ENCRYPTION_KEYS': 'k1:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=',
+};
 const SERVICES = ['api-gateway', 'dispatcher', 'voice-orchestrator', 'webhook-delivery'] as const;
 const dockerfile = readFileSync(join(REPO_DIR, 'Dockerfile'), 'utf8');
 

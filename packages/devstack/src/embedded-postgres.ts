@@ -137,17 +137,22 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
   mkdirSync(dirname(opts.dataDir), { recursive: true });
   const dataDir = clusterDirReachableBy(opts.dataDir, user);
   for (const path of [bin('postgres'), dirname(dataDir)]) {
-    if (!reachable(path, user)) throw new Error(`the postgres user cannot reach ${path}: every folder above it needs o+x (or set SWITCHBOARD_HOME elsewhere, or DATABASE_URL)`);
+    if (!reachable(path, user))
+      throw new Error(`the postgres user cannot reach ${path}: every folder above it needs o+x (or set SWITCHBOARD_HOME elsewhere, or DATABASE_URL)`);
   }
 
   if (!existsSync(join(dataDir, 'PG_VERSION'))) {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     if (user) chownSync(dataDir, user.uid, user.gid);
     log(`initdb ${dataDir}`);
-    const init = spawnSync(bin('initdb'), ['--pgdata', dataDir, '--username', 'postgres', '--auth', 'trust', '--encoding', 'UTF8', '--locale', 'C', '--no-sync'], {
-      ...user,
-      encoding: 'utf8',
-    });
+    const init = spawnSync(
+      bin('initdb'),
+      ['--pgdata', dataDir, '--username', 'postgres', '--auth', 'trust', '--encoding', 'UTF8', '--locale', 'C', '--no-sync'],
+      {
+        ...user,
+        encoding: 'utf8',
+      },
+    );
     if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.error}`);
     // The services share one server: room for every pool (gateway and workers, 10 each) and the tests.
     writeFileSync(join(dataDir, 'postgresql.auto.conf'), 'max_connections = 200\n');
@@ -179,10 +184,14 @@ export async function startEmbeddedPostgres(opts: { dataDir: string; port?: numb
     await exited(child);
   };
   try {
-    await waitFor(() => {
-      if (child.exitCode !== null) throw new Error('exited');
-      return output.includes('ready to accept connections');
-    }, 'embedded PostgreSQL', 60_000);
+    await waitFor(
+      () => {
+        if (child.exitCode !== null) throw new Error('exited');
+        return output.includes('ready to accept connections');
+      },
+      'embedded PostgreSQL',
+      60_000,
+    );
   } catch (error) {
     await stop();
     throw new Error(`embedded PostgreSQL did not start (${(error as Error).message}); output:\n${output}`);

@@ -70,8 +70,22 @@ export async function startRedis(opts: { port?: number; dir?: string } = {}): Pr
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'sb-redis-'));
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always',
-      '--save', '', '--maxmemory-policy', 'noeviction'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
+    ],
     // Its own process group: a terminal's Ctrl-C reaches the services first, and we stop Redis after them.
     { stdio: 'ignore', detached: true },
   );
@@ -91,4 +105,3 @@ export async function startRedis(opts: { port?: number; dir?: string } = {}): Pr
     },
   };
 }
-

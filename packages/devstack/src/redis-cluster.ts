@@ -66,8 +66,26 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
       children.push(
         spawn(
           'redis-server',
-          ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
-            '--cluster-node-timeout', '5000', '--appendonly', 'yes', '--save', '', '--maxmemory-policy', 'noeviction'],
+          [
+            '--port',
+            String(port),
+            '--bind',
+            '127.0.0.1',
+            '--dir',
+            dir,
+            '--cluster-enabled',
+            'yes',
+            '--cluster-config-file',
+            'nodes.conf',
+            '--cluster-node-timeout',
+            '5000',
+            '--appendonly',
+            'yes',
+            '--save',
+            '',
+            '--maxmemory-policy',
+            'noeviction',
+          ],
           { stdio: 'ignore', detached: true },
         ),
       );
@@ -77,7 +95,8 @@ export async function startRedisCluster(opts: { masters?: number } = {}): Promis
     const create = spawnSync('redis-cli', ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes'], { encoding: 'utf8' });
     if (create.status !== 0) throw new Error(`redis-cli --cluster create failed: ${create.stdout}${create.stderr}`);
     // Every node must agree before a client's first CLUSTER SLOTS, or it may learn a partial map.
-    for (const port of ports) await waitFor(() => /cluster_state:ok/.test(cli(port, 'cluster', 'info').stdout ?? ''), `redis cluster state ok on ${port}`, 30_000);
+    for (const port of ports)
+      await waitFor(() => /cluster_state:ok/.test(cli(port, 'cluster', 'info').stdout ?? ''), `redis cluster state ok on ${port}`, 30_000);
     return { nodes, url: `redis://${nodes[0]}`, stop };
   } catch (error) {
     await stop();

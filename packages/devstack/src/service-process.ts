@@ -71,10 +71,14 @@ export async function startService(name: ServiceName, env: Record<string, string
   const ca = env.TLS_CERT_FILE ? readFileSync(env.TLS_CERT_FILE) : undefined;
   const url = `${ca ? 'https' : 'http'}://127.0.0.1:${port}`;
   try {
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error('exited');
-      return (await readyzStatus(url, ca)) === 200;
-    }, `${name} /readyz`, opts.readyTimeoutMs ?? 30_000);
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error('exited');
+        return (await readyzStatus(url, ca)) === 200;
+      },
+      `${name} /readyz`,
+      opts.readyTimeoutMs ?? 30_000,
+    );
   } catch (error) {
     child.kill('SIGKILL');
     throw new Error(`${name} did not become ready (${(error as Error).message}); output:\n${output().slice(-4000)}`);

@@ -76,7 +76,28 @@ export async function speakThroughTelephone(text: string, voice: EvalVoice, snrD
     samples.forEach((s, i) => line.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(s))), 2 * i));
     await writeFile(join(dir, 'line.raw'), line);
     const mulawFile = join(dir, 'line.ul');
-    await run('sox', ['-D', '-R', '-t', 'raw', '-r', '8000', '-e', 'signed', '-b', '16', '-c', '1', join(dir, 'line.raw'), '-e', 'mu-law', '-t', 'raw', mulawFile, 'sinc', '300-3400']);
+    await run('sox', [
+      '-D',
+      '-R',
+      '-t',
+      'raw',
+      '-r',
+      '8000',
+      '-e',
+      'signed',
+      '-b',
+      '16',
+      '-c',
+      '1',
+      join(dir, 'line.raw'),
+      '-e',
+      'mu-law',
+      '-t',
+      'raw',
+      mulawFile,
+      'sinc',
+      '300-3400',
+    ]);
     return await readFile(mulawFile);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -15,7 +15,9 @@ const VOICE_TOOLS: ReadonlyArray<{ command: string; aptPackage: string }> = [
 ];
 
 /** Files that a command's package does not bring. */
-const VOICE_DATA: ReadonlyArray<{ path: string; aptPackage: string }> = [{ path: '/usr/share/pocketsphinx/model/en-us/en-us', aptPackage: 'pocketsphinx-en-us' }];
+const VOICE_DATA: ReadonlyArray<{ path: string; aptPackage: string }> = [
+  { path: '/usr/share/pocketsphinx/model/en-us/en-us', aptPackage: 'pocketsphinx-en-us' },
+];
 
 /** Installs, with apt, whichever of baresip, SIPp, sox, flite, espeak-ng and pocketsphinx (with its model) is missing; a no-op when all are present. */
 export function ensureVoiceTools(): void {

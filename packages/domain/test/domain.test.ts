@@ -46,13 +46,24 @@ describe('rendering for text-only channels', () => {
   it('renders buttons as the body text then numbered options', () => {
     const text = renderAsText({
       type: 'interactive',
-      interactive: { type: 'button', body: { text: 'Pick one' }, action: { buttons: [{ type: 'reply', reply: { id: 'a', title: 'Yes' } }, { type: 'reply', reply: { id: 'b', title: 'No' } }] } },
+      interactive: {
+        type: 'button',
+        body: { text: 'Pick one' },
+        action: {
+          buttons: [
+            { type: 'reply', reply: { id: 'a', title: 'Yes' } },
+            { type: 'reply', reply: { id: 'b', title: 'No' } },
+          ],
+        },
+      },
     });
     expect(text).toBe('Pick one\n1. Yes\n2. No');
   });
 
   it('fills a stored template body from either spec shape', () => {
-    expect(renderAsText(undefined, { name: 'otp', language: 'en', parameters: [{ type: 'text', text: '1234' }] }, 'Your code is {{1}}')).toBe('Your code is 1234');
+    expect(renderAsText(undefined, { name: 'otp', language: 'en', parameters: [{ type: 'text', text: '1234' }] }, 'Your code is {{1}}')).toBe(
+      'Your code is 1234',
+    );
     expect(
       renderAsText(undefined, { name: 'otp', language: 'en', components: [{ type: 'body', parameters: [{ type: 'text', text: '99' }] }] }, 'Code {{1}}'),
     ).toBe('Code 99');

@@ -7,13 +7,7 @@
  * - `throttled`: slow down; does not use up an attempt;
  * - `template_invalid`: the template is missing, unapproved or its parameters do not fit.
  */
-export type ProviderFailureKind =
-  | 'unreachable'
-  | 'window_closed'
-  | 'permanent'
-  | 'transient'
-  | 'throttled'
-  | 'template_invalid';
+export type ProviderFailureKind = 'unreachable' | 'window_closed' | 'permanent' | 'transient' | 'throttled' | 'template_invalid';
 
 export class ProviderError extends Error {
   constructor(

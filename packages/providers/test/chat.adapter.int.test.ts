@@ -28,7 +28,12 @@ describe('chat adapter against a Cloud API double', () => {
     expect(request.headers.authorization).toBe('Bearer token-1');
     expect(request.headers['content-type']).toMatch(/^application\/json/);
     expect(request.body).toEqual({
-      messaging_product: 'whatsapp', recipient_type: 'individual', to: '15550001100', type: 'text', text: { body: 'Hello!' }, biz_opaque_callback_data: 'msg_01HZX',
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '15550001100',
+      type: 'text',
+      text: { body: 'Hello!' },
+      biz_opaque_callback_data: 'msg_01HZX',
     });
   });
 
@@ -89,7 +94,8 @@ describe('chat adapter against a Cloud API double', () => {
     upstream.answerNext({ status: 200, body: { id: '594425479261596', status: 'PENDING', category: 'UTILITY' } });
     const components = [{ type: 'BODY', text: 'Order {{1}} is on its way' }];
     await expect(adapter.createTemplate({ name: 'order_update', language: 'en_US', category: 'utility', components })).resolves.toEqual({
-      upstreamTemplateId: '594425479261596', status: 'pending',
+      upstreamTemplateId: '594425479261596',
+      status: 'pending',
     });
     const [request] = upstream.requests;
     expect(request.url).toBe('/v21.0/waba-7/message_templates');
@@ -99,6 +105,9 @@ describe('chat adapter against a Cloud API double', () => {
 
   it('maps a refused template creation', async () => {
     upstream.answerNext({ status: 400, body: graphError(100, 'Invalid parameter') });
-    await expect(adapter.createTemplate({ name: 'x', language: 'en', category: 'marketing', components: [] })).rejects.toMatchObject({ kind: 'permanent', upstreamCode: '100' });
+    await expect(adapter.createTemplate({ name: 'x', language: 'en', category: 'marketing', components: [] })).rejects.toMatchObject({
+      kind: 'permanent',
+      upstreamCode: '100',
+    });
   });
 });

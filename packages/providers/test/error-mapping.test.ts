@@ -4,7 +4,9 @@ import { isAlreadyExists, mapRcsFailure } from '../src/rcs/rcs-error.mapper';
 import { mapSubmitStatus } from '../src/sms/smpp-status.mapper';
 
 function graphError(code: number) {
-  return { error: { message: `error ${code}`, type: 'OAuthException', code, error_data: { messaging_product: 'whatsapp', details: 'details' }, fbtrace_id: 'A1' } };
+  return {
+    error: { message: `error ${code}`, type: 'OAuthException', code, error_data: { messaging_product: 'whatsapp', details: 'details' }, fbtrace_id: 'A1' },
+  };
 }
 
 describe('chat error mapping', () => {

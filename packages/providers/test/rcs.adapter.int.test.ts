@@ -39,7 +39,10 @@ describe('rcs adapter against an RBM double', () => {
   });
 
   it('posts the message to agentMessages with our messageId', async () => {
-    upstream.answerNext({ status: 200, body: { name: 'phones/+15550001100/agentMessages/msg_01RCS', sendTime: '2025-01-01T00:00:00Z', contentMessage: { text: 'Hello RCS' } } });
+    upstream.answerNext({
+      status: 200,
+      body: { name: 'phones/+15550001100/agentMessages/msg_01RCS', sendTime: '2025-01-01T00:00:00Z', contentMessage: { text: 'Hello RCS' } },
+    });
     await expect(adapter.send(message)).resolves.toEqual({ upstreamMessageId: 'msg_01RCS' });
     const [request] = upstream.requests;
     expect(request.method).toBe('POST');

@@ -44,7 +44,14 @@ describe('verifyChatSignature', () => {
 
 describe('verifyRbmSignature', () => {
   const token = 'client-token';
-  const event = { senderPhoneNumber: '+15550001111', eventType: 'DELIVERED', eventId: 'e1', messageId: 'msg_1', sendTime: '2025-01-01T00:00:00Z', agentId: 'agent' };
+  const event = {
+    senderPhoneNumber: '+15550001111',
+    eventType: 'DELIVERED',
+    eventId: 'e1',
+    messageId: 'msg_1',
+    sendTime: '2025-01-01T00:00:00Z',
+    agentId: 'agent',
+  };
   const data = Buffer.from(JSON.stringify(event)).toString('base64');
   const push = { message: { data, messageId: 'p1', publishTime: '2025-01-01T00:00:00Z' }, subscription: 'projects/x/subscriptions/y' };
   const sign = (bytes: Buffer, key = token) => createHmac('sha512', key).update(bytes).digest('base64');

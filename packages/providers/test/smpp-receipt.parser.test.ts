@@ -3,12 +3,20 @@ import { parseSmppReceiptText, statToStatus } from '../src/sms/smpp-receipt.pars
 describe('parseSmppReceiptText', () => {
   it('reads the standard receipt', () => {
     expect(parseSmppReceiptText('id:0123456789 sub:001 dlvrd:001 submit date:2501011200 done date:2501011201 stat:DELIVRD err:000 text:Hello world')).toEqual({
-      id: '0123456789', stat: 'DELIVRD', err: '000', submitDate: '2501011200', doneDate: '2501011201',
+      id: '0123456789',
+      stat: 'DELIVRD',
+      err: '000',
+      submitDate: '2501011200',
+      doneDate: '2501011201',
     });
   });
 
   it('reads lower case field names and values', () => {
-    expect(parseSmppReceiptText('id:abc123 sub:001 dlvrd:000 submit date:2501011200 done date:2501011300 stat:undeliv err:001 text:')).toMatchObject({ id: 'abc123', stat: 'UNDELIV', err: '001' });
+    expect(parseSmppReceiptText('id:abc123 sub:001 dlvrd:000 submit date:2501011200 done date:2501011300 stat:undeliv err:001 text:')).toMatchObject({
+      id: 'abc123',
+      stat: 'UNDELIV',
+      err: '001',
+    });
     expect(parseSmppReceiptText('ID:abc STAT:DELIVRD ERR:000')).toMatchObject({ id: 'abc', stat: 'DELIVRD', err: '000' });
   });
 
@@ -19,7 +27,11 @@ describe('parseSmppReceiptText', () => {
 
   it('tolerates extra spaces', () => {
     expect(parseSmppReceiptText('  id: 42   sub:001  submit  date: 2501011200   done date:2501011201  stat: DELIVRD   err: 000  ')).toEqual({
-      id: '42', stat: 'DELIVRD', err: '000', submitDate: '2501011200', doneDate: '2501011201',
+      id: '42',
+      stat: 'DELIVRD',
+      err: '000',
+      submitDate: '2501011200',
+      doneDate: '2501011201',
     });
   });
 

@@ -16,25 +16,44 @@ function wire(command: string, options: Record<string, unknown>): PDU {
 describe('readDeliverSm', () => {
   it('reads a receipt, preferring the receipted_message_id TLV and echoing user_message_reference', () => {
     const pdu = wire('deliver_sm', {
-      source_addr: '15550001111', destination_addr: '15550002222', esm_class: 0x04, data_coding: 0,
+      source_addr: '15550001111',
+      destination_addr: '15550002222',
+      esm_class: 0x04,
+      data_coding: 0,
       short_message: 'id:123 sub:001 dlvrd:001 submit date:2501011200 done date:2501011201 stat:DELIVRD err:000 text:Hello',
-      receipted_message_id: 'abc-1', message_state: 2, user_message_reference: 513,
+      receipted_message_id: 'abc-1',
+      message_state: 2,
+      user_message_reference: 513,
     });
     expect(readDeliverSm(pdu, at, identity)).toEqual({
       kind: 'receipt',
-      receipt: { channel: 'sms', upstreamMessageId: 'abc-1', recipient: '+15550001111', status: 'delivered', carrierStatusCode: 'DELIVRD:000', occurredAt: at, attemptRef: 513 },
+      receipt: {
+        channel: 'sms',
+        upstreamMessageId: 'abc-1',
+        recipient: '+15550001111',
+        status: 'delivered',
+        carrierStatusCode: 'DELIVRD:000',
+        occurredAt: at,
+        attemptRef: 513,
+      },
     });
   });
 
   it('maps later part ids to the first part id and reports errors', () => {
     const pdu = wire('deliver_sm', { source_addr: '1555', esm_class: 0x04, short_message: 'id:part-2 stat:UNDELIV err:001' });
     const content = readDeliverSm(pdu, at, (id) => (id === 'part-2' ? 'part-1' : id));
-    expect(content).toMatchObject({ kind: 'receipt', receipt: { upstreamMessageId: 'part-1', status: 'undelivered', carrierStatusCode: 'UNDELIV:001', errorCode: '001' } });
+    expect(content).toMatchObject({
+      kind: 'receipt',
+      receipt: { upstreamMessageId: 'part-1', status: 'undelivered', carrierStatusCode: 'UNDELIV:001', errorCode: '001' },
+    });
   });
 
   it('falls back to the message_state TLV without a readable text', () => {
     const pdu = wire('deliver_sm', { source_addr: '1555', esm_class: 0x04, short_message: 'garbled', receipted_message_id: 'r-9', message_state: 8 });
-    expect(readDeliverSm(pdu, at, identity)).toMatchObject({ kind: 'receipt', receipt: { upstreamMessageId: 'r-9', status: 'failed', carrierStatusCode: 'REJECTD' } });
+    expect(readDeliverSm(pdu, at, identity)).toMatchObject({
+      kind: 'receipt',
+      receipt: { upstreamMessageId: 'r-9', status: 'failed', carrierStatusCode: 'REJECTD' },
+    });
   });
 
   it('reports an unreadable receipt', () => {
@@ -43,7 +62,13 @@ describe('readDeliverSm', () => {
   });
 
   it('reads a mobile-originated GSM-7 text', () => {
-    const pdu = wire('deliver_sm', { source_addr: '15550001111', destination_addr: '15550002222', esm_class: 0, data_coding: 0, short_message: Buffer.from([0x48, 0x69, 0x20, 0x1b, 0x65]) });
+    const pdu = wire('deliver_sm', {
+      source_addr: '15550001111',
+      destination_addr: '15550002222',
+      esm_class: 0,
+      data_coding: 0,
+      short_message: Buffer.from([0x48, 0x69, 0x20, 0x1b, 0x65]),
+    });
     expect(readDeliverSm(pdu, at, identity)).toEqual({ kind: 'mo', piece: { source: '+15550001111', destination: '+15550002222', text: 'Hi €' } });
   });
 
@@ -56,8 +81,17 @@ describe('readDeliverSm', () => {
   it('reads a UCS-2 part with its concatenation UDH', () => {
     const udh = Buffer.from([0x05, 0x00, 0x03, 0x11, 0x02, 0x01]);
     const body = Buffer.from('Привет', 'utf16le').swap16();
-    const pdu = wire('deliver_sm', { source_addr: '1555', destination_addr: '1666', esm_class: 0x40, data_coding: 8, short_message: Buffer.concat([udh, body]) });
-    expect(readDeliverSm(pdu, at, identity)).toEqual({ kind: 'mo', piece: { source: '+1555', destination: '+1666', text: 'Привет', concat: { reference: 0x11, total: 2, sequence: 1 } } });
+    const pdu = wire('deliver_sm', {
+      source_addr: '1555',
+      destination_addr: '1666',
+      esm_class: 0x40,
+      data_coding: 8,
+      short_message: Buffer.concat([udh, body]),
+    });
+    expect(readDeliverSm(pdu, at, identity)).toEqual({
+      kind: 'mo',
+      piece: { source: '+1555', destination: '+1666', text: 'Привет', concat: { reference: 0x11, total: 2, sequence: 1 } },
+    });
   });
 });
 

@@ -21,13 +21,21 @@ describe('part receipts', () => {
     const registry = createPartIdRegistry({ retentionMs: 1e6, maxEntries: 10, now: () => 0 });
     registry.remember(['p1', 'p2', 'p3']);
     expect([registry.partsOf('p1'), registry.partsOf('p3'), registry.partsOf('other')]).toEqual([3, 3, 1]);
-    const pdu = { esm_class: 4, receipted_message_id: 'p2', short_message: { message: 'id:p2 sub:001 dlvrd:001 submit date:2501011000 done date:2501011000 stat:DELIVRD err:000 text:' } };
+    const pdu = {
+      esm_class: 4,
+      receipted_message_id: 'p2',
+      short_message: { message: 'id:p2 sub:001 dlvrd:001 submit date:2501011000 done date:2501011000 stat:DELIVRD err:000 text:' },
+    };
     const content = readDeliverSm(pdu as never, '2025-01-01T10:00:00.000Z', registry.firstIdOf, registry.partsOf);
     expect(content).toMatchObject({ kind: 'receipt', receipt: { upstreamMessageId: 'p1', partId: 'p2', parts: 3, status: 'delivered' } });
   });
 
   it('leaves a one-part receipt without part fields', () => {
-    const pdu = { esm_class: 4, receipted_message_id: 'solo', short_message: { message: 'id:solo sub:001 dlvrd:001 submit date:2501011000 done date:2501011000 stat:DELIVRD err:000 text:' } };
+    const pdu = {
+      esm_class: 4,
+      receipted_message_id: 'solo',
+      short_message: { message: 'id:solo sub:001 dlvrd:001 submit date:2501011000 done date:2501011000 stat:DELIVRD err:000 text:' },
+    };
     const content = readDeliverSm(pdu as never, '2025-01-01T10:00:00.000Z', (id) => id);
     expect(content.kind === 'receipt' && 'partId' in content.receipt).toBe(false);
   });

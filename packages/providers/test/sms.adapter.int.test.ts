@@ -32,11 +32,26 @@ async function sendOnceBound(sms: SmsAdapter, m: OutboundMessage) {
 describe('sms adapter against a local SMSC', () => {
   let smsc: FakeSmsc;
   let adapter: SmsAdapter;
-  const message: OutboundMessage = { clientRef: 'msg_01SMS', attemptRef: 0x1234, to: '+15550001100', from: '+15550009000', content: { kind: 'text', text: 'Hello €' } };
+  const message: OutboundMessage = {
+    clientRef: 'msg_01SMS',
+    attemptRef: 0x1234,
+    to: '+15550001100',
+    from: '+15550009000',
+    content: { kind: 'text', text: 'Hello €' },
+  };
 
   async function connect(overrides: Partial<SmsAdapterConfig> = {}): Promise<SmsAdapter> {
     adapter = createSmsAdapter({
-      config: { host: '127.0.0.1', port: smsc.port, systemId: 'esme', password: 'secret', reconnectBaseMs: 20, reconnectMaxMs: 100, submitTimeoutMs: 1000, ...overrides },
+      config: {
+        host: '127.0.0.1',
+        port: smsc.port,
+        systemId: 'esme',
+        password: 'secret',
+        reconnectBaseMs: 20,
+        reconnectMaxMs: 100,
+        submitTimeoutMs: 1000,
+        ...overrides,
+      },
     });
     await adapter.ready();
     return adapter;
@@ -60,7 +75,17 @@ describe('sms adapter against a local SMSC', () => {
     await connect();
     await expect(adapter.send(message)).resolves.toEqual({ upstreamMessageId: 'smsc-1', parts: 1, partIds: ['smsc-1'] });
     const { bytes } = smsc.submits[0];
-    expect(bytes).toMatchObject({ sourceTon: 1, sourceNpi: 1, source: '15550009000', destTon: 1, destNpi: 1, destination: '15550001100', esmClass: 0, registeredDelivery: 1, dataCoding: 0 });
+    expect(bytes).toMatchObject({
+      sourceTon: 1,
+      sourceNpi: 1,
+      source: '15550009000',
+      destTon: 1,
+      destNpi: 1,
+      destination: '15550001100',
+      esmClass: 0,
+      registeredDelivery: 1,
+      dataCoding: 0,
+    });
     expect([...bytes.shortMessage]).toEqual([0x48, 0x65, 0x6c, 0x6c, 0x6f, 0x20, 0x1b, 0x65]);
     expect(bytes.tlvs.get(USER_MESSAGE_REFERENCE)?.readUInt16BE(0)).toBe(0x1234);
   });
@@ -76,7 +101,11 @@ describe('sms adapter against a local SMSC', () => {
   it('splits a 200-character text into two submit_sm with one concatenation reference', async () => {
     await connect();
     const text = 'x'.repeat(200);
-    await expect(adapter.send({ ...message, content: { kind: 'text', text } })).resolves.toEqual({ upstreamMessageId: 'smsc-1', parts: 2, partIds: ['smsc-1', 'smsc-2'] });
+    await expect(adapter.send({ ...message, content: { kind: 'text', text } })).resolves.toEqual({
+      upstreamMessageId: 'smsc-1',
+      parts: 2,
+      partIds: ['smsc-1', 'smsc-2'],
+    });
     expect(smsc.submits).toHaveLength(2);
     const [first, second] = smsc.submits.map((s) => s.bytes);
     for (const [index, part] of [first, second].entries()) {
@@ -138,9 +167,15 @@ describe('sms adapter against a local SMSC', () => {
     let response: PDU | undefined;
     const answered = smsc
       .request('deliver_sm', {
-        source_addr_ton: 1, source_addr_npi: 1, source_addr: '15550001100', destination_addr: '15550009000', esm_class: 0x04,
+        source_addr_ton: 1,
+        source_addr_npi: 1,
+        source_addr: '15550001100',
+        destination_addr: '15550009000',
+        esm_class: 0x04,
         short_message: 'id:smsc-2 sub:001 dlvrd:001 submit date:2501011200 done date:2501011201 stat:DELIVRD err:000 text:yyyy',
-        receipted_message_id: 'smsc-2', message_state: 2, user_message_reference: 0x1234,
+        receipted_message_id: 'smsc-2',
+        message_state: 2,
+        user_message_reference: 0x1234,
       })
       .then((pdu) => (response = pdu));
     await smsc.waitFor(() => receipts.length === 1);
@@ -150,7 +185,12 @@ describe('sms adapter against a local SMSC', () => {
     await answered;
     expect(response).toMatchObject({ command: 'deliver_sm_resp', command_status: 0 });
     expect(receipts[0]).toMatchObject({
-      channel: 'sms', upstreamMessageId: 'smsc-1', attemptRef: 0x1234, recipient: '+15550001100', status: 'delivered', carrierStatusCode: 'DELIVRD:000',
+      channel: 'sms',
+      upstreamMessageId: 'smsc-1',
+      attemptRef: 0x1234,
+      recipient: '+15550001100',
+      status: 'delivered',
+      carrierStatusCode: 'DELIVRD:000',
     });
   });
 
@@ -169,9 +209,25 @@ describe('sms adapter against a local SMSC', () => {
     adapter.onInbound(async (item) => {
       inbound.push(item);
     });
-    const response = await smsc.request('deliver_sm', { source_addr: '15550001100', destination_addr: '15550009000', esm_class: 0, data_coding: 0, short_message: Buffer.from('YES') });
+    const response = await smsc.request('deliver_sm', {
+      source_addr: '15550001100',
+      destination_addr: '15550009000',
+      esm_class: 0,
+      data_coding: 0,
+      short_message: Buffer.from('YES'),
+    });
     expect(response.command_status).toBe(0);
-    expect(inbound).toEqual([{ channel: 'sms', upstreamId: expect.stringMatching(/^smpp-mo-/), from: '+15550001100', to: '+15550009000', type: 'text', text: 'YES', receivedAt: expect.any(String) }]);
+    expect(inbound).toEqual([
+      {
+        channel: 'sms',
+        upstreamId: expect.stringMatching(/^smpp-mo-/),
+        from: '+15550001100',
+        to: '+15550009000',
+        type: 'text',
+        text: 'YES',
+        receivedAt: expect.any(String),
+      },
+    ]);
   });
 
   it('answers the SMSC enquire_link and sends its own', async () => {
@@ -208,6 +264,9 @@ describe('sms adapter against a local SMSC', () => {
 
   it('refuses chat-only content', async () => {
     await connect();
-    await expect(adapter.send({ ...message, content: { kind: 'chat', type: 'interactive', payload: {} } })).rejects.toMatchObject({ kind: 'permanent', upstreamCode: 'content_not_supported_on_channel' });
+    await expect(adapter.send({ ...message, content: { kind: 'chat', type: 'interactive', payload: {} } })).rejects.toMatchObject({
+      kind: 'permanent',
+      upstreamCode: 'content_not_supported_on_channel',
+    });
   });
 });

@@ -29,7 +29,15 @@ export interface PublishableEvent {
   published?: boolean;
 }
 
-export function createEventPublisher({ queue, outbox, clock = () => new Date() }: { queue: BulkJobAdder<FanOutEventJob>; outbox: EventOutbox; clock?: () => Date }): EventPublisher {
+export function createEventPublisher({
+  queue,
+  outbox,
+  clock = () => new Date(),
+}: {
+  queue: BulkJobAdder<FanOutEventJob>;
+  outbox: EventOutbox;
+  clock?: () => Date;
+}): EventPublisher {
   return {
     async publish(events) {
       const all = events.filter((e) => !e.published).map((e) => e.id);

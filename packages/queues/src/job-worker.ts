@@ -70,7 +70,11 @@ function isFinal(job: Job, error: Error): boolean {
  * connection, dispatch by job name (an unknown name can never succeed, so it is permanent), the
  * handlers' retry policies, and one log line per failure.
  */
-export function createJobWorker<C extends QueueContract>(contract: C, handlers: Record<JobNameOf<C>, JobHandler<PayloadOf<C>>>, options: JobWorkerOptions): JobWorker {
+export function createJobWorker<C extends QueueContract>(
+  contract: C,
+  handlers: Record<JobNameOf<C>, JobHandler<PayloadOf<C>>>,
+  options: JobWorkerOptions,
+): JobWorker {
   type Data = PayloadOf<C>;
   const { logger } = options;
   const byName = new Map<string, { process: JobProcessor<Data>; retry: RetryPolicy<Data> }>();
@@ -112,7 +116,9 @@ export function createJobWorker<C extends QueueContract>(contract: C, handlers: 
     else if (retry?.isScheduledRetry?.(error)) logger.debug('job retry scheduled', fields);
     else logger.warn(job ? 'job failed; retrying' : 'job failed', fields);
     if (final && job && retry?.onFailedForGood) {
-      retry.onFailedForGood(job, error).catch((e: Error) => logger.error('handling a job that failed for good failed', { ...fields, handler_error: e.message }));
+      retry
+        .onFailedForGood(job, error)
+        .catch((e: Error) => logger.error('handling a job that failed for good failed', { ...fields, handler_error: e.message }));
     }
   });
   worker.on('error', (error) => logger.error('worker error', { queue: contract.name, error: error.message }));

@@ -27,7 +27,11 @@ export const JOB_LATENCY_BOUNDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 
  * Queue depth and the age of the oldest job per queue and state, read from Redis at each scrape
  * (docs/observability.md#queues). Labels are the queue's contract name and the state: bounded.
  */
-export function reportQueueDepths(registry: QueueMetricsRegistry, queues: ReadonlyArray<Pick<Queue, 'name' | 'getJobCounts' | 'getJobs'>>, now: () => number = Date.now): void {
+export function reportQueueDepths(
+  registry: QueueMetricsRegistry,
+  queues: ReadonlyArray<Pick<Queue, 'name' | 'getJobCounts' | 'getJobs'>>,
+  now: () => number = Date.now,
+): void {
   const depth = registry.gauge('switchboard_queue_jobs', 'Jobs in each queue by state (waiting, delayed, active, failed).');
   const oldest = registry.gauge('switchboard_queue_oldest_job_age_seconds', 'Age of the oldest job in each queue by state; 0 when none.');
   registry.onCollect(async () => {
@@ -35,7 +39,10 @@ export function reportQueueDepths(registry: QueueMetricsRegistry, queues: Readon
       queues.map(async (queue) => {
         const counts = await queue.getJobCounts(...STATES.flatMap((s) => BULL_STATES[s]));
         for (const state of STATES) {
-          depth.set({ queue: queue.name, state }, BULL_STATES[state].reduce((sum, s) => sum + (counts[s] ?? 0), 0));
+          depth.set(
+            { queue: queue.name, state },
+            BULL_STATES[state].reduce((sum, s) => sum + (counts[s] ?? 0), 0),
+          );
           // `asc`: the job that entered the state first; its creation time is its age.
           const first = (await queue.getJobs(BULL_STATES[state], 0, 0, true)) as Array<Job | undefined>;
           const created = first.filter((j): j is Job => j !== undefined).map((j) => j.timestamp);
@@ -50,7 +57,9 @@ export function reportQueueDepths(registry: QueueMetricsRegistry, queues: Readon
  * Seconds from enqueue to processed, per queue and outcome (`completed`, or `failed` once no retry is
  * left). A delayed job's intended delay is not counted: the histogram shows lateness, not the schedule.
  */
-export function jobLatencyRecorder(registry: QueueMetricsRegistry): (queue: string, job: Pick<Job, 'timestamp' | 'finishedOn' | 'opts'>, outcome: 'completed' | 'failed') => void {
+export function jobLatencyRecorder(
+  registry: QueueMetricsRegistry,
+): (queue: string, job: Pick<Job, 'timestamp' | 'finishedOn' | 'opts'>, outcome: 'completed' | 'failed') => void {
   const latency = registry.histogram('switchboard_job_latency_seconds', 'Seconds from enqueue to processed, by queue and outcome.', JOB_LATENCY_BOUNDS);
   return (queue, job, outcome) => {
     const finished = job.finishedOn ?? Date.now();

@@ -1,6 +1,13 @@
 import type { Job, Queue } from 'bullmq';
 import type { Cluster, Redis } from 'ioredis';
-import { MESSAGE_SEND_CHUNKS_QUEUE, MESSAGE_SEND_LANES, sendChunkBulkJob, type SendChunkJob, type SendMessageJob, type TrafficLane } from './contracts/message-send.queue';
+import {
+  MESSAGE_SEND_CHUNKS_QUEUE,
+  MESSAGE_SEND_LANES,
+  sendChunkBulkJob,
+  type SendChunkJob,
+  type SendMessageJob,
+  type TrafficLane,
+} from './contracts/message-send.queue';
 import { openQueue } from './queue-contract';
 
 /** A message that waits in a lane: its own job, or its chunk (docs/messages.md#chunk-lifecycle). */

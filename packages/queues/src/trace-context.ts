@@ -1,4 +1,13 @@
-import { context, propagation, ROOT_CONTEXT, trace, SpanKind as OtelSpanKind, type Context, type Span as OtelSpan, type Tracer as OtelTracer } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  trace,
+  SpanKind as OtelSpanKind,
+  type Context,
+  type Span as OtelSpan,
+  type Tracer as OtelTracer,
+} from '@opentelemetry/api';
 import type { TracerProvider } from '@opentelemetry/sdk-trace';
 import type { ContextManager, Span, Telemetry, Tracer } from 'bullmq';
 

@@ -25,7 +25,10 @@ it('splits a large turn into batches of at most maxBatch events, never splitting
   const { calls, publisher } = recordingPublisher();
   const batching = createBatchingEventPublisher(publisher, 3);
   await Promise.all([batching.publish([{ id: 'a' }, { id: 'b' }]), batching.publish([{ id: 'c' }, { id: 'd' }]), batching.publish([{ id: 'e' }])]);
-  expect(calls).toEqual([['a', 'b'], ['c', 'd', 'e']]);
+  expect(calls).toEqual([
+    ['a', 'b'],
+    ['c', 'd', 'e'],
+  ]);
 });
 
 it('rejects every caller of a batch that failed, so each can leave its events in the outbox', async () => {
@@ -41,7 +44,12 @@ it('queues no fan-out job and marks nothing for events inserted already publishe
   const judged: string[][] = [];
   const marked: string[][] = [];
   const publisher = createEventPublisher({
-    queue: { addBulk: async (jobs) => { queued.push(jobs.map((job) => String(job.opts?.jobId))); return []; } } as unknown as Parameters<typeof createEventPublisher>[0]['queue'],
+    queue: {
+      addBulk: async (jobs) => {
+        queued.push(jobs.map((job) => String(job.opts?.jobId)));
+        return [];
+      },
+    } as unknown as Parameters<typeof createEventPublisher>[0]['queue'],
     outbox: {
       markPublished: async (ids) => void marked.push(ids),
       publishUntargeted: async (ids) => (judged.push([...ids]), [...ids]),

@@ -17,7 +17,10 @@ describe('Redis connections', () => {
     expect(single).toBeInstanceOf(Redis);
     single.disconnect();
 
-    const cluster = createWorkerConnection({ redisUrl: 'redis://:s%40cret@ignored:6379', redisClusterNodes: ['127.0.0.1:1', '127.0.0.1:2'] }, { lazyConnect: true }) as unknown as Cluster;
+    const cluster = createWorkerConnection(
+      { redisUrl: 'redis://:s%40cret@ignored:6379', redisClusterNodes: ['127.0.0.1:1', '127.0.0.1:2'] },
+      { lazyConnect: true },
+    ) as unknown as Cluster;
     expect(cluster).toBeInstanceOf(Cluster);
     expect(cluster.options.redisOptions).toMatchObject({ password: 's@cret', maxRetriesPerRequest: null });
     cluster.disconnect();

@@ -54,7 +54,15 @@ async function drain(fairShare: ReturnType<typeof createFairShare>, total: numbe
         await hook;
       },
     },
-    { redisUrl, prefix, concurrency: 1, stalledIntervalMs: 30_000, lockDurationMs: 30_000, logger, onJobStart: (job) => void fairShare.started('bulk', job.opts.priority ?? 0, 0) },
+    {
+      redisUrl,
+      prefix,
+      concurrency: 1,
+      stalledIntervalMs: 30_000,
+      lockDurationMs: 30_000,
+      logger,
+      onJobStart: (job) => void fairShare.started('bulk', job.opts.priority ?? 0, 0),
+    },
   );
   for (let i = 0; i < 400 && order.length < total; i += 1) await new Promise((r) => setTimeout(r, 25));
   await worker.close();

@@ -81,7 +81,11 @@ it('fails a job of an unknown name for good at its first attempt', async () => {
   const queueContract = contract();
   const { lines, logger } = recordingLogger();
   let ran = false;
-  const worker = createJobWorker(queueContract, { ping: async () => void (ran = true) }, { redisUrl, prefix, concurrency: 1, stalledIntervalMs: 30_000, lockDurationMs: 30_000, logger });
+  const worker = createJobWorker(
+    queueContract,
+    { ping: async () => void (ran = true) },
+    { redisUrl, prefix, concurrency: 1, stalledIntervalMs: 30_000, lockDurationMs: 30_000, logger },
+  );
   const connection = createWorkerConnection(redisUrl);
   const queue = new Queue<PingJob>(queueContract.name, { connection, prefix });
   try {
@@ -120,7 +124,8 @@ it('setConcurrency changes how many jobs run at once (the voice orchestrator len
       ping: async (job: Job<PingJob>) => {
         running += 1;
         mostAtOnce = Math.max(mostAtOnce, running);
-        if (job.data.n >= 10) await waitAtBarrier(3); // only passes once three jobs run at the same time
+        if (job.data.n >= 10)
+          await waitAtBarrier(3); // only passes once three jobs run at the same time
         else await new Promise((r) => setTimeout(r, 30));
         running -= 1;
       },

@@ -17,7 +17,13 @@ it('waits the schedule step of the next attempt and keeps the spare attempts for
 });
 
 it('carries the attempts already made, so the retry job goes on with the schedule and has that many attempts fewer', async () => {
-  const [retry, recovered] = await enqueued([{ id: 'dlv_b', generation: 0, attemptsMade: 1, delayMs: 4_321 }, { id: 'dlv_c', generation: 0, attemptsMade: 2 }], schedule);
+  const [retry, recovered] = await enqueued(
+    [
+      { id: 'dlv_b', generation: 0, attemptsMade: 1, delayMs: 4_321 },
+      { id: 'dlv_c', generation: 0, attemptsMade: 2 },
+    ],
+    schedule,
+  );
   expect(retry.data).toEqual({ delivery_id: 'dlv_b', generation: 0, attempts_made: 1 });
   expect(retry.opts).toMatchObject({ delay: 4_321, attempts: 3 + 5, jobId: 'dlv_b-g0' });
   // Without a wait of its own (a fan-out running again), the job waits the step before attempt 3.

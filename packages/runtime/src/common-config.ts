@@ -47,7 +47,10 @@ export function hasHashTag(prefix: string): boolean {
 function redisProblems(c: Pick<CommonConfig, 'redisClusterNodes' | 'queuePrefix'>): string[] {
   if (c.redisClusterNodes.length === 0) return [];
   const problems = c.redisClusterNodes.filter((n) => !/^\[?[^\]\s]+?\]?:\d{1,5}$/.test(n)).map((n) => `REDIS_CLUSTER_NODES: "${n}" is not host:port`);
-  if (!hasHashTag(c.queuePrefix)) problems.push(`QUEUE_PREFIX "${c.queuePrefix}" needs a hash tag such as {sb} when REDIS_CLUSTER_NODES is set (docs/architecture.md#redis-keys-and-cluster)`);
+  if (!hasHashTag(c.queuePrefix))
+    problems.push(
+      `QUEUE_PREFIX "${c.queuePrefix}" needs a hash tag such as {sb} when REDIS_CLUSTER_NODES is set (docs/architecture.md#redis-keys-and-cluster)`,
+    );
   return problems;
 }
 

@@ -31,7 +31,10 @@ function labelKey(labels: Labels): string {
 
 export class Counter {
   private readonly values = new Map<string, number>();
-  constructor(readonly name: string, readonly help: string) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
   inc(labels: Labels = {}, by = 1): void {
     const key = labelKey(labels);
     this.values.set(key, (this.values.get(key) ?? 0) + by);
@@ -53,7 +56,10 @@ export class Counter {
 /** A value that is set, not added to: e.g. a circuit breaker's state. */
 export class Gauge {
   private readonly values = new Map<string, number>();
-  constructor(readonly name: string, readonly help: string) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
   set(labels: Labels, value: number): void {
     this.values.set(labelKey(labels), value);
   }
@@ -73,7 +79,11 @@ export class Gauge {
 
 export class Histogram {
   private readonly series = new Map<string, { buckets: number[]; sum: number; count: number }>();
-  constructor(readonly name: string, readonly help: string, readonly bounds: number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]) {}
+  constructor(
+    readonly name: string,
+    readonly help: string,
+    readonly bounds: number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  ) {}
   observe(labels: Labels, value: number): void {
     const key = labelKey(labels);
     const s = this.series.get(key) ?? { buckets: this.bounds.map(() => 0), sum: 0, count: 0 };

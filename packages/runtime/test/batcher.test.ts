@@ -63,7 +63,10 @@ describe("flush rule 'next-turn'", () => {
     expect(groups).toEqual([['k', 'a', 'b']]);
     void batched('c', 'k');
     await turn();
-    expect(groups).toEqual([['k', 'a', 'b'], ['k', 'c']]);
+    expect(groups).toEqual([
+      ['k', 'a', 'b'],
+      ['k', 'c'],
+    ]);
   });
 
   it('counts sizeOf against maxSize and never splits one call: a call that does not fit starts the next group', async () => {
@@ -90,7 +93,10 @@ describe("flush rule 'next-turn'", () => {
     release[1]();
     await expect(second).resolves.toBe('next!');
     expect(firstSettled).toBe(false);
-    expect(groups).toEqual([['k', 'stuck'], ['k', 'next']]);
+    expect(groups).toEqual([
+      ['k', 'stuck'],
+      ['k', 'next'],
+    ]);
   });
 });
 
@@ -105,7 +111,10 @@ describe("flush rule 'after-previous'", () => {
     release.shift()?.();
     await expect(first).resolves.toBe('a!');
     await turn();
-    expect(groups).toEqual([['rcs', 'a'], ['rcs', 'b', 'c']]);
+    expect(groups).toEqual([
+      ['rcs', 'a'],
+      ['rcs', 'b', 'c'],
+    ]);
     release.shift()?.();
     await expect(Promise.all(rest)).resolves.toEqual(['b!', 'c!']);
   });
@@ -119,7 +128,12 @@ describe("flush rule 'after-previous'", () => {
       release.splice(0).forEach((go) => go());
     }
     await expect(Promise.all(all)).resolves.toEqual(['a!', 'x!', 'b!', 'c!', 'd!']);
-    expect(groups).toEqual([['chat', 'a'], ['rcs', 'x'], ['chat', 'b', 'c'], ['chat', 'd']]);
+    expect(groups).toEqual([
+      ['chat', 'a'],
+      ['rcs', 'x'],
+      ['chat', 'b', 'c'],
+      ['chat', 'd'],
+    ]);
   });
 
   it('holds the calls of a key behind a run that never settles, and only that key', async () => {
@@ -134,7 +148,10 @@ describe("flush rule 'after-previous'", () => {
     await expect(other).resolves.toBe('free!');
     await turn();
     expect(waitingSettled).toBe(false);
-    expect(groups).toEqual([['k', 'stuck'], ['other', 'free']]);
+    expect(groups).toEqual([
+      ['k', 'stuck'],
+      ['other', 'free'],
+    ]);
   });
 });
 
@@ -225,7 +242,10 @@ it('runs every call alone and at once when maxSize is 1', async () => {
   const { groups, release, runMany } = controlledRuns();
   const batched = createBatcher<string, string, string>({ runMany, flush: 'after-previous', maxSize: 1, onGroupFailure: 'fail-group' });
   const both = [batched('a', 'k'), batched('b', 'k')];
-  expect(groups).toEqual([['k', 'a'], ['k', 'b']]);
+  expect(groups).toEqual([
+    ['k', 'a'],
+    ['k', 'b'],
+  ]);
   release.splice(0).forEach((go) => go());
   await expect(Promise.all(both)).resolves.toEqual(['a!', 'b!']);
 });

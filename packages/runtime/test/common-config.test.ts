@@ -35,7 +35,10 @@ describe('shared Redis settings', () => {
 
 describe('tracing settings', () => {
   it('are on with an OTLP endpoint, whose traces path follows the OpenTelemetry convention', () => {
-    expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318/' }).config).toMatchObject({ tracingEnabled: true, otlpTracesUrl: 'http://otel:4318/v1/traces' });
+    expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318/' }).config).toMatchObject({
+      tracingEnabled: true,
+      otlpTracesUrl: 'http://otel:4318/v1/traces',
+    });
     expect(read({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://otel:4318/custom' }).config.otlpTracesUrl).toBe('http://otel:4318/custom');
     expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', TRACING_ENABLED: 'false' }).config.tracingEnabled).toBe(false);
     expect(read({ TRACING_ENABLED: 'true' }).config).toMatchObject({ tracingEnabled: true, otlpTracesUrl: undefined });
@@ -55,7 +58,10 @@ describe('MetricsRegistry', () => {
     });
     expect(await registry.collect(10_000)).toContain('depth{queue="q"} 1');
     // A burst of scrapes shares one collection.
-    expect(await Promise.all([registry.collect(10_500), registry.collect(10_900)])).toEqual([expect.stringContaining('depth{queue="q"} 1'), expect.stringContaining('depth{queue="q"} 1')]);
+    expect(await Promise.all([registry.collect(10_500), registry.collect(10_900)])).toEqual([
+      expect.stringContaining('depth{queue="q"} 1'),
+      expect.stringContaining('depth{queue="q"} 1'),
+    ]);
     expect(await registry.collect(11_000)).toContain('depth{queue="q"} 2');
     expect(registry.render().match(/# TYPE a_total/g)).toHaveLength(1);
   });

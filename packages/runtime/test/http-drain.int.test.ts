@@ -33,7 +33,9 @@ function get(port: number, agent: Agent, path = '/'): Promise<Answer> {
     request({ host: '127.0.0.1', port, path, agent }, (res) => {
       res.resume();
       res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 

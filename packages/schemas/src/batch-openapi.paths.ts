@@ -14,7 +14,8 @@ export const batchAcceptedSchema: JsonSchema = {
     rejected: { type: 'integer', minimum: 0 },
     results: {
       type: 'array',
-      description: 'One per item, in order: the single send’s 202 body, or a problem document whose field pointers name `/messages/{index}/…` or a shared default.',
+      description:
+        'One per item, in order: the single send’s 202 body, or a problem document whose field pointers name `/messages/{index}/…` or a shared default.',
       items: { oneOf: [schemaRef('MessageAccepted'), schemaRef('Problem')] },
     },
   },
@@ -50,10 +51,14 @@ const operations: Record<string, Record<string, JsonSchema>> = {
     post: withScope('messages:write', {
       operationId: 'sendBatch',
       summary: 'Send up to 1,000 messages in one request',
-      description: 'Shared defaults plus one entry per recipient (docs/messages.md#batch-sends). Valid items are accepted even when others are refused. `Idempotency-Key` covers the whole request.',
+      description:
+        'Shared defaults plus one entry per recipient (docs/messages.md#batch-sends). Valid items are accepted even when others are refused. `Idempotency-Key` covers the whole request.',
       parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
       requestBody: { required: true, content: { 'application/json': { schema: schemaRef('BatchRequest') } } },
-      responses: { '202': jsonResponse('BatchAccepted', 'One result per item; `Location` names the batch.'), ...problemResponses('400', '401', '403', '409', '413', '415', '422', '429', '503') },
+      responses: {
+        '202': jsonResponse('BatchAccepted', 'One result per item; `Location` names the batch.'),
+        ...problemResponses('400', '401', '403', '409', '413', '415', '422', '429', '503'),
+      },
     }),
   },
   '/v1/batches/{id}': {
@@ -68,7 +73,8 @@ const operations: Record<string, Record<string, JsonSchema>> = {
     delete: withScope('messages:write', {
       operationId: 'cancelMessage',
       summary: 'Cancel a scheduled message',
-      description: 'Only a `scheduled` message (send_at or quiet hours) can be canceled: it ends `canceled` with a `message.canceled` event (docs/messages.md#canceling-a-scheduled-message). Any other state is 409 `message_not_cancelable`.',
+      description:
+        'Only a `scheduled` message (send_at or quiet hours) can be canceled: it ends `canceled` with a `message.canceled` event (docs/messages.md#canceling-a-scheduled-message). Any other state is 409 `message_not_cancelable`.',
       parameters: [idParameter('msg')],
       responses: { '200': jsonResponse('Message', 'The canceled message.'), ...problemResponses('400', '401', '403', '404', '409', '429', '503') },
     }),

@@ -10,8 +10,18 @@ export const BATCH_ITEM_FIELDS = ['recipient', 'content', 'template', 'metadata'
 
 /** Fields the batch may set once for every item. */
 export const BATCH_DEFAULT_FIELDS = [
-  'channel', 'from', 'fallback', 'callback_url', 'ttl_seconds', 'fallback_timeout_seconds', 'send_at', 'metadata',
-  'category', 'quiet_hours', 'content', 'template',
+  'channel',
+  'from',
+  'fallback',
+  'callback_url',
+  'ttl_seconds',
+  'fallback_timeout_seconds',
+  'send_at',
+  'metadata',
+  'category',
+  'quiet_hours',
+  'content',
+  'template',
 ] as const;
 
 const messageProperties = messageRequestSchema.properties as Record<string, JsonSchema>;

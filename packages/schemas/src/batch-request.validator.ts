@@ -22,7 +22,8 @@ export function mergeBatchItem(defaults: Body, item: Body): Body {
     // Per-recipient parameters over a shared template name and language.
     merged.template = isObject(item.template) && isObject(defaults.template) ? { ...defaults.template, ...item.template } : item.template;
   }
-  if (item.metadata !== undefined) merged.metadata = isObject(item.metadata) && isObject(defaults.metadata) ? { ...defaults.metadata, ...item.metadata } : item.metadata;
+  if (item.metadata !== undefined)
+    merged.metadata = isObject(item.metadata) && isObject(defaults.metadata) ? { ...defaults.metadata, ...item.metadata } : item.metadata;
   return merged;
 }
 
@@ -73,7 +74,12 @@ export function createBatchRequestValidator(rules: MessageRequestRules): (body: 
       const unknown = Object.keys(item).filter((key) => !(BATCH_ITEM_FIELDS as readonly string[]).includes(key));
       if (unknown.length > 0) {
         return {
-          error: new ValidationError(unknown.map((key) => ({ field: childPointer(`/messages/${index}`, key), message: `is not allowed on an item; allowed: ${BATCH_ITEM_FIELDS.join(', ')}` }))),
+          error: new ValidationError(
+            unknown.map((key) => ({
+              field: childPointer(`/messages/${index}`, key),
+              message: `is not allowed on an item; allowed: ${BATCH_ITEM_FIELDS.join(', ')}`,
+            })),
+          ),
         };
       }
       try {

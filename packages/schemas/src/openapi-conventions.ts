@@ -11,16 +11,32 @@ import { REQUEST_EXAMPLES } from './openapi-request.examples';
 /** The document's tags, in the order the reference shows them; the first prefix that matches a path wins. */
 export const OPENAPI_TAGS: Array<{ name: string; description: string; prefixes: string[] }> = [
   { name: 'Messages', description: 'Send messages on any channel and follow their status (docs/messages.md).', prefixes: ['/v1/messages', '/v1/batches'] },
-  { name: 'Chat', description: 'Typed chat payloads, templates and the replies customers send (docs/chat.md).', prefixes: ['/v1/messages/chat', '/v1/templates', '/v1/inbound'] },
+  {
+    name: 'Chat',
+    description: 'Typed chat payloads, templates and the replies customers send (docs/chat.md).',
+    prefixes: ['/v1/messages/chat', '/v1/templates', '/v1/inbound'],
+  },
   { name: 'Voice', description: 'Calls and voice agents (docs/voice.md).', prefixes: ['/v1/voice', '/v1/calls', '/v1/agents'] },
   { name: 'Suppressions', description: 'Customers who must not be sent to on a channel (docs/messages.md).', prefixes: ['/v1/suppressions'] },
   { name: 'Account', description: 'Account-wide sending defaults and the callback secret.', prefixes: ['/v1/account'] },
   { name: 'Webhooks', description: 'Endpoints that receive signed events, and their delivery attempts (docs/webhooks.md).', prefixes: ['/v1/webhooks'] },
   { name: 'Events', description: 'Every event of the account and where its deliveries stand (docs/webhooks.md).', prefixes: ['/v1/events'] },
   { name: 'Upstreams', description: 'Carriers and their circuit breakers (admin).', prefixes: ['/v1/upstreams'] },
-  { name: 'Provider callbacks', description: 'What the upstream carriers call; each verified with the upstream’s own signature, no API key.', prefixes: ['/v1/providers'] },
-  { name: 'Operations', description: 'Health, readiness, metrics and this document; no API key.', prefixes: ['/healthz', '/readyz', '/metrics', '/v1/openapi.json'] },
-  { name: 'Webhook events', description: 'What Switchboard sends to your endpoints, signed per Standard Webhooks (docs/webhooks.md#envelope-and-headers).', prefixes: [] },
+  {
+    name: 'Provider callbacks',
+    description: 'What the upstream carriers call; each verified with the upstream’s own signature, no API key.',
+    prefixes: ['/v1/providers'],
+  },
+  {
+    name: 'Operations',
+    description: 'Health, readiness, metrics and this document; no API key.',
+    prefixes: ['/healthz', '/readyz', '/metrics', '/v1/openapi.json'],
+  },
+  {
+    name: 'Webhook events',
+    description: 'What Switchboard sends to your endpoints, signed per Standard Webhooks (docs/webhooks.md#envelope-and-headers).',
+    prefixes: [],
+  },
 ];
 
 /**
@@ -48,7 +64,8 @@ function discriminatedRule(rule: unknown): Rule | null {
   if (names.length !== 1) return null;
   const test = (properties as Record<string, Record<string, unknown>>)[names[0]];
   const keys = Object.keys(test ?? {});
-  const value = keys.length === 1 && keys[0] === 'const' ? test.const : keys.length === 1 && Array.isArray(test.enum) && test.enum.length === 1 ? test.enum[0] : undefined;
+  const value =
+    keys.length === 1 && keys[0] === 'const' ? test.const : keys.length === 1 && Array.isArray(test.enum) && test.enum.length === 1 ? test.enum[0] : undefined;
   if (value === undefined) return null;
   if (required !== undefined && !(Array.isArray(required) && required.length === 1 && required[0] === names[0])) return null;
   return { property: names[0], value, then: then as Record<string, unknown> };
@@ -133,14 +150,22 @@ function finishOperation(path: string, operation: JsonSchema, schemas: Record<st
     }
   }
   const responses = (finished.responses ?? {}) as Record<string, JsonSchema>;
-  finished.responses = Object.fromEntries(Object.entries(responses).map(([status, response]) => [status, response.$ref ? response : withResponseExamples(response, schemas)]));
+  finished.responses = Object.fromEntries(
+    Object.entries(responses).map(([status, response]) => [status, response.$ref ? response : withResponseExamples(response, schemas)]),
+  );
   return finished;
 }
 
 /** Applies the conventions above to every operation of `paths`. */
-export function finishPaths(paths: Record<string, Record<string, JsonSchema>>, schemas: Record<string, JsonSchema>): Record<string, Record<string, JsonSchema>> {
+export function finishPaths(
+  paths: Record<string, Record<string, JsonSchema>>,
+  schemas: Record<string, JsonSchema>,
+): Record<string, Record<string, JsonSchema>> {
   return Object.fromEntries(
-    Object.entries(paths).map(([path, operations]) => [path, Object.fromEntries(Object.entries(operations).map(([method, op]) => [method, finishOperation(path, op, schemas)]))]),
+    Object.entries(paths).map(([path, operations]) => [
+      path,
+      Object.fromEntries(Object.entries(operations).map(([method, op]) => [method, finishOperation(path, op, schemas)])),
+    ]),
   );
 }
 

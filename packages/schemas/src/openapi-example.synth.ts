@@ -60,7 +60,12 @@ export function synthesizeExample(raw: JsonSchema, schemas: Record<string, JsonS
   }
   if (Array.isArray(schema.allOf)) {
     const parts = (schema.allOf as JsonSchema[]).map((part) => resolve(part, schemas));
-    const merged: JsonSchema = { ...schema, allOf: undefined, properties: { ...(schema.properties as object) }, required: [...((schema.required as string[]) ?? [])] };
+    const merged: JsonSchema = {
+      ...schema,
+      allOf: undefined,
+      properties: { ...(schema.properties as object) },
+      required: [...((schema.required as string[]) ?? [])],
+    };
     for (const part of parts) {
       Object.assign(merged.properties as object, part.properties ?? {});
       (merged.required as string[]).push(...((part.required as string[]) ?? []));

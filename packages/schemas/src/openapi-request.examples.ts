@@ -7,10 +7,19 @@ import type { JsonSchema } from './json-schema';
  */
 export const REQUEST_EXAMPLES: Record<string, Record<string, { summary: string; value: JsonSchema }>> = {
   sendMessage: {
-    sms: { summary: 'A text over SMS', value: { recipient: '+14155552671', channel: 'sms', content: { text: 'Your code is 123456' }, metadata: { order: '42' } } },
+    sms: {
+      summary: 'A text over SMS',
+      value: { recipient: '+14155552671', channel: 'sms', content: { text: 'Your code is 123456' }, metadata: { order: '42' } },
+    },
     auto: {
       summary: 'Chat first, SMS after 30 s',
-      value: { recipient: '+14155552671', channel: 'auto', content: { text: 'Your parcel is on its way' }, fallback: ['chat', 'sms'], fallback_timeout_seconds: 30 },
+      value: {
+        recipient: '+14155552671',
+        channel: 'auto',
+        content: { text: 'Your parcel is on its way' },
+        fallback: ['chat', 'sms'],
+        fallback_timeout_seconds: 30,
+      },
     },
   },
   sendBatch: {
@@ -27,7 +36,10 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, { summary: string; 
     },
   },
   sendChatMessage: {
-    text: { summary: 'A free-form text (needs an open customer window)', value: { to: '+14155552671', type: 'text', text: { body: 'Thanks, we got your reply.' } } },
+    text: {
+      summary: 'A free-form text (needs an open customer window)',
+      value: { to: '+14155552671', type: 'text', text: { body: 'Thanks, we got your reply.' } },
+    },
   },
   updateAccountSettings: {
     fallback: { summary: 'Fall back after 45 s by default', value: { fallback_timeout_seconds: 45 } },
@@ -110,7 +122,15 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, { summary: string; 
                   messaging_product: 'whatsapp',
                   metadata: { display_phone_number: '14155550199', phone_number_id: '14155550199' },
                   contacts: [{ profile: { name: 'Ada' }, wa_id: '14155552671' }],
-                  messages: [{ from: '14155552671', id: 'wamid.HBgLMTQxNTU1NTI2NzEVAgASGBQzQTdGRjg2', timestamp: '1795435200', type: 'text', text: { body: 'Where is my order?' } }],
+                  messages: [
+                    {
+                      from: '14155552671',
+                      id: 'wamid.HBgLMTQxNTU1NTI2NzEVAgASGBQzQTdGRjg2',
+                      timestamp: '1795435200',
+                      type: 'text',
+                      text: { body: 'Where is my order?' },
+                    },
+                  ],
                 },
               },
             ],
@@ -122,7 +142,10 @@ export const REQUEST_EXAMPLES: Record<string, Record<string, { summary: string; 
   rcsEvents: {
     delivered: {
       summary: 'A Pub/Sub push of an RBM event',
-      value: { message: { data: 'eyJldmVudFR5cGUiOiJERUxJVkVSRUQiLCJtZXNzYWdlSWQiOiJ1bmtub3duIn0=', messageId: '1', publishTime: '2026-11-23T12:00:00.000Z' }, subscription: 'projects/p/subscriptions/rbm' },
+      value: {
+        message: { data: 'eyJldmVudFR5cGUiOiJERUxJVkVSRUQiLCJtZXNzYWdlSWQiOiJ1bmtub3duIn0=', messageId: '1', publishTime: '2026-11-23T12:00:00.000Z' },
+        subscription: 'projects/p/subscriptions/rbm',
+      },
     },
   },
 };

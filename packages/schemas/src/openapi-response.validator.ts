@@ -64,11 +64,18 @@ export function createOpenApiResponseValidator(document: JsonSchema): OpenApiRes
     const content = (response.content ?? {}) as Record<string, JsonSchema>;
     const mediaTypes = Object.keys(content);
     if (mediaTypes.length === 0) {
-      return { template: found.template, problems: body === undefined || body === '' ? [] : [`${method} ${found.template} ${status}: a body where the document has none`] };
+      return {
+        template: found.template,
+        problems: body === undefined || body === '' ? [] : [`${method} ${found.template} ${status}: a body where the document has none`],
+      };
     }
     const type = (contentType ?? '').split(';')[0].trim();
     const media = mediaTypes.find((m) => m === type);
-    if (!media) return { template: found.template, problems: [`${method} ${found.template} ${status}: content type ${type || 'none'}, documented ${mediaTypes.join(', ')}`] };
+    if (!media)
+      return {
+        template: found.template,
+        problems: [`${method} ${found.template} ${status}: content type ${type || 'none'}, documented ${mediaTypes.join(', ')}`],
+      };
     if (!content[media].schema || !media.includes('json')) return { template: found.template, problems: [] };
     const ref = `${DOCUMENT_ID}#/${where}/content/${pointer(media)}/schema`;
     if (!compiled.has(ref)) compiled.set(ref, ajv.getSchema(ref));
@@ -77,7 +84,9 @@ export function createOpenApiResponseValidator(document: JsonSchema): OpenApiRes
     if (validate(body)) return { template: found.template, problems: [] };
     return {
       template: found.template,
-      problems: (validate.errors ?? []).map((e) => `${method} ${found.template} ${status}: ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`),
+      problems: (validate.errors ?? []).map(
+        (e) => `${method} ${found.template} ${status}: ${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+      ),
     };
   };
 }

@@ -11,14 +11,7 @@ import { webhooksOpenApiPaths, webhooksOpenApiSchemas } from './webhooks/webhook
 import { suppressionsOpenApiPaths, suppressionsOpenApiSchemas } from './suppressions/suppressions-openapi.paths';
 import { messageRequestSchema } from './message-request.schema';
 import { accountSettingsRequestSchema, accountSettingsSchema } from './account-settings.schema';
-import {
-  messageAcceptedSchema,
-  messageEventsSchema,
-  messageListSchema,
-  messageSchema,
-  messageTransitionSchema,
-  problemSchema,
-} from './resources.schema';
+import { messageAcceptedSchema, messageEventsSchema, messageListSchema, messageSchema, messageTransitionSchema, problemSchema } from './resources.schema';
 
 type Operation = JsonSchema;
 
@@ -37,14 +30,14 @@ const PROBLEMS: Record<string, string> = {
   '503': 'unavailable: Redis or the store cannot take the request; nothing was accepted.',
 };
 
-
 const rateLimitHeaders = {
   RateLimit: { $ref: '#/components/headers/RateLimit' },
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
   'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
 };
 
-const json = (schemaName: string, description: string, headers: Record<string, JsonSchema> = rateLimitHeaders) => jsonResponse(schemaName, description, headers);
+const json = (schemaName: string, description: string, headers: Record<string, JsonSchema> = rateLimitHeaders) =>
+  jsonResponse(schemaName, description, headers);
 
 function queryParameter(name: string, schema: JsonSchema, description: string): JsonSchema {
   return { name, in: 'query', required: false, schema, description };
@@ -62,7 +55,8 @@ const paths: Record<string, Record<string, Operation>> = {
     patch: authenticated('messages:write', {
       operationId: 'updateAccountSettings',
       summary: 'Change the account-wide sending defaults',
-      description: '`fallback_timeout_seconds` applies to `auto` messages that set none (docs/routing.md#time-based-fallback); `quiet_hours` holds marketing messages (docs/routing.md#quiet-hours). Fields left out stay as they are.',
+      description:
+        '`fallback_timeout_seconds` applies to `auto` messages that set none (docs/routing.md#time-based-fallback); `quiet_hours` holds marketing messages (docs/routing.md#quiet-hours). Fields left out stay as they are.',
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/AccountSettingsRequest' } } } },
       responses: { '200': json('AccountSettings', 'The settings as stored.'), ...problems('400', '401', '403', '415', '429', '503') },
     }),
@@ -125,15 +119,27 @@ const paths: Record<string, Record<string, Operation>> = {
         { ...queryParameter('hub.challenge', { type: 'string' }, 'Echoed back.'), required: true, example: '1158201444' },
       ],
       responses: {
-        '200': { description: 'The challenge, as sent.', content: { 'text/plain': { schema: { type: 'string' }, examples: { default: { value: '1158201444' } } } } },
+        '200': {
+          description: 'The challenge, as sent.',
+          content: { 'text/plain': { schema: { type: 'string' }, examples: { default: { value: '1158201444' } } } },
+        },
         ...problems('403'),
       },
     },
     post: {
       operationId: 'chatWebhook',
       summary: 'Chat upstream status and inbound webhook',
-      description: 'Verified with `X-Hub-Signature-256` over the raw body, acknowledged at once and processed from a queue; a duplicate delivery changes nothing.',
-      parameters: [{ name: 'X-Hub-Signature-256', in: 'header', required: true, schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' }, description: '`sha256=` + hex HMAC-SHA256 of the raw body keyed with CHAT_APP_SECRET.' }],
+      description:
+        'Verified with `X-Hub-Signature-256` over the raw body, acknowledged at once and processed from a queue; a duplicate delivery changes nothing.',
+      parameters: [
+        {
+          name: 'X-Hub-Signature-256',
+          in: 'header',
+          required: true,
+          schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
+          description: '`sha256=` + hex HMAC-SHA256 of the raw body keyed with CHAT_APP_SECRET.',
+        },
+      ],
       requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A Cloud API webhook notification.' } } } },
       responses: { '200': json('CallbackReceived', 'Received; processed from a queue.', {}), ...problems('400', '401', '413', '415', '503') },
     },
@@ -143,8 +149,19 @@ const paths: Record<string, Record<string, Operation>> = {
       operationId: 'rcsEvents',
       summary: 'RBM Pub/Sub push of events and user messages',
       description: 'Verified with `X-Goog-Signature` over `message.data`, acknowledged at once and processed from a queue; a duplicate push changes nothing.',
-      parameters: [{ name: 'X-Goog-Signature', in: 'header', required: true, schema: { type: 'string' }, description: 'Base64 HMAC-SHA512 of `message.data` keyed with RBM_CLIENT_TOKEN.' }],
-      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['message'], description: 'A Pub/Sub push envelope.' } } } },
+      parameters: [
+        {
+          name: 'X-Goog-Signature',
+          in: 'header',
+          required: true,
+          schema: { type: 'string' },
+          description: 'Base64 HMAC-SHA512 of `message.data` keyed with RBM_CLIENT_TOKEN.',
+        },
+      ],
+      requestBody: {
+        required: true,
+        content: { 'application/json': { schema: { type: 'object', required: ['message'], description: 'A Pub/Sub push envelope.' } } },
+      },
       responses: { '200': json('CallbackReceived', 'Received; processed from a queue.', {}), ...problems('400', '401', '413', '415', '503') },
     },
   },
@@ -172,7 +189,12 @@ const paths: Record<string, Record<string, Operation>> = {
       responses: {
         '200': {
           description: 'Text exposition format.',
-          content: { 'text/plain': { schema: { type: 'string' }, examples: { default: { value: '# TYPE http_requests_total counter\nhttp_requests_total{route="/v1/messages",status="202"} 1\n' } } } },
+          content: {
+            'text/plain': {
+              schema: { type: 'string' },
+              examples: { default: { value: '# TYPE http_requests_total counter\nhttp_requests_total{route="/v1/messages",status="202"} 1\n' } },
+            },
+          },
         },
       },
     },
@@ -182,7 +204,12 @@ const paths: Record<string, Record<string, Operation>> = {
       operationId: 'openapi',
       summary: 'This document',
       description: 'OpenAPI 3.1; `servers` names PUBLIC_BASE_URL, or the host the request was sent to (docs/configuration.md).',
-      responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' }, examples: { default: { value: { openapi: '3.1.0' } } } } } } },
+      responses: {
+        '200': {
+          description: 'OpenAPI 3.1.',
+          content: { 'application/json': { schema: { type: 'object' }, examples: { default: { value: { openapi: '3.1.0' } } } } },
+        },
+      },
     },
   },
 };
@@ -231,7 +258,10 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
     ...Object.assign({}, ...OPENAPI_PARTS.map((part) => part.schemas)),
   };
   // The batch part adds DELETE to /v1/messages/{id}, which another part owns: it merges per method, not per path.
-  const allPaths = finishPaths(withBatchOpenApiPaths(Object.assign({}, ...OPENAPI_PARTS.map((part) => part.paths)) as Record<string, Record<string, Operation>>), schemas);
+  const allPaths = finishPaths(
+    withBatchOpenApiPaths(Object.assign({}, ...OPENAPI_PARTS.map((part) => part.paths)) as Record<string, Record<string, Operation>>),
+    schemas,
+  );
   const usedTags = new Set(Object.values(allPaths).flatMap((operations) => Object.values(operations).flatMap((op) => op.tags as string[])));
   usedTags.add('Webhook events');
   return generatorFriendly({
@@ -249,7 +279,12 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
     webhooks: webhookEventsOpenApi,
     components: {
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: '`sk_live_…` or `sk_test_…` (sandbox). Scopes are per key (docs/authentication.md#scopes).' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'API key',
+          description: '`sk_live_…` or `sk_test_…` (sandbox). Scopes are per key (docs/authentication.md#scopes).',
+        },
       },
       parameters: {
         IdempotencyKey: {
@@ -271,7 +306,12 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
           `Problem${status}`,
           {
             description,
-            content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' }, examples: { default: { value: problemExample(status, description) } } } },
+            content: {
+              'application/problem+json': {
+                schema: { $ref: '#/components/schemas/Problem' },
+                examples: { default: { value: problemExample(status, description) } },
+              },
+            },
           },
         ]),
       ),

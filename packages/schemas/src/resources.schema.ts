@@ -13,7 +13,10 @@ export const messageAcceptedSchema: JsonSchema = {
   additionalProperties: false,
   properties: {
     id: messageId,
-    status: { enum: ['queued', 'scheduled'], description: '`scheduled` when send_at (docs/messages.md#scheduled-sends) or quiet hours (docs/routing.md#quiet-hours) hold the message back.' },
+    status: {
+      enum: ['queued', 'scheduled'],
+      description: '`scheduled` when send_at (docs/messages.md#scheduled-sends) or quiet hours (docs/routing.md#quiet-hours) hold the message back.',
+    },
     channel: { enum: [...REQUESTED_CHANNELS] },
     recipient: { type: 'string' },
     created_at: timestamp,

@@ -13,7 +13,14 @@ const callStatus: JsonSchema = { enum: ['ringing', 'in-progress', 'completed', '
 const createdCall: JsonSchema = {
   type: 'object',
   required: ['call_id', 'status', 'to', 'from', 'agent_id', 'created_at'],
-  properties: { call_id: { type: 'string' }, status: callStatus, to: { type: 'string' }, from: { type: 'string' }, agent_id: { type: ['string', 'null'] }, created_at: timestamp },
+  properties: {
+    call_id: { type: 'string' },
+    status: callStatus,
+    to: { type: 'string' },
+    from: { type: 'string' },
+    agent_id: { type: ['string', 'null'] },
+    created_at: timestamp,
+  },
 };
 
 const call: JsonSchema = {
@@ -27,7 +34,12 @@ const call: JsonSchema = {
     end_reason: { type: ['string', 'null'], description: 'docs/voice.md#call-lifecycle lists the values.' },
     answered_by: { enum: ['human', 'machine', 'unknown', null], description: 'Set when the call asked for machine_detection.' },
     attempt: { type: 'integer', minimum: 1, description: 'The dial attempt (retries).' },
-    recording: { oneOf: [{ type: 'null' }, { type: 'object', required: ['url', 'duration_seconds'], properties: { url: { type: 'string' }, duration_seconds: { type: 'number' } } }] },
+    recording: {
+      oneOf: [
+        { type: 'null' },
+        { type: 'object', required: ['url', 'duration_seconds'], properties: { url: { type: 'string' }, duration_seconds: { type: 'number' } } },
+      ],
+    },
     transcript: {
       type: 'array',
       items: {
@@ -162,7 +174,12 @@ export const voiceOpenApiPaths: Record<string, Record<string, JsonSchema>> = {
     }),
   },
   '/v1/voice/agents/{id}': {
-    get: withScope('agents:write', { operationId: 'getAgent', summary: 'An agent', parameters: [agentId], responses: { '200': jsonResponse('Agent', 'The agent.'), ...problemResponses('401', '403', '404', '429', '503') } }),
+    get: withScope('agents:write', {
+      operationId: 'getAgent',
+      summary: 'An agent',
+      parameters: [agentId],
+      responses: { '200': jsonResponse('Agent', 'The agent.'), ...problemResponses('401', '403', '404', '429', '503') },
+    }),
     put: withScope('agents:write', {
       operationId: 'replaceAgent',
       summary: 'Replace an agent; calls already placed keep the flow they started with',
@@ -170,6 +187,11 @@ export const voiceOpenApiPaths: Record<string, Record<string, JsonSchema>> = {
       requestBody: { required: true, content: { 'application/json': { schema: schemaRef('AgentRequest') } } },
       responses: { '200': jsonResponse('Agent', 'The agent.'), ...problemResponses('400', '401', '403', '404', '413', '415', '429', '503') },
     }),
-    delete: withScope('agents:write', { operationId: 'deleteAgent', summary: 'Delete an agent', parameters: [agentId], responses: { '204': { description: 'Deleted.' }, ...problemResponses('401', '403', '404', '429', '503') } }),
+    delete: withScope('agents:write', {
+      operationId: 'deleteAgent',
+      summary: 'Delete an agent',
+      parameters: [agentId],
+      responses: { '204': { description: 'Deleted.' }, ...problemResponses('401', '403', '404', '429', '503') },
+    }),
   },
 };

@@ -51,7 +51,6 @@ describe('POST /v1/messages/batch body', () => {
     expect(fields[11].length).toBeGreaterThan(0);
     for (const field of fields[11]) expect(field).toMatch(/^\/messages\/11\/content/);
     expect(fields.filter((f, n) => ![7, 9, 11, 42].includes(n) && f.length > 0)).toEqual([]);
-
   });
 
   it('accepts valid items beside refused ones, with per-recipient template parameters and merged metadata', () => {
@@ -65,7 +64,12 @@ describe('POST /v1/messages/batch body', () => {
       ],
     });
     expect(items[0]).toEqual({
-      request: { channel: 'chat', recipient: '+14155552671', template: { name: 'order_ready', language: 'en_US', parameters: [{ type: 'text', text: 'Ada' }] }, metadata: { campaign: 'spring', row: '1' } },
+      request: {
+        channel: 'chat',
+        recipient: '+14155552671',
+        template: { name: 'order_ready', language: 'en_US', parameters: [{ type: 'text', text: 'Ada' }] },
+        metadata: { campaign: 'spring', row: '1' },
+      },
     });
     expect(items[1]).toEqual({ request: { channel: 'chat', recipient: '+14155552672', content: { text: 'hi' }, metadata: { campaign: 'spring' } } });
   });
@@ -85,7 +89,13 @@ describe('POST /v1/messages/batch body', () => {
   });
 
   it('lets an item’s content replace a shared template and the other way round', () => {
-    expect(mergeBatchItem({ template: { name: 't', language: 'en' } }, { recipient: '+1', content: { text: 'x' } })).toEqual({ recipient: '+1', content: { text: 'x' } });
-    expect(mergeBatchItem({ content: { text: 'x' } }, { recipient: '+1', template: { name: 't', language: 'en' } })).toEqual({ recipient: '+1', template: { name: 't', language: 'en' } });
+    expect(mergeBatchItem({ template: { name: 't', language: 'en' } }, { recipient: '+1', content: { text: 'x' } })).toEqual({
+      recipient: '+1',
+      content: { text: 'x' },
+    });
+    expect(mergeBatchItem({ content: { text: 'x' } }, { recipient: '+1', template: { name: 't', language: 'en' } })).toEqual({
+      recipient: '+1',
+      template: { name: 't', language: 'en' },
+    });
   });
 });

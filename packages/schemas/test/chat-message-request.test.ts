@@ -54,8 +54,18 @@ const boundaries: Array<[string, unknown, unknown, string]> = [
     { ...button({ buttons: buttons(1) }), interactive: { type: 'button', body: { text: s(1025) }, action: { buttons: buttons(1) } } },
     '/interactive/body/text',
   ],
-  ['header text', button({ buttons: buttons(1) }, { header: { type: 'text', text: s(60) } }), button({ buttons: buttons(1) }, { header: { type: 'text', text: s(61) } }), '/interactive/header/text'],
-  ['footer text', button({ buttons: buttons(1) }, { footer: { text: s(60) } }), button({ buttons: buttons(1) }, { footer: { text: s(61) } }), '/interactive/footer/text'],
+  [
+    'header text',
+    button({ buttons: buttons(1) }, { header: { type: 'text', text: s(60) } }),
+    button({ buttons: buttons(1) }, { header: { type: 'text', text: s(61) } }),
+    '/interactive/header/text',
+  ],
+  [
+    'footer text',
+    button({ buttons: buttons(1) }, { footer: { text: s(60) } }),
+    button({ buttons: buttons(1) }, { footer: { text: s(61) } }),
+    '/interactive/footer/text',
+  ],
   ['list action button', list([{ rows: rows(1) }], {}, s(20)), list([{ rows: rows(1) }], {}, s(21)), '/interactive/action/button'],
   [
     'list sections count',
@@ -66,8 +76,14 @@ const boundaries: Array<[string, unknown, unknown, string]> = [
   ['list rows in one section', list([{ rows: rows(10) }]), list([{ rows: rows(11) }]), '/interactive/action/sections/0/rows/10'],
   [
     'list rows across sections',
-    list([{ title: 'A', rows: rows(5, 'a') }, { title: 'B', rows: rows(5, 'b') }]),
-    list([{ title: 'A', rows: rows(5, 'a') }, { title: 'B', rows: rows(6, 'b') }]),
+    list([
+      { title: 'A', rows: rows(5, 'a') },
+      { title: 'B', rows: rows(5, 'b') },
+    ]),
+    list([
+      { title: 'A', rows: rows(5, 'a') },
+      { title: 'B', rows: rows(6, 'b') },
+    ]),
     '/interactive/action/sections/1/rows/5',
   ],
   ['row id', list([{ rows: [{ id: s(200), title: 'x' }] }]), list([{ rows: [{ id: s(201), title: 'x' }] }]), '/interactive/action/sections/0/rows/0/id'],
@@ -88,10 +104,30 @@ const boundaries: Array<[string, unknown, unknown, string]> = [
   ['image caption', media('image', { caption: s(1024) }), media('image', { caption: s(1025) }), '/image/caption'],
   ['document caption', media('document', { caption: s(1024), filename: 'a.pdf' }), media('document', { caption: s(1025) }), '/document/caption'],
   ['audio caption', media('audio', { caption: s(1024) }), media('audio', { caption: s(1025) }), '/audio/caption'],
-  ['latitude max', { to: TO, type: 'location', location: { latitude: 90, longitude: 0 } }, { to: TO, type: 'location', location: { latitude: 90.000001, longitude: 0 } }, '/location/latitude'],
-  ['latitude min', { to: TO, type: 'location', location: { latitude: -90, longitude: 0 } }, { to: TO, type: 'location', location: { latitude: -90.1, longitude: 0 } }, '/location/latitude'],
-  ['longitude max', { to: TO, type: 'location', location: { latitude: 0, longitude: 180 } }, { to: TO, type: 'location', location: { latitude: 0, longitude: 180.5 } }, '/location/longitude'],
-  ['longitude min', { to: TO, type: 'location', location: { latitude: 0, longitude: -180 } }, { to: TO, type: 'location', location: { latitude: 0, longitude: -181 } }, '/location/longitude'],
+  [
+    'latitude max',
+    { to: TO, type: 'location', location: { latitude: 90, longitude: 0 } },
+    { to: TO, type: 'location', location: { latitude: 90.000001, longitude: 0 } },
+    '/location/latitude',
+  ],
+  [
+    'latitude min',
+    { to: TO, type: 'location', location: { latitude: -90, longitude: 0 } },
+    { to: TO, type: 'location', location: { latitude: -90.1, longitude: 0 } },
+    '/location/latitude',
+  ],
+  [
+    'longitude max',
+    { to: TO, type: 'location', location: { latitude: 0, longitude: 180 } },
+    { to: TO, type: 'location', location: { latitude: 0, longitude: 180.5 } },
+    '/location/longitude',
+  ],
+  [
+    'longitude min',
+    { to: TO, type: 'location', location: { latitude: 0, longitude: -180 } },
+    { to: TO, type: 'location', location: { latitude: 0, longitude: -181 } },
+    '/location/longitude',
+  ],
 ];
 
 describe('POST /v1/messages/chat limits (docs/chat.md), at the boundary', () => {
@@ -115,7 +151,14 @@ describe('POST /v1/messages/chat limits (docs/chat.md), at the boundary', () => 
 
   it('wants a section title once there is more than one section, and unique row ids', () => {
     expect(fieldsOf(list([{ rows: rows(1, 'a') }, { title: 'B', rows: rows(1, 'b') }]))).toEqual(['/interactive/action/sections/0/title']);
-    expect(fieldsOf(list([{ title: 'A', rows: rows(1) }, { title: 'B', rows: rows(1) }]))).toEqual(['/interactive/action/sections/1/rows/0/id']);
+    expect(
+      fieldsOf(
+        list([
+          { title: 'A', rows: rows(1) },
+          { title: 'B', rows: rows(1) },
+        ]),
+      ),
+    ).toEqual(['/interactive/action/sections/1/rows/0/id']);
   });
 
   it('wants https media links, an object named after the type and nothing else', () => {
@@ -128,7 +171,10 @@ describe('POST /v1/messages/chat limits (docs/chat.md), at the boundary', () => 
   });
 
   it('allows plain http media links when the deployment says so', () => {
-    const lenient = createChatMessageRequestValidator({ allowHttpMediaLinks: true, webhookTargets: { allowHttp: false, allowPrivateNetworks: false, allowedHosts: [] } });
+    const lenient = createChatMessageRequestValidator({
+      allowHttpMediaLinks: true,
+      webhookTargets: { allowHttp: false, allowPrivateNetworks: false, allowedHosts: [] },
+    });
     expect(() => lenient({ to: TO, type: 'audio', audio: { link: 'http://127.0.0.1:8090/sim/media/a.ogg' } })).not.toThrow();
   });
 

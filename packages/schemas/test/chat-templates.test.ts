@@ -38,7 +38,13 @@ describe('POST /v1/templates validation (docs/chat.md#templates)', () => {
         { type: 'header', format: 'text', text: 'Your order' },
         base.components[0],
         { type: 'footer', text: 'Reply STOP to opt out' },
-        { type: 'buttons', buttons: [{ type: 'quick_reply', text: 'Thanks' }, { type: 'url', text: 'Track', url: 'https://example.com/t' }] },
+        {
+          type: 'buttons',
+          buttons: [
+            { type: 'quick_reply', text: 'Thanks' },
+            { type: 'url', text: 'Track', url: 'https://example.com/t' },
+          ],
+        },
       ],
     });
     expect(result).toMatchObject({ bodyText: 'Hi {{1}}, order {{2}} is ready.', placeholderCount: 2 });
@@ -56,19 +62,38 @@ describe('POST /v1/templates validation (docs/chat.md#templates)', () => {
     expect(fieldsOf({ ...base, components: [{ type: 'body', text: 'Hi {{2}}' }] })).toEqual(['/components/0/text']);
     expect(fieldsOf({ ...base, components: [{ type: 'body', text: 'Hi {{1}} {{3}}' }] })).toEqual(['/components/0/text']);
     expect(fieldsOf({ ...base, components: [{ type: 'body', text: 'Hi {{name}}' }] })).toEqual(['/components/0/text']);
-    expect(fieldsOf({ ...base, components: [{ type: 'header', text: 'H {{1}}' }, { type: 'body', text: 'x' }] })).toEqual(['/components/0/text']);
+    expect(
+      fieldsOf({
+        ...base,
+        components: [
+          { type: 'header', text: 'H {{1}}' },
+          { type: 'body', text: 'x' },
+        ],
+      }),
+    ).toEqual(['/components/0/text']);
   });
 
   it('wants exactly one body and each component type once', () => {
     expect(fieldsOf({ ...base, components: [{ type: 'footer', text: 'x' }] })).toEqual(['/components']);
-    expect(fieldsOf({ ...base, components: [{ type: 'body', text: 'a' }, { type: 'body', text: 'b' }] })).toEqual(['/components/1/type']);
+    expect(
+      fieldsOf({
+        ...base,
+        components: [
+          { type: 'body', text: 'a' },
+          { type: 'body', text: 'b' },
+        ],
+      }),
+    ).toEqual(['/components/1/type']);
   });
 
   it('checks component limits at the boundary', () => {
     const body = (text: string) => ({ ...base, components: [{ type: 'body', text }] });
     expect(fieldsOf(body('a'.repeat(1024)))).toEqual([]);
     expect(fieldsOf(body('a'.repeat(1025)))).toEqual(['/components/0/text']);
-    const buttons = (n: number) => ({ ...base, components: [base.components[0], { type: 'buttons', buttons: Array.from({ length: n }, (_, i) => ({ type: 'quick_reply', text: `B${i}` })) }] });
+    const buttons = (n: number) => ({
+      ...base,
+      components: [base.components[0], { type: 'buttons', buttons: Array.from({ length: n }, (_, i) => ({ type: 'quick_reply', text: `B${i}` })) }],
+    });
     expect(fieldsOf(buttons(10))).toEqual([]);
     expect(fieldsOf(buttons(11))).toEqual(['/components/1/buttons/10']);
   });
@@ -76,7 +101,10 @@ describe('POST /v1/templates validation (docs/chat.md#templates)', () => {
 
 describe('template send checks (docs/chat.md#sending-a-template)', () => {
   const approved = { status: 'approved' as const, placeholder_count: 2 };
-  const params = [{ type: 'text' as const, text: 'Ada' }, { type: 'text' as const, text: '42' }];
+  const params = [
+    { type: 'text' as const, text: 'Ada' },
+    { type: 'text' as const, text: '42' },
+  ];
 
   it('passes both shapes when the count matches', () => {
     expect(templateSendProblem(approved, { name: 't', language: 'en', parameters: params }, '/template')).toBeNull();
@@ -89,7 +117,11 @@ describe('template send checks (docs/chat.md#sending-a-template)', () => {
     expect(templateSendProblem({ status: 'rejected', placeholder_count: 0 }, { name: 't', language: 'en' }, '/template')?.code).toBe('template_not_approved');
     const a = templateSendProblem(approved, { name: 't', language: 'en', parameters: params.slice(0, 1) }, '/template');
     expect(a).toMatchObject({ status: 422, code: 'template_parameter_mismatch', errors: [{ field: '/template/parameters' }] });
-    const b = templateSendProblem(approved, { name: 't', language: 'en', components: [{ type: 'body', parameters: [...params, ...params] }] }, '/content/template');
+    const b = templateSendProblem(
+      approved,
+      { name: 't', language: 'en', components: [{ type: 'body', parameters: [...params, ...params] }] },
+      '/content/template',
+    );
     expect(b).toMatchObject({ code: 'template_parameter_mismatch', errors: [{ field: '/content/template/components' }] });
   });
 });

@@ -62,7 +62,9 @@ const callbackJob: ProviderCallbackJob = {
 describe('job payload checks', () => {
   it('accept what the producers build, every optional property included', () => {
     expect(sendMessage(sendJob)).toBeNull();
-    expect(sendMessage({ ...sendJob, content: undefined, template: { name: 'order_update', language: 'en_US', parameters: [{ type: 'text', text: '42' }] } })).toBeNull();
+    expect(
+      sendMessage({ ...sendJob, content: undefined, template: { name: 'order_update', language: 'en_US', parameters: [{ type: 'text', text: '42' }] } }),
+    ).toBeNull();
     expect(sendMessage({ ...sendJob, channel: 'sms', plan: ['sms'], content: { text: 'hello' }, skipped_channels: undefined })).toBeNull();
     expect(providerCallback(callbackJob)).toBeNull();
     expect(providerCallback({ ...callbackJob, receipts: [], inbound: [], template_updates: [] })).toBeNull();
@@ -71,7 +73,13 @@ describe('job payload checks', () => {
     expect(deliverWebhook({ delivery_id: newId('dlv'), generation: 0 } satisfies DeliverWebhookJob)).toBeNull();
     const check = JOB_PAYLOAD_CHECKS.messageTimer;
     expect(check({ kind: 'expire', message_id: sendJob.message_id, ttl_seconds: 30 } satisfies MessageTimerJob)).toBeNull();
-    const fallbackCheck: MessageTimerJob = { kind: 'fallback-check', message_id: sendJob.message_id, attempt_id: newId('att'), timeout_seconds: 5, send: sendJob };
+    const fallbackCheck: MessageTimerJob = {
+      kind: 'fallback-check',
+      message_id: sendJob.message_id,
+      attempt_id: newId('att'),
+      timeout_seconds: 5,
+      send: sendJob,
+    };
     expect(check(fallbackCheck)).toBeNull();
     expect(check({ ...fallbackCheck, send: undefined })).toMatch(/^invalid message-timer job: .*send/);
   });
@@ -87,8 +95,12 @@ describe('job payload checks', () => {
       'invalid send-message job: /message_id must be a msg_ id; /recipient must be an E.164 phone number such as +14155550123',
     );
     expect(sendMessage({ ...sendJob, channel: 'sms', plan: ['chat'] })).toBe('invalid send-message job: /plan must be ["sms"]');
-    expect(sendMessage({ ...sendJob, senders: { fax: { e164: '+14155550100' } } })).toMatch(/^invalid send-message job: \/senders\/fax name must be one of: chat, rcs, sms/);
-    expect(sendMessage({ ...sendJob, skipped_channels: { sms: 'bored' } })).toBe('invalid send-message job: /skipped_channels/sms must be one of: outside_customer_service_window, recipient_opted_out');
+    expect(sendMessage({ ...sendJob, senders: { fax: { e164: '+14155550100' } } })).toMatch(
+      /^invalid send-message job: \/senders\/fax name must be one of: chat, rcs, sms/,
+    );
+    expect(sendMessage({ ...sendJob, skipped_channels: { sms: 'bored' } })).toBe(
+      'invalid send-message job: /skipped_channels/sms must be one of: outside_customer_service_window, recipient_opted_out',
+    );
     expect(sendMessage({ ...sendJob, content: { type: 'image', image: { link: 'ftp://x' } } })).toMatch(/\/content\/image\/link must be an http or https URL/);
   });
 
@@ -99,7 +111,9 @@ describe('job payload checks', () => {
   });
 
   it('check every receipt, reply and review of a callback job', () => {
-    expect(providerCallback({ ...callbackJob, receipts: [{ ...receipt, status: 'lost' }] })).toMatch(/^invalid provider-callback job: \/receipts\/0\/status must be one of/);
+    expect(providerCallback({ ...callbackJob, receipts: [{ ...receipt, status: 'lost' }] })).toMatch(
+      /^invalid provider-callback job: \/receipts\/0\/status must be one of/,
+    );
     expect(providerCallback({ ...callbackJob, receipts: [{ ...receipt, occurredAt: 'yesterday' }] })).toBe(
       'invalid provider-callback job: /receipts/0/occurredAt must be a valid date-time',
     );
@@ -114,7 +128,9 @@ describe('job payload checks', () => {
   it('refuse id-only jobs without a well-formed id', () => {
     expect(fanOutEvent({ event_id: 'evt_nope' })).toBe('invalid fan-out-event job: /event_id must be a evt_ id');
     expect(deliverWebhook({ delivery_id: newId('dlv'), generation: 1.5 })).toBe('invalid deliver-webhook job: /generation must be an integer');
-    expect(submitTemplate({ template_id: newId('tpl'), account_id: 'acc', mode: 'sandbox' })).toBe('invalid submit-template job: /mode must be one of: live, test');
+    expect(submitTemplate({ template_id: newId('tpl'), account_id: 'acc', mode: 'sandbox' })).toBe(
+      'invalid submit-template job: /mode must be one of: live, test',
+    );
   });
 
   it('say so when the payload is not an object at all', () => {

@@ -42,18 +42,42 @@ describe('POST /v1/messages body: schema rules as 400 field errors', () => {
     ['an unknown property in text content', { ...valid, content: { text: 'x', bold: true } }, ['/content/bold']],
     ['a chat payload of an unknown type', { ...valid, channel: 'chat', content: { type: 'sticker' } }, ['/content/type']],
     ['a chat payload without its typed object', { ...valid, channel: 'chat', content: { type: 'image' } }, ['/content/image']],
-    ['a chat payload with a foreign property', { ...valid, channel: 'chat', content: { type: 'image', image: { link: 'https://cdn.example.com/a.png' }, audio: {} } }, ['/content/audio']],
+    [
+      'a chat payload with a foreign property',
+      { ...valid, channel: 'chat', content: { type: 'image', image: { link: 'https://cdn.example.com/a.png' }, audio: {} } },
+      ['/content/audio'],
+    ],
     [
       'a template parameter deep inside components',
       {
         channel: 'chat',
         recipient: '+14155552671',
-        template: { name: 'otp', language: 'en', components: [{ type: 'body', parameters: [{ type: 'text', text: 'a' }, { type: 'text', text: 7 }] }] },
+        template: {
+          name: 'otp',
+          language: 'en',
+          components: [
+            {
+              type: 'body',
+              parameters: [
+                { type: 'text', text: 'a' },
+                { type: 'text', text: 7 },
+              ],
+            },
+          ],
+        },
       },
       ['/template/components/0/parameters/1/text'],
     ],
-    ['a template component of another type', { channel: 'chat', recipient: '+14155552671', template: { name: 'otp', language: 'en', components: [{ type: 'header', parameters: [] }] } }, ['/template/components/0/type']],
-    ['a template with both shapes', { channel: 'chat', recipient: '+14155552671', template: { name: 'otp', language: 'en', parameters: [], components: [{ type: 'body', parameters: [] }] } }, ['/template/components']],
+    [
+      'a template component of another type',
+      { channel: 'chat', recipient: '+14155552671', template: { name: 'otp', language: 'en', components: [{ type: 'header', parameters: [] }] } },
+      ['/template/components/0/type'],
+    ],
+    [
+      'a template with both shapes',
+      { channel: 'chat', recipient: '+14155552671', template: { name: 'otp', language: 'en', parameters: [], components: [{ type: 'body', parameters: [] }] } },
+      ['/template/components'],
+    ],
     ['a template name with capitals', { channel: 'chat', recipient: '+14155552671', template: { name: 'OTP', language: 'en' } }, ['/template/name']],
     ['a callback_url that is not a URL', { ...valid, callback_url: 'not a url' }, ['/callback_url']],
     ['a callback_url with another scheme', { ...valid, callback_url: 'ftp://example.com/x' }, ['/callback_url']],
@@ -89,8 +113,24 @@ describe('POST /v1/messages body: semantic rules as 422', () => {
   it.each<[string, unknown, string, string[]]>([
     ['neither content nor template', { channel: 'sms', recipient: '+14155552671' }, 'content_or_template_required', ['/content']],
     ['both content and template', { ...valid, template: { name: 'otp', language: 'en' } }, 'content_or_template_required', ['/template']],
-    ['a chat payload on sms', { ...valid, content: { type: 'interactive', interactive: { type: 'button', body: { text: 'Pick' }, action: { buttons: [{ type: 'reply', reply: { id: 'a', title: 'A' } }] } } } }, 'content_not_supported_on_channel', ['/content/type']],
-    ['a chat payload on rcs', { ...valid, channel: 'rcs', content: { type: 'location', location: { latitude: 1, longitude: 2 } } }, 'content_not_supported_on_channel', ['/content/type']],
+    [
+      'a chat payload on sms',
+      {
+        ...valid,
+        content: {
+          type: 'interactive',
+          interactive: { type: 'button', body: { text: 'Pick' }, action: { buttons: [{ type: 'reply', reply: { id: 'a', title: 'A' } }] } },
+        },
+      },
+      'content_not_supported_on_channel',
+      ['/content/type'],
+    ],
+    [
+      'a chat payload on rcs',
+      { ...valid, channel: 'rcs', content: { type: 'location', location: { latitude: 1, longitude: 2 } } },
+      'content_not_supported_on_channel',
+      ['/content/type'],
+    ],
     ['a plain http callback', { ...valid, callback_url: 'http://example.com/hook' }, 'webhook_url_not_allowed', ['/callback_url']],
     ['a loopback callback', { ...valid, callback_url: 'https://127.0.0.1/hook' }, 'webhook_url_not_allowed', ['/callback_url']],
     ['a private callback', { ...valid, callback_url: 'https://192.168.1.10/hook' }, 'webhook_url_not_allowed', ['/callback_url']],
@@ -103,7 +143,8 @@ describe('POST /v1/messages body: semantic rules as 422', () => {
   });
 
   it('allows chat payloads on chat and auto, and text on every channel', () => {
-    for (const channel of ['chat', 'auto']) expect(() => validate({ ...valid, channel, content: { type: 'image', image: { link: 'https://cdn.example.com/a.png' } } })).not.toThrow();
+    for (const channel of ['chat', 'auto'])
+      expect(() => validate({ ...valid, channel, content: { type: 'image', image: { link: 'https://cdn.example.com/a.png' } } })).not.toThrow();
     for (const channel of ['chat', 'rcs', 'sms', 'auto']) expect(() => validate({ ...valid, channel })).not.toThrow();
   });
 

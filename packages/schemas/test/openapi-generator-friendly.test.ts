@@ -17,7 +17,11 @@ const chatBodies: unknown[] = [
   { to: '+14155552671', type: 'image', image: { link: 'https://example.com/a.png' } },
   { to: '+14155552671', type: 'interactive', interactive: { type: 'button', body: { text: 'Ok?' }, action: { buttons: [button('y'), button('n')] } } },
   { to: '+14155552671', type: 'interactive', interactive: { type: 'list', body: { text: 'Ok?' }, action: { buttons: [button('y')] } } },
-  { to: '+14155552671', type: 'interactive', interactive: { type: 'list', body: { text: 'Pick' }, action: { button: 'Open', sections: [{ title: 'A', rows: [{ id: 'a', title: 'A' }] }] } } },
+  {
+    to: '+14155552671',
+    type: 'interactive',
+    interactive: { type: 'list', body: { text: 'Pick' }, action: { button: 'Open', sections: [{ title: 'A', rows: [{ id: 'a', title: 'A' }] }] } },
+  },
   { to: '+14155552671', type: 'location', location: { latitude: 1, longitude: 2 } },
   { to: '+14155552671', type: 'sticker', sticker: {} },
   { to: '+14155552671' },
@@ -27,11 +31,41 @@ const template = { name: 'order_ready', language: 'en_US', category: 'utility' }
 const templateBodies: unknown[] = [
   { ...template, components: [{ type: 'body', text: 'Hi {{1}}' }] },
   { ...template, components: [{ type: 'body' }] },
-  { ...template, components: [{ type: 'header', format: 'text', text: 'Hello' }, { type: 'body', text: 'Hi' }] },
-  { ...template, components: [{ type: 'body', text: 'Hi' }, { type: 'buttons', buttons: [{ type: 'url', text: 'Track' }] }] },
-  { ...template, components: [{ type: 'body', text: 'Hi' }, { type: 'buttons', buttons: [{ type: 'url', text: 'Track', url: 'https://example.com/t' }] }] },
-  { ...template, components: [{ type: 'body', text: 'Hi' }, { type: 'buttons', buttons: [{ type: 'quick_reply', text: 'Ok', url: 'https://example.com' }] }] },
-  { ...template, components: [{ type: 'body', text: 'Hi' }, { type: 'buttons', buttons: [{ type: 'phone_number', text: 'Call', phone_number: '+14155552671' }] }] },
+  {
+    ...template,
+    components: [
+      { type: 'header', format: 'text', text: 'Hello' },
+      { type: 'body', text: 'Hi' },
+    ],
+  },
+  {
+    ...template,
+    components: [
+      { type: 'body', text: 'Hi' },
+      { type: 'buttons', buttons: [{ type: 'url', text: 'Track' }] },
+    ],
+  },
+  {
+    ...template,
+    components: [
+      { type: 'body', text: 'Hi' },
+      { type: 'buttons', buttons: [{ type: 'url', text: 'Track', url: 'https://example.com/t' }] },
+    ],
+  },
+  {
+    ...template,
+    components: [
+      { type: 'body', text: 'Hi' },
+      { type: 'buttons', buttons: [{ type: 'quick_reply', text: 'Ok', url: 'https://example.com' }] },
+    ],
+  },
+  {
+    ...template,
+    components: [
+      { type: 'body', text: 'Hi' },
+      { type: 'buttons', buttons: [{ type: 'phone_number', text: 'Call', phone_number: '+14155552671' }] },
+    ],
+  },
   { ...template, components: [{ type: 'footer', text: 'Bye', extra: 1 }] },
 ];
 const messageBodies: unknown[] = [

@@ -17,7 +17,10 @@ describe('redocly lint --extends recommended', () => {
         env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
         timeout: 120_000,
       });
-      const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; severity: string; message: string }> };
+      const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as {
+        totals: { errors: number; warnings: number };
+        problems: Array<{ ruleId: string; severity: string; message: string }>;
+      };
       const errors = report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message}`);
       expect(errors).toEqual([]);
       expect(report.totals.errors).toBe(0);

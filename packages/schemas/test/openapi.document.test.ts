@@ -52,9 +52,16 @@ describe('buildOpenApiDocument', () => {
       Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([m, op]) => [`${m.toUpperCase()} ${path}`, op.security])),
     );
     const scopes = Object.fromEntries(
-      Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([m, op]) => [`${m.toUpperCase()} ${path}`, (op as Record<string, unknown>)['x-required-scopes']])),
+      Object.entries(doc.paths).flatMap(([path, ops]) =>
+        Object.entries(ops).map(([m, op]) => [`${m.toUpperCase()} ${path}`, (op as Record<string, unknown>)['x-required-scopes']]),
+      ),
     );
-    expect(scopes).toMatchObject({ 'POST /v1/webhooks': ['webhooks:write'], 'GET /v1/webhooks': [], 'DELETE /v1/webhooks/{id}': ['webhooks:write'], 'GET /v1/upstreams': ['admin'] });
+    expect(scopes).toMatchObject({
+      'POST /v1/webhooks': ['webhooks:write'],
+      'GET /v1/webhooks': [],
+      'DELETE /v1/webhooks/{id}': ['webhooks:write'],
+      'GET /v1/upstreams': ['admin'],
+    });
     // A bearer scheme declares no scopes: the requirement itself lists none (docs/api.md#scopes-in-the-document).
     const anyKey = [{ bearerAuth: [] }];
     const write = anyKey;
@@ -77,7 +84,10 @@ describe('buildOpenApiDocument', () => {
       for (const [method, op] of Object.entries(ops)) {
         for (const [status, response] of Object.entries(op.responses)) {
           if (Number(status) < 400 || path === '/readyz') continue;
-          expect({ at: `${method} ${path} ${status}`, response }).toEqual({ at: `${method} ${path} ${status}`, response: { $ref: `#/components/responses/Problem${status}` } });
+          expect({ at: `${method} ${path} ${status}`, response }).toEqual({
+            at: `${method} ${path} ${status}`,
+            response: { $ref: `#/components/responses/Problem${status}` },
+          });
         }
       }
     }
@@ -114,7 +124,17 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('keeps the component schemas compilable JSON Schema 2020-12', () => {
-    const webhookSchemas = ['WebhookEndpointRequest', 'WebhookEndpoint', 'WebhookEndpointCreated', 'WebhookSecretRotation', 'WebhookAttempt', 'Event', 'EventDetail', 'EventRedelivery', 'AccountWebhookSecret'];
+    const webhookSchemas = [
+      'WebhookEndpointRequest',
+      'WebhookEndpoint',
+      'WebhookEndpointCreated',
+      'WebhookSecretRotation',
+      'WebhookAttempt',
+      'Event',
+      'EventDetail',
+      'EventRedelivery',
+      'AccountWebhookSecret',
+    ];
     for (const name of ['MessageRequest', 'MessageAccepted', 'Problem', 'MessageTransition', ...webhookSchemas]) {
       expect(() => compileSchema(doc.components.schemas[name] as Record<string, unknown>)).not.toThrow();
     }
@@ -122,7 +142,15 @@ describe('buildOpenApiDocument', () => {
 
   it('has no const, and the public operations say they take no key', () => {
     expect(JSON.stringify(doc)).not.toContain('"const"');
-    const publicOps = ['GET /healthz', 'GET /readyz', 'GET /metrics', 'GET /v1/openapi.json', 'GET /v1/providers/chat/webhook', 'POST /v1/providers/chat/webhook', 'POST /v1/providers/rcs/events'];
+    const publicOps = [
+      'GET /healthz',
+      'GET /readyz',
+      'GET /metrics',
+      'GET /v1/openapi.json',
+      'GET /v1/providers/chat/webhook',
+      'POST /v1/providers/chat/webhook',
+      'POST /v1/providers/rcs/events',
+    ];
     for (const name of publicOps) {
       const [method, path] = name.split(' ');
       expect({ name, security: doc.paths[path][method.toLowerCase()].security }).toEqual({ name, security: [] });
@@ -130,16 +158,21 @@ describe('buildOpenApiDocument', () => {
   });
 
   it('gives every operation a tag, a description and examples for its JSON bodies', () => {
-    const known = new Set(((doc as unknown as { tags: Array<{ name: string }> }).tags).map((t) => t.name));
+    const known = new Set((doc as unknown as { tags: Array<{ name: string }> }).tags.map((t) => t.name));
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, raw] of Object.entries(ops)) {
-        const op = raw as Record<string, unknown> & { tags?: string[]; description?: string; requestBody?: { content: Record<string, { examples?: unknown }> } };
+        const op = raw as Record<string, unknown> & {
+          tags?: string[];
+          description?: string;
+          requestBody?: { content: Record<string, { examples?: unknown }> };
+        };
         const at = `${method} ${path}`;
         expect({ at, tagged: (op.tags ?? []).every((t) => known.has(t)) && (op.tags ?? []).length === 1 }).toEqual({ at, tagged: true });
         expect({ at, described: typeof op.description === 'string' && op.description.length > 10 }).toEqual({ at, described: true });
         if (op.requestBody) expect({ at, example: op.requestBody.content['application/json']?.examples !== undefined }).toEqual({ at, example: true });
         for (const [status, response] of Object.entries(op.responses as Record<string, { content?: Record<string, { examples?: unknown }> }>)) {
-          for (const [type, media] of Object.entries(response.content ?? {})) expect({ at: `${at} ${status} ${type}`, example: media.examples !== undefined }).toEqual({ at: `${at} ${status} ${type}`, example: true });
+          for (const [type, media] of Object.entries(response.content ?? {}))
+            expect({ at: `${at} ${status} ${type}`, example: media.examples !== undefined }).toEqual({ at: `${at} ${status} ${type}`, example: true });
         }
       }
     }
@@ -159,7 +192,8 @@ describe('buildOpenApiDocument', () => {
     };
     for (const [operationId, schemaName] of Object.entries(requests)) {
       const validate = compileSchema(doc.components.schemas[schemaName] as Record<string, unknown>);
-      for (const [name, example] of Object.entries(REQUEST_EXAMPLES[operationId])) expect({ at: `${operationId}/${name}`, errors: validate(example.value) }).toEqual({ at: `${operationId}/${name}`, errors: [] });
+      for (const [name, example] of Object.entries(REQUEST_EXAMPLES[operationId]))
+        expect({ at: `${operationId}/${name}`, errors: validate(example.value) }).toEqual({ at: `${operationId}/${name}`, errors: [] });
     }
   });
 
@@ -167,13 +201,18 @@ describe('buildOpenApiDocument', () => {
     const check = createOpenApiResponseValidator(doc);
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(ops)) {
-        for (const [status, raw] of Object.entries(op.responses as Record<string, { $ref?: string; content?: Record<string, { examples?: Record<string, { value: unknown }> }> }>)) {
+        for (const [status, raw] of Object.entries(
+          op.responses as Record<string, { $ref?: string; content?: Record<string, { examples?: Record<string, { value: unknown }> }> }>,
+        )) {
           const response = raw.$ref ? (doc.components.responses[raw.$ref.split('/').pop() as string] as typeof raw) : raw;
           for (const [type, media] of Object.entries(response.content ?? {})) {
             if (!type.includes('json')) continue;
             const example = Object.values(media.examples ?? {})[0]?.value;
             const concrete = path.replace(/\{[^}]+\}/g, 'x_1');
-            expect({ at: `${method} ${path} ${status}`, problems: check(method.toUpperCase(), concrete, Number(status), type, example).problems }).toEqual({ at: `${method} ${path} ${status}`, problems: [] });
+            expect({ at: `${method} ${path} ${status}`, problems: check(method.toUpperCase(), concrete, Number(status), type, example).problems }).toEqual({
+              at: `${method} ${path} ${status}`,
+              problems: [],
+            });
           }
         }
       }

@@ -34,7 +34,10 @@ describe('agent flow validation', () => {
   it('takes a speech branch with other phrases and the keywords method, and names a bad method or an empty phrase', () => {
     const flow = (ask: Record<string, unknown>) => ({
       name: 'speech',
-      flow: { start: 'ask', nodes: { ask: { type: 'gather', input: 'speech', timeout_seconds: 5, no_input: 'bye', no_match: 'bye', ...ask }, bye: { type: 'hangup' } } },
+      flow: {
+        start: 'ask',
+        nodes: { ask: { type: 'gather', input: 'speech', timeout_seconds: 5, no_input: 'bye', no_match: 'bye', ...ask }, bye: { type: 'hangup' } },
+      },
     });
     expect(problems(flow({ recognition: 'keywords', branches: [{ match: 'sales', phrases: ['purchase', 'order'], next: 'bye' }] }))).toEqual([]);
     expect(problems(flow({ recognition: 'magic', branches: [{ match: 'sales', phrases: [''], next: 'bye' }] }))).toEqual(
@@ -70,7 +73,9 @@ describe('agent flow validation', () => {
   });
 
   it('names the nodes that cannot be reached from start', () => {
-    expect(problems({ name: 'x', flow: { start: 'a', nodes: { a: { type: 'say', text: 'hi', next: 'a' }, lost: { type: 'hangup' } } } })).toEqual(['/flow/nodes/lost']);
+    expect(problems({ name: 'x', flow: { start: 'a', nodes: { a: { type: 'say', text: 'hi', next: 'a' }, lost: { type: 'hangup' } } } })).toEqual([
+      '/flow/nodes/lost',
+    ]);
   });
 
   it('escapes node ids in pointers (RFC 6901)', () => {

@@ -23,7 +23,8 @@ function unreadable(schema: JsonSchema, at: string): string[] {
   if (schema.properties !== undefined) {
     // The type has exactly the listed properties: a schema that allowed others would accept what the type does not.
     if (schema.additionalProperties !== false) problems.push(`${at}: properties without additionalProperties: false`);
-    for (const [name, property] of Object.entries(schema.properties as Record<string, JsonSchema>)) problems.push(...unreadable(property, `${at}/properties/${name}`));
+    for (const [name, property] of Object.entries(schema.properties as Record<string, JsonSchema>))
+      problems.push(...unreadable(property, `${at}/properties/${name}`));
   }
   return problems;
 }
@@ -40,10 +41,8 @@ describe('agent node types from their schemas', () => {
   });
 
   it('names a keyword the node types cannot be read with', () => {
-    expect(unreadable({ type: 'object', additionalProperties: false, properties: { to: { oneOf: [{ type: 'string' }] }, at: { type: ['string', 'null'] } } }, '/x')).toEqual([
-      '/x/properties/to: oneOf',
-      '/x/properties/to: no type, const or enum',
-      '/x/properties/at: type ["string","null"]',
-    ]);
+    expect(
+      unreadable({ type: 'object', additionalProperties: false, properties: { to: { oneOf: [{ type: 'string' }] }, at: { type: ['string', 'null'] } } }, '/x'),
+    ).toEqual(['/x/properties/to: oneOf', '/x/properties/to: no type, const or enum', '/x/properties/at: type ["string","null"]']);
   });
 });

@@ -66,7 +66,11 @@ export function createUpstreamBreakerStore(deps: { redis: Redis; prefix: string;
 
   return {
     async read(name: string): Promise<BreakerRecord> {
-      const result = await redis.multi().hgetall(stateKey(name)).lrange(windowKey(name), 0, windowSize - 1).exec();
+      const result = await redis
+        .multi()
+        .hgetall(stateKey(name))
+        .lrange(windowKey(name), 0, windowSize - 1)
+        .exec();
       return parseRecord((result?.[0]?.[1] ?? {}) as Record<string, string>, (result?.[1]?.[1] ?? []) as string[]);
     },
     /** Adds one call's outcome to the rolling window and returns the state including it. */

@@ -19,5 +19,12 @@ export async function issueConsoleSignInLink(
   const users = createConsoleUsersRepository(db);
   const user = await users.ensure({ accountId: account.id, email: input.email, role: input.role });
   const token = await users.issueSignInToken(user.id, CONSOLE_SIGN_IN_LINK_TTL_MS);
-  return { id: user.id, account_id: account.id, email: user.email, role: user.role, sign_in_url: `${input.baseUrl.replace(/\/$/, '')}/console/welcome#token=${token}`, token };
+  return {
+    id: user.id,
+    account_id: account.id,
+    email: user.email,
+    role: user.role,
+    sign_in_url: `${input.baseUrl.replace(/\/$/, '')}/console/welcome#token=${token}`,
+    token,
+  };
 }

@@ -91,5 +91,20 @@ export async function writeMessageChanges(tx: Queryable, steps: readonly Planned
 function writtenColumns(row: PlannedChange['next']) {
   const { id, status, sequence, updated_at, sending_at, sent_at, delivered_at, read_at, failed_at, undelivered_at } = row;
   const { carrier_status_code, channel_used, error_code, error_message } = row;
-  return { id, status, sequence, updated_at, sending_at, sent_at, delivered_at, read_at, failed_at, undelivered_at, carrier_status_code, channel_used, error_code, error_message };
+  return {
+    id,
+    status,
+    sequence,
+    updated_at,
+    sending_at,
+    sent_at,
+    delivered_at,
+    read_at,
+    failed_at,
+    undelivered_at,
+    carrier_status_code,
+    channel_used,
+    error_code,
+    error_message,
+  };
 }

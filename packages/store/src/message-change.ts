@@ -64,8 +64,7 @@ export function planMessageChange(row: MessageRow, change: MessageChange): Plann
   const column = change.status ? STATUS_TIMESTAMP[change.status] : null;
   const isFailure = change.status === 'failed' || change.status === 'undelivered';
   // A late failure never stamps a message that already got further; a late success fills its gap.
-  const fillsTimestamp =
-    column !== null && column !== 'created_at' && (row as unknown as Record<string, unknown>)[column] === null && (advances || !isFailure);
+  const fillsTimestamp = column !== null && column !== 'created_at' && (row as unknown as Record<string, unknown>)[column] === null && (advances || !isFailure);
   if (!advances && !fillsTimestamp && !change.eventType) return null;
 
   const sets: Record<string, unknown> = {};

@@ -41,7 +41,10 @@ export class SecretKeyring {
    * Throws an Error whose message says what is wrong and never contains key material.
    */
   static parse(text: string): SecretKeyring {
-    const entries = text.split(',').map((s) => s.trim()).filter(Boolean);
+    const entries = text
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (entries.length === 0) throw new Error('expected "<kid>:<base64 of 32 bytes>[,<older kid>:<key>]"');
     const keys = new Map<string, Buffer>();
     for (const [index, entry] of entries.entries()) {

@@ -147,9 +147,15 @@ describe('inbound messages repository', () => {
 
   it('resolves the account from the business number when there is no context, and drops unowned replies', async () => {
     const repo = createInboundMessagesRepository(db);
-    const stored = await repo.record({ channel: 'chat', upstreamId: 'wamid.plain', from: CUSTOMER, to: BUSINESS, type: 'text', text: 'hello', receivedAt: new Date() }, new Date());
+    const stored = await repo.record(
+      { channel: 'chat', upstreamId: 'wamid.plain', from: CUSTOMER, to: BUSINESS, type: 'text', text: 'hello', receivedAt: new Date() },
+      new Date(),
+    );
     expect(stored).toMatchObject({ outcome: 'stored', row: { account_id: accountId, context_message_id: null } });
-    const unowned = await repo.record({ channel: 'chat', upstreamId: 'wamid.nobody', from: CUSTOMER, to: '+447911123499', type: 'text', text: 'x', receivedAt: new Date() }, new Date());
+    const unowned = await repo.record(
+      { channel: 'chat', upstreamId: 'wamid.nobody', from: CUSTOMER, to: '+447911123499', type: 'text', text: 'x', receivedAt: new Date() },
+      new Date(),
+    );
     expect(unowned).toEqual({ outcome: 'unowned' });
   });
 

@@ -56,7 +56,10 @@ const receipt = (over: Partial<UpstreamReceipt> & Pick<UpstreamReceipt, 'upstrea
 });
 
 async function history(id: string) {
-  const transitions = await db.query<{ sequence: number; status: string }>('SELECT sequence, status FROM message_transitions WHERE message_id = $1 ORDER BY sequence', [id]);
+  const transitions = await db.query<{ sequence: number; status: string }>(
+    'SELECT sequence, status FROM message_transitions WHERE message_id = $1 ORDER BY sequence',
+    [id],
+  );
   const events = await db.query<{ type: string; sequence: number }>('SELECT type, sequence FROM events WHERE resource_id = $1 ORDER BY sequence', [id]);
   return { transitions: transitions.rows, events: events.rows };
 }
@@ -148,7 +151,9 @@ describe('applyReceipt out of order', () => {
     const id = await acceptedMessage('chat');
     const started = await writes.startAttempt({ messageId: id, channel: 'chat', sender: '+14155550100', at: at(1) });
     if (started.outcome !== 'started') throw new Error('expected a started attempt');
-    await writes.applyReceipt(receipt({ upstreamMessageId: 'wamid.failed', clientRef: id, status: 'failed', carrierStatusCode: '131026', errorCode: '131026' }));
+    await writes.applyReceipt(
+      receipt({ upstreamMessageId: 'wamid.failed', clientRef: id, status: 'failed', carrierStatusCode: '131026', errorCode: '131026' }),
+    );
     await writes.attemptAccepted({ messageId: id, attemptId: started.attempt.id, upstreamMessageId: 'wamid.failed', at: at(6) });
 
     expect(await writes.findRow(id)).toMatchObject({ status: 'failed', error_code: '131026', carrier_status_code: '131026' });
@@ -191,7 +196,13 @@ describe('applyReceipt matching', () => {
     const id = await acceptedMessage('sms');
     const started = await writes.startAttempt({ messageId: id, channel: 'sms', sender: '+14155550100', attemptRef: 7, at: at(1) });
     if (started.outcome !== 'started') throw new Error('expected a started attempt');
-    await writes.attemptAccepted({ messageId: id, attemptId: started.attempt.id, upstreamMessageId: 'part-1', partIds: ['part-1', 'part-2', 'part-3'], at: at(2) });
+    await writes.attemptAccepted({
+      messageId: id,
+      attemptId: started.attempt.id,
+      upstreamMessageId: 'part-1',
+      partIds: ['part-1', 'part-2', 'part-3'],
+      at: at(2),
+    });
 
     const result = await writes.applyReceipt(receipt({ channel: 'sms', upstreamMessageId: 'part-3', status: 'delivered' }));
     expect(result).toMatchObject({ matched: true, messageId: id });
@@ -202,7 +213,10 @@ describe('applyReceipt matching', () => {
     expect((await writes.findRow(id))?.status).toBe('sent');
     await writes.applyReceipt(receipt({ channel: 'sms', upstreamMessageId: 'part-1', partId: 'part-2', parts: 3, status: 'delivered' }));
     expect((await writes.findRow(id))?.status).toBe('delivered');
-    expect((await writes.attempts(id))[0]).toMatchObject({ status: 'delivered', part_statuses: { 'part-1': 'delivered', 'part-2': 'delivered', 'part-3': 'delivered' } });
+    expect((await writes.attempts(id))[0]).toMatchObject({
+      status: 'delivered',
+      part_statuses: { 'part-1': 'delivered', 'part-2': 'delivered', 'part-3': 'delivered' },
+    });
   });
 
   it('ends a long SMS undelivered when one part fails, whatever the others say later', async () => {
@@ -220,7 +234,15 @@ describe('applyReceipt matching', () => {
     const id = await acceptedMessage('sms', '+447911120077');
     const started = await writes.startAttempt({ messageId: id, channel: 'sms', sender: '+14155550100', attemptRef: 9, at: at(1) });
     if (started.outcome !== 'started') throw new Error('expected a started attempt');
-    const early = receipt({ channel: 'sms', upstreamMessageId: 'r-1', partId: 'r-2', parts: 2, attemptRef: 9, recipient: '+447911120077', status: 'delivered' });
+    const early = receipt({
+      channel: 'sms',
+      upstreamMessageId: 'r-1',
+      partId: 'r-2',
+      parts: 2,
+      attemptRef: 9,
+      recipient: '+447911120077',
+      status: 'delivered',
+    });
     expect(await writes.applyReceipt(early)).toEqual({ matched: false, events: [] });
     expect((await writes.findRow(id))?.status).toBe('sending');
   });

@@ -53,7 +53,13 @@ async function sentOnChat(wamid: string) {
   return { id, attemptId: started.attempt.id };
 }
 
-const chatReceipt = (wamid: string, status: 'delivered' | 'read') => ({ channel: 'chat' as const, upstreamMessageId: wamid, status, carrierStatusCode: status, occurredAt: at(30).toISOString() });
+const chatReceipt = (wamid: string, status: 'delivered' | 'read') => ({
+  channel: 'chat' as const,
+  upstreamMessageId: wamid,
+  status,
+  carrierStatusCode: status,
+  occurredAt: at(30).toISOString(),
+});
 
 describe('fallback timeout', () => {
   it('leaves the attempt once, records message.fallback, and lets the next channel start', async () => {
@@ -71,7 +77,10 @@ describe('fallback timeout', () => {
   it('does nothing to a delivered message', async () => {
     const { id, attemptId } = await sentOnChat('wamid.t2');
     await writes.applyReceipt(chatReceipt('wamid.t2', 'delivered'));
-    expect(await timers.abandonForFallback({ messageId: id, attemptId, nextChannel: 'sms', timeoutSeconds: 5, at: at(7) })).toEqual({ abandoned: false, events: [] });
+    expect(await timers.abandonForFallback({ messageId: id, attemptId, nextChannel: 'sms', timeoutSeconds: 5, at: at(7) })).toEqual({
+      abandoned: false,
+      events: [],
+    });
     expect((await writes.startAttempt({ messageId: id, channel: 'sms', sender: '+14155550100', at: at(9) })).outcome).toBe('finished');
   });
 

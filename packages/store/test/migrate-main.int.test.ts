@@ -29,7 +29,9 @@ afterAll(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 
 describe('migrate.main', () => {
   it('applies every migration to an empty database once, then nothing on a second run', async () => {
-    const files = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.sql')).sort();
+    const files = readdirSync(MIGRATIONS_DIR)
+      .filter((f) => f.endsWith('.sql'))
+      .sort();
     const first = runMigrate({ DATABASE_URL: url });
     expect(first.status).toBe(0);
     expect(JSON.parse(first.stdout.trim().split('\n').pop()!)).toMatchObject({ service: 'migrate', migrations: files, count: files.length });

@@ -78,7 +78,11 @@ describe('migration 005 on a store that already holds duplicates', () => {
            ('num_solo', 'acc_c', '+14155550144', '{sms}', '2026-01-01')`,
       );
 
-      expect(await migrate(db)).toEqual(readdirSync(MIGRATIONS_DIR).filter((f) => f >= '005' && f.endsWith('.sql')).sort());
+      expect(await migrate(db)).toEqual(
+        readdirSync(MIGRATIONS_DIR)
+          .filter((f) => f >= '005' && f.endsWith('.sql'))
+          .sort(),
+      );
       const kept = await db.query('SELECT id, account_id FROM numbers ORDER BY id');
       expect(kept.rows).toEqual([
         { id: 'num_a', account_id: 'acc_a' },

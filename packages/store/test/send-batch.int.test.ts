@@ -49,11 +49,18 @@ async function history(id: string) {
     'SELECT type, sequence, data FROM events WHERE resource_id = $1 ORDER BY sequence',
     [id],
   );
-  return { transitions: transitions.rows, events: events.rows.map((e) => ({ type: e.type, sequence: e.sequence, status: e.data.status, attempts: e.data.attempts.map((a) => a.status) })) };
+  return {
+    transitions: transitions.rows,
+    events: events.rows.map((e) => ({ type: e.type, sequence: e.sequence, status: e.data.status, attempts: e.data.attempts.map((a) => a.status) })),
+  };
 }
 
 async function attemptRows(id: string) {
-  return (await db.query<{ status: string; upstream_message_id: string | null }>('SELECT status, upstream_message_id FROM message_attempts WHERE message_id = $1', [id])).rows;
+  return (
+    await db.query<{ status: string; upstream_message_id: string | null }>('SELECT status, upstream_message_id FROM message_attempts WHERE message_id = $1', [
+      id,
+    ])
+  ).rows;
 }
 
 describe('persistAcceptedMany', () => {
@@ -97,7 +104,9 @@ describe('startAttempts and attemptsAccepted', () => {
     const expected = await history(alone.id);
     expect(expected.transitions.map((t) => t.status)).toEqual(['queued', 'sending', 'sent']);
     for (const m of batched) expect(await history(m.id)).toEqual(expected);
-    const [row] = (await db.query('SELECT status, sequence, channel_used, carrier_status_code, sending_at, sent_at FROM messages WHERE id = $1', [batched[0].id])).rows;
+    const [row] = (
+      await db.query('SELECT status, sequence, channel_used, carrier_status_code, sending_at, sent_at FROM messages WHERE id = $1', [batched[0].id])
+    ).rows;
     expect(row).toEqual({ status: 'sent', sequence: 3, channel_used: 'chat', carrier_status_code: 'accepted', sending_at: at(1), sent_at: at(2) });
     expect(await attemptRows(batched[1].id)).toEqual([{ status: 'sent', upstream_message_id: 'up-1' }]);
   });
@@ -170,23 +179,32 @@ describe('failMessage', () => {
   it('ends a message that never reached an upstream through the set-based writer: the row, one history row, one event; a second call changes nothing', async () => {
     const m = accepted();
     await writes.persistAccepted(m);
-    const ended = await writes.failMessage({ messageId: m.id, status: 'undelivered', errorCode: 'ttl_expired', errorMessage: 'the message expired', at: at(5) });
-    expect([ended.changed, ended.row.status, ended.row.error_code, ended.row.carrier_status_code, ended.row.sequence, ended.events.map((e) => e.type)]).toEqual([
-      true,
-      'undelivered',
-      'ttl_expired',
-      'ttl_expired',
-      2,
-      ['message.failed'],
-    ]);
+    const ended = await writes.failMessage({
+      messageId: m.id,
+      status: 'undelivered',
+      errorCode: 'ttl_expired',
+      errorMessage: 'the message expired',
+      at: at(5),
+    });
+    expect([ended.changed, ended.row.status, ended.row.error_code, ended.row.carrier_status_code, ended.row.sequence, ended.events.map((e) => e.type)]).toEqual(
+      [true, 'undelivered', 'ttl_expired', 'ttl_expired', 2, ['message.failed']],
+    );
     expect(await writes.findRow(m.id)).toMatchObject({ status: 'undelivered', error_message: 'the message expired', sequence: 2 });
     expect((await history(m.id)).transitions.map((t) => t.status)).toEqual(['queued', 'undelivered']);
     expect((await history(m.id)).events).toEqual([{ type: 'message.failed', sequence: 2, status: 'undelivered', attempts: [] }]);
-    const again = await writes.failMessage({ messageId: m.id, status: 'undelivered', errorCode: 'ttl_expired', errorMessage: 'the message expired', at: at(6) });
+    const again = await writes.failMessage({
+      messageId: m.id,
+      status: 'undelivered',
+      errorCode: 'ttl_expired',
+      errorMessage: 'the message expired',
+      at: at(6),
+    });
     expect([again.changed, again.events]).toEqual([false, []]);
   });
 
   it('refuses a message that was never persisted', async () => {
-    await expect(writes.failMessage({ messageId: newId('msg'), status: 'failed', errorCode: 'x', errorMessage: 'x', at: at(1) })).rejects.toThrow(/is not persisted/);
+    await expect(writes.failMessage({ messageId: newId('msg'), status: 'failed', errorCode: 'x', errorMessage: 'x', at: at(1) })).rejects.toThrow(
+      /is not persisted/,
+    );
   });
 });

@@ -36,8 +36,14 @@ describe('RFC 4733 telephone events', () => {
       planDtmfEvent(digit).map((p, i) => ({ payloadType: 101, marker: p.marker, sequence: i, timestamp, ssrc: 9, payload: p.payload }));
     const first = packets('1', 1000).map((p) => detector.accept(p));
     expect(first.filter(Boolean)).toEqual(['1']);
-    const withoutMarker = packets('1', 5000).slice(1).map((p) => detector.accept(p));
+    const withoutMarker = packets('1', 5000)
+      .slice(1)
+      .map((p) => detector.accept(p));
     expect(withoutMarker.filter(Boolean)).toEqual(['1']);
-    expect(packets('#', 9000).map((p) => detector.accept(p)).filter(Boolean)).toEqual(['#']);
+    expect(
+      packets('#', 9000)
+        .map((p) => detector.accept(p))
+        .filter(Boolean),
+    ).toEqual(['#']);
   });
 });

@@ -113,11 +113,11 @@ describe('the media thread', () => {
     expect(peer.packets.filter((p) => p.payload.equals(frame(99)))).toHaveLength(1);
   });
 
-  it('sends RFC 4733 digits, and hands the peer\'s audio and digits to the main thread in order', async () => {
+  it("sends RFC 4733 digits, and hands the peer's audio and digits to the main thread in order", async () => {
     const s = session as RtpSession;
     s.outbound.queueDigits('5#');
     expect(() => s.outbound.queueDigits('5x')).toThrow(RangeError);
-    await until('both digits\' end packets', () => peer.packets.filter((p) => p.payloadType === 101 && decodeTelephoneEvent(p.payload)?.end).length >= 6);
+    await until("both digits' end packets", () => peer.packets.filter((p) => p.payloadType === 101 && decodeTelephoneEvent(p.payload)?.end).length >= 6);
     const events = peer.packets.filter((p) => p.payloadType === 101);
     const starts = events.filter((p) => p.marker).map((p) => decodeTelephoneEvent(p.payload)?.event);
     expect(starts).toEqual([5, 11]);
@@ -126,7 +126,14 @@ describe('the media thread', () => {
     for (let i = 0; i < 10; i++) send({ payloadType: 0, marker: i === 0, sequence: i, timestamp: i * FRAME_BYTES, payload: frame(i + 1) });
     const at = 10 * FRAME_BYTES;
     send({ payloadType: 101, marker: true, sequence: 10, timestamp: at, payload: encodeTelephoneEvent({ event: 7, end: false, volume: 10, duration: 160 }) });
-    for (let i = 0; i < 3; i++) send({ payloadType: 101, marker: false, sequence: 11 + i, timestamp: at, payload: encodeTelephoneEvent({ event: 7, end: true, volume: 10, duration: 800 }) });
+    for (let i = 0; i < 3; i++)
+      send({
+        payloadType: 101,
+        marker: false,
+        sequence: 11 + i,
+        timestamp: at,
+        payload: encodeTelephoneEvent({ event: 7, end: true, volume: 10, duration: 800 }),
+      });
     send({ payloadType: 0, marker: false, sequence: 3, timestamp: 0, payload: frame(50) }); // late: dropped
 
     await until('the digit', () => heard.digits.length === 1 && s.stats.packetsDropped === 1);

@@ -40,7 +40,9 @@ describe('inbound RTP', () => {
 
   it('turns an RFC 4733 event on the negotiated payload type into one digit', () => {
     const { handler, digits, frames } = collect();
-    planDtmfEvent('7').forEach((p, i) => handler.handle(buildRtpPacket({ payloadType: 96, marker: p.marker, sequence: 10 + i, timestamp: 8000, ssrc: 5, payload: p.payload })));
+    planDtmfEvent('7').forEach((p, i) =>
+      handler.handle(buildRtpPacket({ payloadType: 96, marker: p.marker, sequence: 10 + i, timestamp: 8000, ssrc: 5, payload: p.payload })),
+    );
     expect(digits).toEqual(['7']);
     expect(frames).toHaveLength(0);
   });

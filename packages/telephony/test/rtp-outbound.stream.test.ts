@@ -45,7 +45,9 @@ describe('outbound RTP stream', () => {
     stream.enqueue(Buffer.alloc(160, 0x33));
     stream.queueDigits('1#');
     const packets = Array.from({ length: 14 }, () => tick(stream));
-    const kinds = packets.map((p) => (p.payloadType === 96 ? `${decodeTelephoneEvent(p.payload)!.event}${decodeTelephoneEvent(p.payload)!.end ? 'E' : ''}` : p.payload[0] === 0x33 ? 'A' : 's'));
+    const kinds = packets.map((p) =>
+      p.payloadType === 96 ? `${decodeTelephoneEvent(p.payload)!.event}${decodeTelephoneEvent(p.payload)!.end ? 'E' : ''}` : p.payload[0] === 0x33 ? 'A' : 's',
+    );
     expect(kinds).toEqual(['1', '1', '1E', '1E', '1E', 'A', 's', '11', '11', '11E', '11E', '11E', 's', 's']);
     expect(new Set(packets.slice(0, 5).map((p) => p.timestamp))).toEqual(new Set([1000]));
     expect(new Set(packets.slice(7, 12).map((p) => p.timestamp))).toEqual(new Set([1000 + 7 * 160]));

@@ -82,7 +82,8 @@ describe('paced RTP sender', () => {
     const time = manualClock();
     const pacer = createPacingClock(time.clock);
     const sent: string[] = [];
-    const leg = (name: string) => createPacedRtpSender({ produce: () => [Buffer.from(name)], transmit: (p) => sent.push(p.toString()), clock: time.clock, pacer });
+    const leg = (name: string) =>
+      createPacedRtpSender({ produce: () => [Buffer.from(name)], transmit: (p) => sent.push(p.toString()), clock: time.clock, pacer });
     const a = leg('a');
     const b = leg('b');
     a.start(); // 1000: a's tick 0

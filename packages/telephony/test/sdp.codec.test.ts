@@ -17,7 +17,8 @@ describe('SDP offer and answer', () => {
   });
 
   it('reads the remote address, port and telephone-event payload type of an answer', () => {
-    const answer = 'v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n' +
+    const answer =
+      'v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nc=IN IP4 127.0.0.1\r\nt=0 0\r\n' +
       'm=audio 10004 RTP/AVP 0 96\r\na=rtpmap:0 PCMU/8000\r\na=rtpmap:96 telephone-event/8000\r\na=fmtp:96 0-15\r\n';
     expect(parseSdpAnswer(answer)).toEqual({ address: '127.0.0.1', port: 10004, payloadTypes: [0, 96], telephoneEventPayloadType: 96, acceptsPcmu: true });
   });

@@ -49,7 +49,12 @@ function harness(opts: { credentials?: { user: string; password: string } } = {}
   const methods = () => sent.map((s) => s.request.method);
   const reply = (index: number, status: number, extra: Partial<SipResponse> = {}) => {
     const request = sent[index].request;
-    sent[index].onResponse?.({ status, reason: '', headers: { ...request.headers, to: { uri: 'sip:+1555@127.0.0.1', params: { tag: 'theirs' } }, contact: [{ uri: 'sip:peer@127.0.0.1:5080', params: {} }] }, ...extra });
+    sent[index].onResponse?.({
+      status,
+      reason: '',
+      headers: { ...request.headers, to: { uri: 'sip:+1555@127.0.0.1', params: { tag: 'theirs' } }, contact: [{ uri: 'sip:peer@127.0.0.1:5080', params: {} }] },
+      ...extra,
+    });
   };
   leg.start();
   return { leg, sent, methods, reply, responses, events, rtpStarts, rtpClosed: () => rtpClosed, peer: (r: SipRequest) => dialogHandler!(r) };
@@ -125,7 +130,11 @@ describe('SIP call leg', () => {
   it('answers in-dialog requests: re-INVITE 200 with our SDP, OPTIONS 200, others 501, BYE 200 and ends', async () => {
     const h = harness();
     h.reply(0, 200, { content: SDP });
-    const inDialog = (method: string): SipRequest => ({ method, uri: 'sip:switchboard@127.0.0.2', headers: { 'call-id': 'c1@127.0.0.2', cseq: { seq: 5, method } } });
+    const inDialog = (method: string): SipRequest => ({
+      method,
+      uri: 'sip:switchboard@127.0.0.2',
+      headers: { 'call-id': 'c1@127.0.0.2', cseq: { seq: 5, method } },
+    });
     for (const method of ['INVITE', 'OPTIONS', 'INFO', 'ACK', 'BYE']) h.peer(inDialog(method));
     expect(h.responses).toEqual([
       { method: 'INVITE', status: 200 },

@@ -39,7 +39,13 @@ export interface RetryInput {
  * The wait before the next attempt, or null when the schedule is exhausted (dead letter).
  * `schedule[n]` is the wait before attempt n + 1, so the schedule's length is the number of attempts.
  */
-export function nextRetryDelay({ schedule, attemptsMade, jitterRatio = RETRY_JITTER_RATIO, retryAfterMs = null, random = Math.random }: RetryInput): number | null {
+export function nextRetryDelay({
+  schedule,
+  attemptsMade,
+  jitterRatio = RETRY_JITTER_RATIO,
+  retryAfterMs = null,
+  random = Math.random,
+}: RetryInput): number | null {
   if (attemptsMade >= schedule.length) return null;
   const scheduled = schedule[attemptsMade];
   if (retryAfterMs !== null && retryAfterMs !== undefined) return Math.min(Math.max(0, retryAfterMs), 2 * scheduled);

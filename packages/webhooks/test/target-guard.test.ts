@@ -40,9 +40,25 @@ describe('target guard', () => {
     expect(checkResolvedAddress(address, 'example.com', STRICT_POLICY)).toEqual({ allowed: true });
   });
 
-  it.each(['https://127.0.0.1/h', 'https://127.1/h', 'https://2130706433/h', 'https://0x7f000001/h', 'https://0177.0.0.1/h', 'https://[::1]/h',
-    'https://[::ffff:127.0.0.1]/h', 'https://0.0.0.0/h', 'https://169.254.169.254/latest', 'https://10.0.0.1/', 'https://172.16.0.1/',
-    'https://192.168.1.1/', 'https://100.64.0.1/', 'https://224.0.0.1/', 'https://[fd00:ec2::254]/', 'https://localhost/h', 'https://a.localhost:8443/h'])('refuses the URL %s at registration', (url) => {
+  it.each([
+    'https://127.0.0.1/h',
+    'https://127.1/h',
+    'https://2130706433/h',
+    'https://0x7f000001/h',
+    'https://0177.0.0.1/h',
+    'https://[::1]/h',
+    'https://[::ffff:127.0.0.1]/h',
+    'https://0.0.0.0/h',
+    'https://169.254.169.254/latest',
+    'https://10.0.0.1/',
+    'https://172.16.0.1/',
+    'https://192.168.1.1/',
+    'https://100.64.0.1/',
+    'https://224.0.0.1/',
+    'https://[fd00:ec2::254]/',
+    'https://localhost/h',
+    'https://a.localhost:8443/h',
+  ])('refuses the URL %s at registration', (url) => {
     const verdict = checkWebhookUrl(url, STRICT_POLICY);
     expect(verdict.allowed).toBe(false);
     expect(!verdict.allowed && verdict.reason).toMatch(/^address_refused: /);

@@ -68,15 +68,17 @@ export function parseTrustProxy(raw: string): TrustProxy {
     if (hops > 32) throw new Error(`a hop count must be at most 32, got ${hops}`);
     return hops;
   }
-  const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of entries) {
     if (PROXY_NAMES.includes(entry)) continue;
     const [address, prefix, ...rest] = entry.split('/');
     const family = isIP(address);
     const maxPrefix = family === 6 ? 128 : 32;
     const prefixOk = prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= maxPrefix);
-    if (family === 0 || !prefixOk || rest.length > 0)
-      throw new Error(`"${entry}" is not an IP address, a CIDR or one of ${PROXY_NAMES.join(', ')}`);
+    if (family === 0 || !prefixOk || rest.length > 0) throw new Error(`"${entry}" is not an IP address, a CIDR or one of ${PROXY_NAMES.join(', ')}`);
   }
   if (entries.length === 0) throw new Error('the list is empty');
   return entries;
@@ -91,7 +93,10 @@ export function readTlsFiles(r: EnvReader): GatewayConfig['tls'] {
     r.problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together (or neither, for plain HTTP)');
     return undefined;
   }
-  for (const [name, file] of [['TLS_CERT_FILE', certFile], ['TLS_KEY_FILE', keyFile]]) {
+  for (const [name, file] of [
+    ['TLS_CERT_FILE', certFile],
+    ['TLS_KEY_FILE', keyFile],
+  ]) {
     try {
       accessSync(file, constants.R_OK);
     } catch (error) {
@@ -146,9 +151,7 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     tls: readTlsFiles(r),
     trustProxy: env.TRUST_PROXY ? r.parsed('TRUST_PROXY', parseTrustProxy, TRUST_PROXY_FORMAT) : false,
     requireTls: r.bool('REQUIRE_TLS', false),
-    publicBaseUrl: env.PUBLIC_BASE_URL
-      ? r.parsed('PUBLIC_BASE_URL', parsePublicBaseUrl, 'an absolute http(s) URL such as https://api.example.com')
-      : undefined,
+    publicBaseUrl: env.PUBLIC_BASE_URL ? r.parsed('PUBLIC_BASE_URL', parsePublicBaseUrl, 'an absolute http(s) URL such as https://api.example.com') : undefined,
     voiceConcurrentCallsPerAccount: r.int('VOICE_CONCURRENT_CALLS_PER_ACCOUNT', 10, { min: 1, max: 100_000 }),
     gatewayWorkers: readGatewayWorkers(r),
   };

@@ -58,8 +58,7 @@ export async function serveGateway(): Promise<void> {
   // Plaintext from before encryption, or values under a retired key (docs/webhooks.md, "Secrets at rest").
   const sealing = await resealSecrets(db, createSecretCipher(config.secretsKeys));
   logger.info('secrets sealed under the active key', { resealed: sealing.resealed });
-  if (sealing.unreadable.length > 0)
-    logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
+  if (sealing.unreadable.length > 0) logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
 
   enableTracing(config.tracingEnabled, { service: 'api-gateway', otlpTracesUrl: config.otlpTracesUrl });
   const redis = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });

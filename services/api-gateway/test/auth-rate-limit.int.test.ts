@@ -23,7 +23,13 @@ async function expectUnauthorized(res: Response): Promise<void> {
 describe('authentication (docs/authentication.md)', () => {
   it('answers 401 with WWW-Authenticate for a missing, malformed or unknown key', async () => {
     await expectUnauthorized(await h.request('/v1/messages', { json: textMessage() }));
-    for (const authorization of ['sk_test_abcdefghijklmnopqrstuvwxyz', 'Basic dXNlcjpwYXNz', 'Bearer', 'Bearer sk_prod_abcdefghijklmnop', 'Bearer sk_test_short']) {
+    for (const authorization of [
+      'sk_test_abcdefghijklmnopqrstuvwxyz',
+      'Basic dXNlcjpwYXNz',
+      'Bearer',
+      'Bearer sk_prod_abcdefghijklmnop',
+      'Bearer sk_test_short',
+    ]) {
       await expectUnauthorized(await h.request('/v1/messages', { headers: { authorization }, json: textMessage() }));
     }
     await expectUnauthorized(await h.request('/v1/messages', { key: 'sk_live_0123456789abcdefghijABCDEFGHIJ', json: textMessage() }));
@@ -62,7 +68,11 @@ describe('authentication (docs/authentication.md)', () => {
 describe('rate limits (docs/conventions.md#rate-limits)', () => {
   it('sends the RateLimit headers on every authenticated answer', async () => {
     const { key } = await h.key({ mode: 'test', rateLimitPerSecond: 50 });
-    for (const res of [await h.request('/v1/messages', { key, json: textMessage() }), await h.request('/v1/messages', { key }), await h.request('/v1/messages/nope', { key })]) {
+    for (const res of [
+      await h.request('/v1/messages', { key, json: textMessage() }),
+      await h.request('/v1/messages', { key }),
+      await h.request('/v1/messages/nope', { key }),
+    ]) {
       expect(res.headers.get('ratelimit-policy')).toBe('"default";q=50;w=1');
       expect(res.headers.get('ratelimit')).toMatch(/^"default";r=\d+;t=1$/);
     }
@@ -117,7 +127,9 @@ describe('rate limits (docs/conventions.md#rate-limits)', () => {
   it('answers 429 before judging the body or the key of a request with an Idempotency-Key over the limit', async () => {
     const { key } = await h.key({ mode: 'test', rateLimitPerSecond: 1 });
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => h.request('/v1/messages', { key, headers: { 'idempotency-key': i % 2 ? randomUUID() : 'not-a-uuid' }, json: { channel: 'pigeon' } })),
+      Array.from({ length: 6 }, (_, i) =>
+        h.request('/v1/messages', { key, headers: { 'idempotency-key': i % 2 ? randomUUID() : 'not-a-uuid' }, json: { channel: 'pigeon' } }),
+      ),
     );
     const invalid = answers.filter((r) => r.status === 400).length;
     expect(invalid).toBeGreaterThanOrEqual(1);

@@ -6,7 +6,10 @@ import type { SenderPlan } from '../src/messages/sender-resolution';
 
 const guard: DependencyGuard = (_dependency, call) => call();
 const TO = '+447911123400';
-const chatAndSms: SenderPlan = { plan: ['chat', 'sms'], senders: { chat: { e164: '+14155550100', chat_phone_number_id: '14155550100' }, sms: { e164: '+14155550100' } } };
+const chatAndSms: SenderPlan = {
+  plan: ['chat', 'sms'],
+  senders: { chat: { e164: '+14155550100', chat_phone_number_id: '14155550100' }, sms: { e164: '+14155550100' } },
+};
 const chatOnly: SenderPlan = { plan: ['chat'], senders: { chat: chatAndSms.senders.chat } };
 
 function gate(opts: { template?: StoredTemplateFacts | null; open?: boolean }) {

@@ -82,7 +82,9 @@ describe('sign-in', () => {
     const missing = await problemOf(await h.request('/console/api/session', { json: { email: 5 } }));
     expect((missing.body.errors as Array<{ field: string }>).map((e) => e.field)).toEqual(['/email', '/password']);
     expect((await problemOf(await h.request('/console/api/session', { json: [] }))).status).toBe(400);
-    expect((await h.request('/console/api/session', { method: 'POST', body: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
+    expect(
+      (await h.request('/console/api/session', { method: 'POST', body: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status,
+    ).toBe(415);
   });
 
   it('signs in with the password, and after five failures refuses even the right one with 429', async () => {
@@ -96,7 +98,7 @@ describe('sign-in', () => {
   });
 
   it('sign-out revokes the session: the same cookie is refused afterwards', async () => {
-    const s = (await signedIn('owner'));
+    const s = await signedIn('owner');
     expect((await call(s, '/session', { method: 'DELETE' })).status).toBe(204);
     expect((await problemOf(await call(s, '/keys'))).status).toBe(401);
     expect((await problemOf(await call(null, '/keys'))).status).toBe(401);
@@ -139,7 +141,7 @@ describe('CSRF and roles', () => {
 });
 
 describe('tenancy', () => {
-  it('never shows or changes another account\'s keys, messages, webhooks, templates or numbers', async () => {
+  it("never shows or changes another account's keys, messages, webhooks, templates or numbers", async () => {
     const a = await signedIn('owner');
     const b = await signedIn('owner');
     const bKey = await createAccountKey(h.database.url, { account: b.user.account, mode: 'test' });
@@ -147,7 +149,9 @@ describe('tenancy', () => {
     expect(sent.status).toBe(202);
     const messageId = ((await sent.json()) as { id: string }).id;
     const hook = (await (await call(b, '/v1/webhooks', { json: { url: 'https://hooks.example.com/b', events: ['*'] } })).json()) as { id: string };
-    const template = (await (await call(b, '/v1/templates', { json: { name: 'b_only', language: 'en_US', category: 'utility', components: [{ type: 'body', text: 'Hi {{1}}' }] } })).json()) as { id: string };
+    const template = (await (
+      await call(b, '/v1/templates', { json: { name: 'b_only', language: 'en_US', category: 'utility', components: [{ type: 'body', text: 'Hi {{1}}' }] } })
+    ).json()) as { id: string };
     expect(template.id).toMatch(/^tpl_/);
     const number = (await (await call(b, '/numbers', { json: { e164: '+14155550177', channels: ['sms'] } })).json()) as { id: string };
 
@@ -157,7 +161,13 @@ describe('tenancy', () => {
     expect(((await (await call(a, '/numbers')).json()) as { data: unknown[] }).data).toEqual([]);
     expect(((await (await call(a, '/v1/templates')).json()) as { data: unknown[] }).data).toEqual([]);
     expect((await call(a, `/v1/templates/${template.id}`, { method: 'DELETE' })).status).toBe(404);
-    for (const path of [`/v1/messages/${messageId}`, `/v1/messages/${messageId}/events`, `/v1/webhooks/${hook.id}`, `/v1/webhooks/${hook.id}/deliveries`, `/webhooks/${hook.id}/attempts`]) {
+    for (const path of [
+      `/v1/messages/${messageId}`,
+      `/v1/messages/${messageId}/events`,
+      `/v1/webhooks/${hook.id}`,
+      `/v1/webhooks/${hook.id}/deliveries`,
+      `/webhooks/${hook.id}/attempts`,
+    ]) {
       expect({ path, status: (await call(a, path)).status }).toEqual({ path, status: 404 });
     }
     for (const path of [`/keys/${bKey.keyId}/revoke`, `/webhooks/${hook.id}/disable`, `/webhooks/${hook.id}/test`, `/v1/webhooks/${hook.id}/rotate-secret`]) {
@@ -202,7 +212,11 @@ describe('tenancy', () => {
       ['/numbers', { json: { e164: 5, channels: ['fax'] } }],
     ] as const) {
       const res = await problemOf(await call(s, path, init));
-      expect({ path, status: res.status < 500 && res.status >= 400, type: res.contentType }).toEqual({ path, status: true, type: expect.stringContaining('application/problem+json') });
+      expect({ path, status: res.status < 500 && res.status >= 400, type: res.contentType }).toEqual({
+        path,
+        status: true,
+        type: expect.stringContaining('application/problem+json'),
+      });
     }
     const garbage = await h.request('/console/api/keys', { headers: { cookie: 'sb_console_session=%%%; other=1' } });
     expect(garbage.status).toBe(401);
@@ -217,17 +231,31 @@ describe('usage', () => {
     const now = Date.now();
     try {
       // Answered for 61 s (2 billed minutes) and 30 s (1), and one busy call that was never answered.
-      for (const [n, status, answeredSeconds] of [[1, 'completed', 61], [2, 'completed', 30], [3, 'busy', null]] as const) {
+      for (const [n, status, answeredSeconds] of [
+        [1, 'completed', 61],
+        [2, 'completed', 30],
+        [3, 'busy', null],
+      ] as const) {
         await db.query(
           `INSERT INTO calls (id, account_id, mode, status, "to", "from", record, ring_timeout_seconds, max_duration_seconds, created_at, answered_at, ended_at)
            VALUES ($1, $2, 'test', $3, '+14155552600', '+14155550199', false, 30, 600, $4, $5, $6)`,
-          [`call_usage${h.prefix}${accounts}${n}`, account, status, new Date(now), answeredSeconds === null ? null : new Date(now - 100_000), answeredSeconds === null ? new Date(now - 100_000) : new Date(now - 100_000 + answeredSeconds * 1000)],
+          [
+            `call_usage${h.prefix}${accounts}${n}`,
+            account,
+            status,
+            new Date(now),
+            answeredSeconds === null ? null : new Date(now - 100_000),
+            answeredSeconds === null ? new Date(now - 100_000) : new Date(now - 100_000 + answeredSeconds * 1000),
+          ],
         );
       }
     } finally {
       await db.close();
     }
-    const usage = (await (await call(s, '/usage?days=1')).json()) as { data: unknown[]; calls: Array<{ status: string; calls: number; seconds: number; minutes: number }> };
+    const usage = (await (await call(s, '/usage?days=1')).json()) as {
+      data: unknown[];
+      calls: Array<{ status: string; calls: number; seconds: number; minutes: number }>;
+    };
     expect(usage.calls.map(({ status, calls, seconds, minutes }) => ({ status, calls, seconds, minutes }))).toEqual([
       { status: 'busy', calls: 1, seconds: 0, minutes: 0 },
       { status: 'completed', calls: 2, seconds: 91, minutes: 3 },

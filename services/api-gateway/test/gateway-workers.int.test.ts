@@ -27,7 +27,12 @@ interface Client {
   close(): void;
 }
 
-function sendOn(agent: Agent, method: string, path: string, { key, idempotencyKey, json }: { key?: string; idempotencyKey?: string; json?: unknown } = {}): Promise<Answer & { clientPort: number }> {
+function sendOn(
+  agent: Agent,
+  method: string,
+  path: string,
+  { key, idempotencyKey, json }: { key?: string; idempotencyKey?: string; json?: unknown } = {},
+): Promise<Answer & { clientPort: number }> {
   return new Promise((resolve, reject) => {
     const body = json === undefined ? undefined : JSON.stringify(json);
     let clientPort = 0;
@@ -123,7 +128,11 @@ it('replays an Idempotency-Key answer given by one worker from the other, byte f
   const original = await first.send('POST', '/v1/messages', { key, idempotencyKey, json: textMessage() });
   expect(original.status).toBe(202);
   const replay = await second.send('POST', '/v1/messages', { key, idempotencyKey, json: textMessage() });
-  expect({ status: replay.status, replayed: replay.headers['idempotent-replayed'], body: replay.body }).toEqual({ status: 202, replayed: 'true', body: original.body });
+  expect({ status: replay.status, replayed: replay.headers['idempotent-replayed'], body: replay.body }).toEqual({
+    status: 202,
+    replayed: 'true',
+    body: original.body,
+  });
   const reused = await second.send('POST', '/v1/messages', { key, idempotencyKey, json: textMessage({ content: { text: 'another body' } }) });
   expect({ status: reused.status, code: JSON.parse(reused.body).code }).toEqual({ status: 422, code: 'idempotency_key_reused' });
   expect(await h.messageQueue.getJobCountByTypes('waiting', 'prioritized', 'delayed', 'active')).toBe(1);
@@ -145,12 +154,17 @@ it('serves /metrics from either worker with the requests both served', async () 
   const clients = await clientPerWorker();
   const scrape = async (c: Client) => {
     const text = (await c.send('GET', '/metrics')).body;
-    const line = text.split('\n').find((l) => l.startsWith('http_requests_total{') && l.includes('route="/v1/messages"') && l.includes('method="POST"') && l.includes('status="202"'));
+    const line = text
+      .split('\n')
+      .find((l) => l.startsWith('http_requests_total{') && l.includes('route="/v1/messages"') && l.includes('method="POST"') && l.includes('status="202"'));
     return Number(line?.split(' ').pop() ?? 0);
   };
   const before = await scrape(clients[0]);
   // Three sends on the first worker, two on the second.
-  for (const [c, n] of [[clients[0], 3], [clients[1], 2]] as const) {
+  for (const [c, n] of [
+    [clients[0], 3],
+    [clients[1], 2],
+  ] as const) {
     for (let i = 0; i < n; i += 1) expect((await c.send('POST', '/v1/messages', { key, json: textMessage() })).status).toBe(202);
   }
   expect(await scrape(clients[0])).toBe(before + 5);
@@ -166,10 +180,14 @@ it('serves /metrics from either worker with the requests both served', async () 
 it('forks a worker again when one dies, and keeps serving', async () => {
   const [victim, survivor] = workers;
   process.kill(victim, 'SIGKILL');
-  await waitFor(async () => {
-    const now = childPids(h.gateway.child.pid as number);
-    return now.length === 2 && !now.includes(victim) && now.includes(survivor);
-  }, 'a new worker', 30_000);
+  await waitFor(
+    async () => {
+      const now = childPids(h.gateway.child.pid as number);
+      return now.length === 2 && !now.includes(victim) && now.includes(survivor);
+    },
+    'a new worker',
+    30_000,
+  );
   workers = childPids(h.gateway.child.pid as number);
   await waitFor(async () => (h.gateway.logs().match(/"gateway worker listening"/g) ?? []).length === 3, 'the new worker listening', 30_000);
   const { key } = await h.key({ mode: 'test' });
@@ -203,7 +221,9 @@ it('drains every worker on SIGTERM and exits 0', async () => {
     }
   });
   await new Promise((r) => setTimeout(r, 1_000));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => h.gateway.child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    h.gateway.child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   h.gateway.child.kill('SIGTERM');
   expect(await exited).toEqual({ code: 0, signal: null });
   const results = await Promise.all(sending);

@@ -42,7 +42,12 @@ function send(agent: Agent, method: 'GET' | 'POST', path: string, key?: string):
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () =>
-          resolve({ kind: 'response', status: res.statusCode ?? 0, connectionClose: res.headers.connection === 'close', body: Buffer.concat(chunks).toString() }),
+          resolve({
+            kind: 'response',
+            status: res.statusCode ?? 0,
+            connectionClose: res.headers.connection === 'close',
+            body: Buffer.concat(chunks).toString(),
+          }),
         );
         res.on('aborted', () => resolve({ kind: 'failed', code: 'response aborted' }));
         res.on('error', (error: NodeJS.ErrnoException) => resolve({ kind: 'failed', code: error.code ?? error.message }));

@@ -18,7 +18,17 @@ const printable = fc.string({ unit: fc.constantFrom(...' !"#$%&\'()*+,-./0123456
 const anyText = fc.string({ unit: 'grapheme', maxLength: 60 });
 
 const path = fc.oneof(
-  fc.constantFrom('/v1/messages', '/v1/messages/', '/v1/providers/chat/webhook', '/v1/providers/rcs/events', '/healthz', '/readyz', '/docs', '/v1/openapi.json', '/metrics'),
+  fc.constantFrom(
+    '/v1/messages',
+    '/v1/messages/',
+    '/v1/providers/chat/webhook',
+    '/v1/providers/rcs/events',
+    '/healthz',
+    '/readyz',
+    '/docs',
+    '/v1/openapi.json',
+    '/metrics',
+  ),
   anyText.map((id) => `/v1/messages/${encodeURIComponent(id)}`),
   anyText.map((id) => `/v1/messages/${encodeURIComponent(id)}/events`),
   fc.constantFrom('/v1/messages/%E0%A4%A', '/v1/messages/%', '/v1/messages/msg_01M830NRVQG7JH2MJ0JXDCTT8S', '/v1/messages/..%2F..%2Fetc'),
@@ -26,7 +36,9 @@ const path = fc.oneof(
 );
 
 const query = fc.option(
-  fc.dictionary(fc.constantFrom('limit', 'cursor', 'status', 'channel', 'recipient', 'hub.mode', 'hub.challenge', 'x', 'limit[]', '__proto__'), anyText, { maxKeys: 4 }),
+  fc.dictionary(fc.constantFrom('limit', 'cursor', 'status', 'channel', 'recipient', 'hub.mode', 'hub.challenge', 'x', 'limit[]', '__proto__'), anyText, {
+    maxKeys: 4,
+  }),
   { nil: undefined },
 );
 
@@ -47,8 +59,14 @@ const messageBase = fc.record({
 });
 
 const messageExtras = {
-  template: fc.record({ name: fc.constantFrom('otp', 'Bad Name'), language: fc.constantFrom('en', 'en_US', '?'), parameters: fc.array(fc.record({ type: fc.constant('text'), text: anyText })) }),
-  callback_url: mostly(fc.oneof(fc.webUrl({ validSchemes: ['https'] }), fc.constantFrom('https://169.254.169.254/', 'https://[::1]/', 'http://example.com', 'https://10.0.0.1/x'))),
+  template: fc.record({
+    name: fc.constantFrom('otp', 'Bad Name'),
+    language: fc.constantFrom('en', 'en_US', '?'),
+    parameters: fc.array(fc.record({ type: fc.constant('text'), text: anyText })),
+  }),
+  callback_url: mostly(
+    fc.oneof(fc.webUrl({ validSchemes: ['https'] }), fc.constantFrom('https://169.254.169.254/', 'https://[::1]/', 'http://example.com', 'https://10.0.0.1/x')),
+  ),
   fallback: mostly(fc.uniqueArray(fc.constantFrom('chat', 'sms', 'rcs'), { minLength: 1 })),
   ttl_seconds: mostly(fc.integer({ min: -5, max: 200_000 })),
   fallback_timeout_seconds: mostly(fc.integer({ min: 0, max: 4_000 })),
@@ -74,8 +92,16 @@ const body = fc.option(
 
 const headers = fc.record(
   {
-    authorization: fc.oneof(fc.constant(`Bearer ${'KEY'}`), fc.constant('Bearer sk_test_0123456789abcdefABCDEF'), printable, printable.map((p) => `Bearer ${p}`)),
-    'content-type': fc.oneof(fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/json; charset=utf-16', 'text/plain', 'multipart/form-data'), printable),
+    authorization: fc.oneof(
+      fc.constant(`Bearer ${'KEY'}`),
+      fc.constant('Bearer sk_test_0123456789abcdefABCDEF'),
+      printable,
+      printable.map((p) => `Bearer ${p}`),
+    ),
+    'content-type': fc.oneof(
+      fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/json; charset=utf-16', 'text/plain', 'multipart/form-data'),
+      printable,
+    ),
     'idempotency-key': fc.oneof(fc.uuid({ version: 4 }), fc.uuid(), printable),
     'x-request-id': printable,
     'content-encoding': fc.constantFrom('gzip', 'identity'),
@@ -114,7 +140,9 @@ const scenario: fc.Arbitrary<Scenario> = fc.oneof(
   },
   {
     weight: 3,
-    arbitrary: fc.tuple(path, query).map(([p, q]) => ({ method: 'GET', url: withQuery(p, q as Record<string, string>), headers: { authorization: 'Bearer KEY' } })),
+    arbitrary: fc
+      .tuple(path, query)
+      .map(([p, q]) => ({ method: 'GET', url: withQuery(p, q as Record<string, string>), headers: { authorization: 'Bearer KEY' } })),
   },
   {
     weight: 3,

@@ -28,7 +28,12 @@ describe('Idempotency-Key (docs/api.md#idempotency-key)', () => {
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     // Same body with other key order and spacing is the same request.
     const reordered = `{ "content": {"text": "Your code is 1234"}, "recipient": "+14155552671", "channel": "sms" }`;
-    const again = await h.request('/v1/messages', { key, method: 'POST', headers: { 'idempotency-key': idem.toUpperCase(), 'content-type': 'application/json' }, body: reordered });
+    const again = await h.request('/v1/messages', {
+      key,
+      method: 'POST',
+      headers: { 'idempotency-key': idem.toUpperCase(), 'content-type': 'application/json' },
+      body: reordered,
+    });
     expect(again.status).toBe(202);
     expect(await again.text()).toBe(firstBody);
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
@@ -111,9 +116,27 @@ describe('Idempotency-Key (docs/api.md#idempotency-key)', () => {
     const storedAnswer = (id: string) => ({
       status: 202,
       location: `/v1/messages/${id}`,
-      body: JSON.stringify({ id, status: 'queued', channel: 'sms', recipient: body.recipient, created_at: new Date().toISOString(), estimated_delivery: 'within 5 seconds', cost_units: 1 }),
+      body: JSON.stringify({
+        id,
+        status: 'queued',
+        channel: 'sms',
+        recipient: body.recipient,
+        created_at: new Date().toISOString(),
+        estimated_delivery: 'within 5 seconds',
+        cost_units: 1,
+      }),
     });
-    await h.redis.set(redisKey(inFlight), JSON.stringify({ message_id: 'msg_01M830NRVQG7JH2MJ0JXDCTT8S', fingerprint, started_at: Date.now(), response: storedAnswer('msg_01M830NRVQG7JH2MJ0JXDCTT8S') }), 'EX', 600);
+    await h.redis.set(
+      redisKey(inFlight),
+      JSON.stringify({
+        message_id: 'msg_01M830NRVQG7JH2MJ0JXDCTT8S',
+        fingerprint,
+        started_at: Date.now(),
+        response: storedAnswer('msg_01M830NRVQG7JH2MJ0JXDCTT8S'),
+      }),
+      'EX',
+      600,
+    );
     const busy = await send(inFlight, body);
     expect(busy.status).toBe(409);
     expect(busy.headers.get('retry-after')).toBe('1');
@@ -121,7 +144,12 @@ describe('Idempotency-Key (docs/api.md#idempotency-key)', () => {
     // A reservation left by a gateway that crashed between reserving and answering: older than the lease.
     const orphaned = randomUUID();
     const crashedId = 'msg_01M830NRVQG7JH2MJ0JXDCTT8T';
-    await h.redis.set(redisKey(orphaned), JSON.stringify({ message_id: crashedId, fingerprint, started_at: Date.now() - 60_000, response: storedAnswer(crashedId) }), 'EX', 600);
+    await h.redis.set(
+      redisKey(orphaned),
+      JSON.stringify({ message_id: crashedId, fingerprint, started_at: Date.now() - 60_000, response: storedAnswer(crashedId) }),
+      'EX',
+      600,
+    );
     const before = await h.messageQueue.count();
     const takeover = await send(orphaned, body);
     expect(takeover.status).toBe(202);

@@ -7,7 +7,14 @@ import { join } from 'node:path';
  * in the application's module graph would quietly bring the memory back, so this loads the built
  * application in a fresh process and lists which of them it pulled in.
  */
-const LAZY = ['@bull-board/', '@opentelemetry/sdk-trace', '@opentelemetry/exporter-trace-otlp-http', '@opentelemetry/sdk-metrics', 'libphonenumber-geo-carrier', '/bson/'];
+const LAZY = [
+  '@bull-board/',
+  '@opentelemetry/sdk-trace',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/sdk-metrics',
+  'libphonenumber-geo-carrier',
+  '/bson/',
+];
 
 function loadedBy(modulePath: string): string[] {
   const script = `require(${JSON.stringify(modulePath)});

@@ -79,9 +79,25 @@ describe('POST /v1/messages: refusals', () => {
     ['unknown property', textMessage({ priority: 'high' }), 400, 'validation_failed', '/priority'],
     ['invalid number', textMessage({ recipient: '+1415555267' }), 400, 'validation_failed', '/recipient'],
     ['fallback without auto', textMessage({ fallback: ['sms'] }), 400, 'validation_failed', '/fallback'],
-    ['deep template field', { channel: 'chat', recipient: VALID_RECIPIENT, template: { name: 'otp', language: 'en', components: [{ type: 'body', parameters: [{ type: 'text' }] }] } }, 400, 'validation_failed', '/template/components/0/parameters/0/text'],
+    [
+      'deep template field',
+      {
+        channel: 'chat',
+        recipient: VALID_RECIPIENT,
+        template: { name: 'otp', language: 'en', components: [{ type: 'body', parameters: [{ type: 'text' }] }] },
+      },
+      400,
+      'validation_failed',
+      '/template/components/0/parameters/0/text',
+    ],
     ['neither content nor template', { channel: 'sms', recipient: VALID_RECIPIENT }, 422, 'content_or_template_required', '/content'],
-    ['chat payload on sms', textMessage({ content: { type: 'location', location: { latitude: 1, longitude: 2 } } }), 422, 'content_not_supported_on_channel', '/content/type'],
+    [
+      'chat payload on sms',
+      textMessage({ content: { type: 'location', location: { latitude: 1, longitude: 2 } } }),
+      422,
+      'content_not_supported_on_channel',
+      '/content/type',
+    ],
     ['http callback', textMessage({ callback_url: 'http://example.com/hook' }), 422, 'webhook_url_not_allowed', '/callback_url'],
     ['metadata callback', textMessage({ callback_url: 'https://169.254.169.254/' }), 422, 'webhook_url_not_allowed', '/callback_url'],
     ['from not provisioned', textMessage({ from: '+14155550199' }), 422, 'from_number_not_provisioned', '/from'],
@@ -97,7 +113,9 @@ describe('POST /v1/messages: refusals', () => {
     const bare = (await h.key({ mode: 'live' })).key;
     expect((await problemOf(await h.request('/v1/messages', { key: bare, json: textMessage() }))).body.code).toBe('no_sender_for_channel');
     const smsOnly = (await h.key({ mode: 'live', numbers: [{ e164: '+14155550177', channels: ['sms'] }] })).key;
-    expect((await problemOf(await h.request('/v1/messages', { key: smsOnly, json: textMessage({ channel: 'chat' }) }))).body.code).toBe('no_sender_for_channel');
+    expect((await problemOf(await h.request('/v1/messages', { key: smsOnly, json: textMessage({ channel: 'chat' }) }))).body.code).toBe(
+      'no_sender_for_channel',
+    );
     const res = await h.request('/v1/messages', { key: smsOnly, json: textMessage({ channel: 'auto' }) });
     expect(res.status).toBe(202);
     const job = await h.messageQueue.getJob(((await res.json()) as { id: string }).id);
@@ -106,7 +124,12 @@ describe('POST /v1/messages: refusals', () => {
 
   it('answers 415 for a body that is not application/json', async () => {
     for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1']) {
-      const res = await h.request('/v1/messages', { key: testKey, method: 'POST', headers: { 'content-type': contentType }, body: JSON.stringify(textMessage()) });
+      const res = await h.request('/v1/messages', {
+        key: testKey,
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: JSON.stringify(textMessage()),
+      });
       const problem = await problemOf(res);
       expect({ contentType, status: problem.status, code: problem.body.code }).toEqual({ contentType, status: 415, code: 'unsupported_media_type' });
     }

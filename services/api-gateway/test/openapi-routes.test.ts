@@ -20,7 +20,12 @@ describe('the OpenAPI document and the routes the gateway serves', () => {
   afterAll(() => redis.disconnect());
 
   it('name exactly the same methods and paths, in both directions', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://unused/unused', REDIS_URL: 'redis://unused:6379', SECRETS_ENCRYPTION_KEYS: SecretKeyring.generateText('test1'), LOG_LEVEL: 'error' });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://unused/unused',
+      REDIS_URL: 'redis://unused:6379',
+      SECRETS_ENCRYPTION_KEYS: SecretKeyring.generateText('test1'),
+      LOG_LEVEL: 'error',
+    });
     // Bull Board accepts a queue whose metadata names BullMQ; nothing here ever reads a job.
     const queue = { name: 'unused', metaValues: { version: 'bullmq:unused' }, on: () => undefined } as unknown as Queue;
     // Building the app connects nothing: the router is all this test reads.
@@ -29,13 +34,25 @@ describe('the OpenAPI document and the routes the gateway serves', () => {
       logger: getLogger({ service: 'openapi-routes-test', level: 'error' }),
       db: {} as Db,
       redis,
-      sendLanes: { of: () => queue, all: [queue, { ...queue, name: 'unused-bulk' } as unknown as Queue], getJob: async () => undefined, remove: async () => 0, close: async () => undefined } as unknown as SendLanes,
+      sendLanes: {
+        of: () => queue,
+        all: [queue, { ...queue, name: 'unused-bulk' } as unknown as Queue],
+        getJob: async () => undefined,
+        remove: async () => 0,
+        close: async () => undefined,
+      } as unknown as SendLanes,
       callbackQueue: queue,
       templateQueue: queue,
       eventFanoutQueue: queue,
       metrics: new MetricsRegistry(),
     });
-    const served = [...new Set(registeredRoutes(app).filter((r) => !NOT_API.some((p) => p.test(r.path))).map((r) => `${r.method} ${r.path}`))].sort();
+    const served = [
+      ...new Set(
+        registeredRoutes(app)
+          .filter((r) => !NOT_API.some((p) => p.test(r.path)))
+          .map((r) => `${r.method} ${r.path}`),
+      ),
+    ].sort();
     // The walk itself must see the routers: an empty list would make the comparison vacuous.
     expect(served).toEqual(expect.arrayContaining(['POST /v1/messages', 'GET /v1/events/{id}', 'GET /healthz']));
     const document = buildOpenApiDocument() as { paths: Record<string, Record<string, unknown>> };

@@ -54,7 +54,11 @@ describe('requests node refuses before express sees them', () => {
   });
 
   it('answers a malformed request line or header with 400 bad_request', async () => {
-    for (const bytes of ['NOT A REQUEST\r\n\r\n', 'GET /v1/messages HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n', 'GET /v1/messages HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd']) {
+    for (const bytes of [
+      'NOT A REQUEST\r\n\r\n',
+      'GET /v1/messages HTTP/1.1\r\nHost: localhost\r\nBad Header: x\r\n\r\n',
+      'GET /v1/messages HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd',
+    ]) {
       expectProblem(await rawRequest(bytes), 400, 'bad_request');
     }
   });

@@ -29,7 +29,9 @@ function statusWebhook(wamid: string, status: string): string {
             value: {
               messaging_product: 'whatsapp',
               metadata: { display_phone_number: '14155550100', phone_number_id: '14155550100' },
-              statuses: [{ id: wamid, status, timestamp: '1700000000', recipient_id: '14155552671', biz_opaque_callback_data: 'msg_01M830NRVQG7JH2MJ0JXDCTT8S' }],
+              statuses: [
+                { id: wamid, status, timestamp: '1700000000', recipient_id: '14155552671', biz_opaque_callback_data: 'msg_01M830NRVQG7JH2MJ0JXDCTT8S' },
+              ],
             },
           },
         ],
@@ -52,7 +54,11 @@ describe('chat webhook (docs/api.md#upstream-callbacks)', () => {
     const ok = await h.request(`/v1/providers/chat/webhook?hub.mode=subscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=1158201444`);
     expect(ok.status).toBe(200);
     expect(await ok.text()).toBe('1158201444');
-    for (const query of [`hub.mode=subscribe&hub.verify_token=wrong&hub.challenge=1`, `hub.mode=unsubscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=1`, '']) {
+    for (const query of [
+      `hub.mode=subscribe&hub.verify_token=wrong&hub.challenge=1`,
+      `hub.mode=unsubscribe&hub.verify_token=${VERIFY_TOKEN}&hub.challenge=1`,
+      '',
+    ]) {
       const problem = await problemOf(await h.request(`/v1/providers/chat/webhook?${query}`));
       expect(problem.status).toBe(403);
       expect(problem.contentType).toMatch(/^application\/problem\+json/);
@@ -97,7 +103,10 @@ describe('chat webhook (docs/api.md#upstream-callbacks)', () => {
 describe('RCS events (RBM Pub/Sub push)', () => {
   function push(event: object): { body: string; signature: string } {
     const json = Buffer.from(JSON.stringify(event));
-    const body = JSON.stringify({ message: { data: json.toString('base64'), messageId: '1234', publishTime: '2026-01-01T00:00:00Z' }, subscription: 'projects/p/subscriptions/s' });
+    const body = JSON.stringify({
+      message: { data: json.toString('base64'), messageId: '1234', publishTime: '2026-01-01T00:00:00Z' },
+      subscription: 'projects/p/subscriptions/s',
+    });
     return { body, signature: createHmac('sha512', RBM_TOKEN).update(json).digest('base64') };
   }
 
@@ -109,7 +118,14 @@ describe('RCS events (RBM Pub/Sub push)', () => {
 
   it('queues a verified event once and refuses a forged one', async () => {
     const before = await h.callbackQueue.count();
-    const event = { senderPhoneNumber: '+14155552671', eventType: 'DELIVERED', eventId: 'ev-1', messageId: 'msg_01M830NRVQG7JH2MJ0JXDCTT8S', sendTime: '2026-01-01T00:00:00Z', agentId: 'a' };
+    const event = {
+      senderPhoneNumber: '+14155552671',
+      eventType: 'DELIVERED',
+      eventId: 'ev-1',
+      messageId: 'msg_01M830NRVQG7JH2MJ0JXDCTT8S',
+      sendTime: '2026-01-01T00:00:00Z',
+      agentId: 'a',
+    };
     const { body, signature } = push(event);
     expect((await problemOf(await postRcs(body))).status).toBe(401);
     expect((await problemOf(await postRcs(body, createHmac('sha512', 'wrong').update(body).digest('base64')))).status).toBe(401);
@@ -125,7 +141,16 @@ describe('RCS events (RBM Pub/Sub push)', () => {
 
   it('queues the receipts of events arriving together in fewer jobs, each receipt once, and answers each event', async () => {
     const before = new Set((await h.callbackQueue.getJobs(['waiting', 'delayed', 'prioritized'])).map((job) => job.id));
-    const events = Array.from({ length: 100 }, (_, i) => push({ senderPhoneNumber: '+14155552671', eventType: 'READ', eventId: `ev-group-${i}`, messageId: `msg_group_${i}`, sendTime: '2026-01-01T00:00:00Z', agentId: 'a' }));
+    const events = Array.from({ length: 100 }, (_, i) =>
+      push({
+        senderPhoneNumber: '+14155552671',
+        eventType: 'READ',
+        eventId: `ev-group-${i}`,
+        messageId: `msg_group_${i}`,
+        sendTime: '2026-01-01T00:00:00Z',
+        agentId: 'a',
+      }),
+    );
     const answers = await Promise.all(events.map(({ body, signature }) => postRcs(body, signature)));
     expect(answers.map((answer) => answer.status)).toEqual(events.map(() => 200));
 

@@ -32,7 +32,13 @@ function referenceCanonicalJson(value: unknown): string {
 describe('canonical JSON', () => {
   it('is byte for byte what the first version wrote, so stored keys still match after an upgrade', () => {
     const bodies: unknown[] = [
-      { channel: 'sms', messages: [{ recipient: '+447911123400', content: { text: 'hé "quoted" \\ \u2028' } }, { metadata: { z: 1, a: [1, null, 'x', { b: false, a: 1.5e-7 }] } }] },
+      {
+        channel: 'sms',
+        messages: [
+          { recipient: '+447911123400', content: { text: 'hé "quoted" \\ \u2028' } },
+          { metadata: { z: 1, a: [1, null, 'x', { b: false, a: 1.5e-7 }] } },
+        ],
+      },
       { 'k\n"ey': 'v', '': [], nested: { deeper: { deepest: [[], {}] } }, undef: undefined, arr: [undefined, 0, -0, true] },
       [],
       'text',

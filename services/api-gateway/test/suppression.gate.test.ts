@@ -43,6 +43,8 @@ describe('suppression gate', () => {
 
   it('refuses when every channel is suppressed or skipped', async () => {
     const { check } = gate(['sms']);
-    await expect(check('acc_1', TO, { ...smsAndRcs, skipped: { rcs: 'outside_customer_service_window' } })).rejects.toMatchObject({ code: 'recipient_opted_out' });
+    await expect(check('acc_1', TO, { ...smsAndRcs, skipped: { rcs: 'outside_customer_service_window' } })).rejects.toMatchObject({
+      code: 'recipient_opted_out',
+    });
   });
 });

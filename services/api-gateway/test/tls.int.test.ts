@@ -30,7 +30,9 @@ function httpsGet(path: string, { ca, agent }: { ca: Buffer[]; agent?: Agent }):
       const peer: PeerCertificate = (res.socket as TLSSocket).getPeerCertificate();
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), fingerprint: peer.fingerprint256 }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString(), fingerprint: peer.fingerprint256 }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -92,7 +94,9 @@ test('/docs still renders under its own hash-pinned CSP', async () => {
 
 test('a malformed request over TLS gets a problem document', async () => {
   const answer = await new Promise<string>((resolve, reject) => {
-    const socket = tlsConnect({ host: '127.0.0.1', port: h.gateway.port, ca: [firstCert], servername: 'localhost' }, () => socket.end('GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'));
+    const socket = tlsConnect({ host: '127.0.0.1', port: h.gateway.port, ca: [firstCert], servername: 'localhost' }, () =>
+      socket.end('GET / HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'),
+    );
     const chunks: Buffer[] = [];
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('end', () => resolve(Buffer.concat(chunks).toString()));
@@ -117,10 +121,14 @@ test('SIGHUP loads a renewed certificate for new connections; an open connection
   h.gateway.child.kill('SIGHUP');
 
   let seen = '';
-  await waitFor(async () => {
-    seen = (await httpsGet('/healthz', { ca: [firstCert, secondCert] })).fingerprint;
-    return seen === fingerprintOf(secondCert);
-  }, 'the renewed certificate on a new connection', 15_000);
+  await waitFor(
+    async () => {
+      seen = (await httpsGet('/healthz', { ca: [firstCert, secondCert] })).fingerprint;
+      return seen === fingerprintOf(secondCert);
+    },
+    'the renewed certificate on a new connection',
+    15_000,
+  );
   expect(seen).toBe(fingerprintOf(secondCert));
 
   const onOldConnection = await httpsGet('/healthz', { ca: [firstCert], agent: keepAlive });

@@ -25,7 +25,9 @@ const fieldsOf = (body: Record<string, unknown>) => (body.errors as Array<{ fiel
 
 describe('POST /v1/webhooks body', () => {
   it('answers 400 validation_failed naming every offending field by JSON Pointer', async () => {
-    const res = await problemOf(await register({ url: 'https://hooks.example.com/x', events: ['message.sent', 'message.exploded', 'message.sent'], description: 5, colour: 'red' }));
+    const res = await problemOf(
+      await register({ url: 'https://hooks.example.com/x', events: ['message.sent', 'message.exploded', 'message.sent'], description: 5, colour: 'red' }),
+    );
     expect(res).toMatchObject({ status: 400, contentType: expect.stringContaining('application/problem+json'), body: { code: 'validation_failed' } });
     expect(fieldsOf(res.body)).toEqual(['/colour', '/description', '/events/1', '/events/2']);
   });
@@ -37,7 +39,12 @@ describe('POST /v1/webhooks body', () => {
   });
 
   it('answers a URL that is not one with 400, and an address the policy refuses with 422', async () => {
-    for (const url of ['ftp://hooks.example.com/x', 'https://user:secret@hooks.example.com/x', 'hooks.example.com/x', `https://hooks.example.com/${'a'.repeat(2048)}`]) {
+    for (const url of [
+      'ftp://hooks.example.com/x',
+      'https://user:secret@hooks.example.com/x',
+      'hooks.example.com/x',
+      `https://hooks.example.com/${'a'.repeat(2048)}`,
+    ]) {
       const res = await problemOf(await register({ url, events: ['*'] }));
       expect({ url, status: res.status, fields: fieldsOf(res.body) }).toEqual({ url, status: 400, fields: ['/url'] });
     }

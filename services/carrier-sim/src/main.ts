@@ -129,7 +129,9 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
   process.once('exit', () => callee?.close());
   ready = true;
   logger.info('carrier-sim listening', { ...describeConfig(config), http_port: httpPort, smpp_port: smppPort });
-  process.stdout.write(`${JSON.stringify({ event: 'ready', service: 'carrier-sim', http_port: httpPort, smpp_port: smppPort, sip_port: callee?.port ?? null })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ event: 'ready', service: 'carrier-sim', http_port: httpPort, smpp_port: smppPort, sip_port: callee?.port ?? null })}\n`,
+  );
 }
 
 function main(): void {

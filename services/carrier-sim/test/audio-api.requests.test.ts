@@ -14,7 +14,10 @@ describe('the audio stand-ins read OpenAI requests', () => {
   it('reads a transcription upload: file, model, prompt and response_format', async () => {
     const { body, type } = await multipart({ file: wav, model: 'whisper-1', prompt: 'sales, support', response_format: 'verbose_json' });
     const parsed = await parseTranscriptionRequest(body, type);
-    expect(parsed).toEqual({ ok: true, value: { file: Buffer.from('RIFF....WAVEfmt '), model: 'whisper-1', prompt: 'sales, support', responseFormat: 'verbose_json' } });
+    expect(parsed).toEqual({
+      ok: true,
+      value: { file: Buffer.from('RIFF....WAVEfmt '), model: 'whisper-1', prompt: 'sales, support', responseFormat: 'verbose_json' },
+    });
   });
 
   it('defaults the prompt to empty and the format to json', async () => {
@@ -31,15 +34,27 @@ describe('the audio stand-ins read OpenAI requests', () => {
     expect(await parseTranscriptionRequest(srt.body, srt.type)).toMatchObject({ ok: false, param: 'response_format' });
     const empty = await multipart({ file: new Blob([]), model: 'whisper-1' });
     expect(await parseTranscriptionRequest(empty.body, empty.type)).toMatchObject({ ok: false, param: 'file' });
-    expect(await parseTranscriptionRequest(Buffer.from('{"model":"x"}'), 'application/json')).toMatchObject({ ok: false, message: expect.stringContaining('multipart/form-data') });
-    expect(await parseTranscriptionRequest(Buffer.from('garbage without parts'), 'multipart/form-data; boundary=zzz')).toMatchObject({ ok: false, message: expect.stringContaining('could not be parsed') });
+    expect(await parseTranscriptionRequest(Buffer.from('{"model":"x"}'), 'application/json')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('multipart/form-data'),
+    });
+    expect(await parseTranscriptionRequest(Buffer.from('garbage without parts'), 'multipart/form-data; boundary=zzz')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('could not be parsed'),
+    });
   });
 
   it('reads a speech request and refuses formats it cannot render or a missing input', () => {
-    expect(parseSpeechRequest({ model: 'tts-1', input: 'Hello.', voice: 'alloy', response_format: 'pcm' })).toEqual({ ok: true, value: { model: 'tts-1', input: 'Hello.', voice: 'alloy', format: 'pcm' } });
+    expect(parseSpeechRequest({ model: 'tts-1', input: 'Hello.', voice: 'alloy', response_format: 'pcm' })).toEqual({
+      ok: true,
+      value: { model: 'tts-1', input: 'Hello.', voice: 'alloy', format: 'pcm' },
+    });
     expect(parseSpeechRequest({ model: 'tts-1', input: 'Hello.', voice: 'alloy' })).toMatchObject({ ok: false, param: 'response_format' });
     expect(parseSpeechRequest({ model: 'tts-1', input: '  ', voice: 'alloy', response_format: 'wav' })).toMatchObject({ ok: false, param: 'input' });
-    expect(parseSpeechRequest({ model: 'tts-1', input: 'x'.repeat(4097), voice: 'alloy', response_format: 'wav' })).toMatchObject({ ok: false, param: 'input' });
+    expect(parseSpeechRequest({ model: 'tts-1', input: 'x'.repeat(4097), voice: 'alloy', response_format: 'wav' })).toMatchObject({
+      ok: false,
+      param: 'input',
+    });
     expect(parseSpeechRequest({ input: 'Hi', voice: 'alloy', response_format: 'wav' })).toMatchObject({ ok: false, param: 'model' });
     expect(parseSpeechRequest(null)).toMatchObject({ ok: false, param: 'model' });
     expect(parseSpeechRequest({ model: 'tts-1', input: 'Hi', voice: 'a b', response_format: 'wav' })).toMatchObject({ ok: false, param: 'voice' });

@@ -8,7 +8,10 @@ describe('chat message validation', () => {
     const bodies = [
       { type: 'text', text: { body: 'hi' } },
       { type: 'template', template: { name: 't', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'a' }] }] } },
-      { type: 'interactive', interactive: { type: 'button', body: { text: 'pick' }, action: { buttons: [{ type: 'reply', reply: { id: 'y', title: 'Yes' } }] } } },
+      {
+        type: 'interactive',
+        interactive: { type: 'button', body: { text: 'pick' }, action: { buttons: [{ type: 'reply', reply: { id: 'y', title: 'Yes' } }] } },
+      },
       {
         type: 'interactive',
         interactive: { type: 'list', body: { text: 'pick' }, action: { button: 'Menu', sections: [{ title: 'S', rows: [{ id: 'r1', title: 'Row' }] }] } },
@@ -30,7 +33,20 @@ describe('chat message validation', () => {
     const result = validateChatMessage({
       ...base,
       type: 'template',
-      template: { name: 't', language: { code: 'en' }, components: [{ type: 'header', parameters: [{ type: 'text', text: 'h' }] }, { type: 'BODY', parameters: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }] },
+      template: {
+        name: 't',
+        language: { code: 'en' },
+        components: [
+          { type: 'header', parameters: [{ type: 'text', text: 'h' }] },
+          {
+            type: 'BODY',
+            parameters: [
+              { type: 'text', text: 'a' },
+              { type: 'text', text: 'b' },
+            ],
+          },
+        ],
+      },
     });
     expect(result.ok && result.message.template).toEqual({ name: 't', language: 'en', bodyParameters: ['a', 'b'] });
   });
@@ -56,6 +72,11 @@ describe('template placeholders', () => {
     expect(countPlaceholders('Hi {{1}}, order {{2}} is ready, {{1}}!')).toBe(2);
     expect(countPlaceholders('No params')).toBe(0);
     expect(renderTemplateBody('Hi {{1}}, order {{2}}', ['Ann', '42'])).toBe('Hi Ann, order 42');
-    expect(templateBodyText([{ type: 'HEADER', text: 'h' }, { type: 'BODY', text: 'b {{1}}' }])).toBe('b {{1}}');
+    expect(
+      templateBodyText([
+        { type: 'HEADER', text: 'h' },
+        { type: 'BODY', text: 'b {{1}}' },
+      ]),
+    ).toBe('b {{1}}');
   });
 });

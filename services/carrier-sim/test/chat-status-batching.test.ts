@@ -26,7 +26,12 @@ function recordingPoster(): WebhookPoster & { posted: WebhookDelivery[]; busy: b
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const statusesOf = (delivery: WebhookDelivery) => JSON.parse(delivery.body).entry[0].changes[0].value.statuses as Array<{ id: string; status: string }>;
-const report = (phoneNumberId: string, wamid: string, status: 'sent' | 'delivered' | 'read' = 'sent') => ({ phoneNumberId, wamid, status, recipientId: '15550000100' });
+const report = (phoneNumberId: string, wamid: string, status: 'sent' | 'delivered' | 'read' = 'sent') => ({
+  phoneNumberId,
+  wamid,
+  status,
+  recipientId: '15550000100',
+});
 
 describe('chat status notifications', () => {
   it('carries the statuses of one number reported in the same turn in one notification, in order', async () => {

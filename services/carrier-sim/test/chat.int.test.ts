@@ -56,7 +56,14 @@ async function cloudApi(path: string, body: unknown, token = TOKEN) {
 }
 
 const sendText = (to: string, text: string, ref: string) =>
-  cloudApi(`${BUSINESS}/messages`, { messaging_product: 'whatsapp', recipient_type: 'individual', to, type: 'text', text: { body: text }, biz_opaque_callback_data: ref });
+  cloudApi(`${BUSINESS}/messages`, {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to,
+    type: 'text',
+    text: { body: text },
+    biz_opaque_callback_data: ref,
+  });
 
 const listJson = async (path: string): Promise<any> => (await fetch(`${sim.httpUrl}${path}`)).json();
 
@@ -93,11 +100,17 @@ describe('chat (WhatsApp Cloud API)', () => {
     for (const status of ['sent', 'delivered', 'read']) {
       const hook = await receiver.waitFor((r) => statusIn(r, wamid, status) !== undefined);
       expect(signatureValid(hook)).toBe(true);
-      expect(statusIn(hook, wamid, status)).toMatchObject({ recipient_id: '15550000100', biz_opaque_callback_data: 'msg_chat_1', timestamp: expect.stringMatching(/^\d+$/) });
+      expect(statusIn(hook, wamid, status)).toMatchObject({
+        recipient_id: '15550000100',
+        biz_opaque_callback_data: 'msg_chat_1',
+        timestamp: expect.stringMatching(/^\d+$/),
+      });
     }
 
     const record = await listJson('/sim/sends?channel=chat&client_ref=msg_chat_1');
-    expect(record.data).toEqual([expect.objectContaining({ outcome: 'accepted', upstream_message_id: wamid, to: '+15550000100', from: `+${BUSINESS}`, text: 'hello back' })]);
+    expect(record.data).toEqual([
+      expect.objectContaining({ outcome: 'accepted', upstream_message_id: wamid, to: '+15550000100', from: `+${BUSINESS}`, text: 'hello back' }),
+    ]);
   });
 
   it('answers 131026 for a number that is not a chat user', async () => {
@@ -155,7 +168,12 @@ describe('chat (WhatsApp Cloud API)', () => {
     const six = (await sendText('15550000106', 'x', 'msg_06')).body.messages[0].id;
     await receiver.waitFor((r) => statusIn(r, six, 'delivered') !== undefined);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const seen = (id: string) => receiver.received().flatMap((r) => statusesOf(r).filter((s) => s.id === id).map((s) => s.status));
+    const seen = (id: string) =>
+      receiver.received().flatMap((r) =>
+        statusesOf(r)
+          .filter((s) => s.id === id)
+          .map((s) => s.status),
+      );
     expect(seen(four)).toEqual(['sent']);
     expect(seen(six)).toEqual(['sent', 'delivered']);
   });
@@ -194,7 +212,12 @@ describe('chat (WhatsApp Cloud API)', () => {
     expect(templateUpdateOf(rejected).event).toBe('REJECTED');
     expect((await template('reject_me', [])).body.error.code).toBe(132001);
     const templates = (await listJson('/sim/templates')).data;
-    expect(templates.map((t: any) => [t.name, t.status])).toEqual(expect.arrayContaining([['order_ready', 'APPROVED'], ['reject_me', 'REJECTED']]));
+    expect(templates.map((t: any) => [t.name, t.status])).toEqual(
+      expect.arrayContaining([
+        ['order_ready', 'APPROVED'],
+        ['reject_me', 'REJECTED'],
+      ]),
+    );
   });
 
   it('pushes a button reply with the context of the message it answers', async () => {
@@ -206,7 +229,13 @@ describe('chat (WhatsApp Cloud API)', () => {
       biz_opaque_callback_data: 'msg_question',
       interactive: { type: 'button', body: { text: 'Confirm?' }, action: { buttons: [{ type: 'reply', reply: { id: 'yes', title: 'Yes' } }] } },
     });
-    const reply = await inbound({ channel: 'chat', from: '+15550000110', to: `+${BUSINESS}`, reply: { id: 'yes', title: 'Yes' }, context_message_id: 'msg_question' });
+    const reply = await inbound({
+      channel: 'chat',
+      from: '+15550000110',
+      to: `+${BUSINESS}`,
+      reply: { id: 'yes', title: 'Yes' },
+      context_message_id: 'msg_question',
+    });
     expect(reply.status).toBe(202);
     const hook = await receiver.waitFor((r) => messageOf(r)?.id === reply.body.id);
     expect(messageOf(hook)).toMatchObject({

@@ -83,10 +83,23 @@ describe('rcs (RBM API v1)', () => {
 
   it('answers a body that is not JSON with INVALID_ARGUMENT, and a wrong token with 401, on the send endpoint', async () => {
     const path = `${sim.httpUrl}/v1/phones/${encodeURIComponent('+15550000100')}/agentMessages?messageId=msg_rcs_bad_json&agentId=${AGENT}`;
-    const badJson = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}` }, body: '{"contentMessage":' });
+    const badJson = await fetch(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}` },
+      body: '{"contentMessage":',
+    });
     expect(badJson.status).toBe(400);
     expect(((await badJson.json()) as any).error).toMatchObject({ code: 400, status: 'INVALID_ARGUMENT' });
-    expect((await rbm('POST', `phones/${encodeURIComponent('+15550000100')}/agentMessages?messageId=msg_rcs_bad_token&agentId=${AGENT}`, { contentMessage: { text: 'x' } }, 'bad')).status).toBe(401);
+    expect(
+      (
+        await rbm(
+          'POST',
+          `phones/${encodeURIComponent('+15550000100')}/agentMessages?messageId=msg_rcs_bad_token&agentId=${AGENT}`,
+          { contentMessage: { text: 'x' } },
+          'bad',
+        )
+      ).status,
+    ).toBe(401);
   });
 
   it('maps 02, 03 and 05 to NOT_FOUND, INVALID_ARGUMENT and RESOURCE_EXHAUSTED', async () => {
@@ -96,7 +109,9 @@ describe('rcs (RBM API v1)', () => {
     // The same messageId is reused across throttled retries, as the dispatcher does; it is only taken once accepted.
     for (let i = 0; i < 4; i += 1) statuses.push((await send('+15550000105', 'msg_rcs_05')).status);
     expect(statuses).toEqual([429, 429, 429, 200]);
-    expect((await rbm('POST', `phones/${encodeURIComponent('+15550000100')}/agentMessages?messageId=m&agentId=${AGENT}`, { contentMessage: {} })).status).toBe(400);
+    expect((await rbm('POST', `phones/${encodeURIComponent('+15550000100')}/agentMessages?messageId=m&agentId=${AGENT}`, { contentMessage: {} })).status).toBe(
+      400,
+    );
   });
 
   it('pushes user messages and suggestion replies from /sim/inbound', async () => {

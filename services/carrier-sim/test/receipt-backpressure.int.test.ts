@@ -14,8 +14,7 @@ const MAX_BACKLOG = 4;
 const ANSWER_WITHIN_MS = 3000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'no answer'> =>
-  Promise.race([promise, sleep(ms).then(() => 'no answer' as const)]);
+const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'no answer'> => Promise.race([promise, sleep(ms).then(() => 'no answer' as const)]);
 
 /** A webhook receiver that reads every request and answers none until released. */
 function stallingReceiver() {
@@ -37,10 +36,11 @@ function stallingReceiver() {
       for (const res of held.splice(0)) res.end('ok');
     },
     events: () => events,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -103,7 +103,9 @@ describe('reports owed to a slow receiver', () => {
     const session: Session = smpp.connect({ url: `smpp://127.0.0.1:${sim.smppPort}`, auto_enquire_link_period: 0 });
     session.on('error', () => undefined);
     await new Promise<void>((resolve, reject) =>
-      session.bind_transceiver({ system_id: 'bp_esme', password: 'bp-pass' }, (pdu: PDU) => (pdu.command_status === 0 ? resolve() : reject(new Error(`bind ${pdu.command_status}`)))),
+      session.bind_transceiver({ system_id: 'bp_esme', password: 'bp-pass' }, (pdu: PDU) =>
+        pdu.command_status === 0 ? resolve() : reject(new Error(`bind ${pdu.command_status}`)),
+      ),
     );
     const unanswered: PDU[] = [];
     let answering = false;
@@ -112,7 +114,9 @@ describe('reports owed to a slow receiver', () => {
       else unanswered.push(pdu);
     });
     const submit = (n: number) =>
-      new Promise<PDU>((resolve) => session.submit_sm({ source_addr: '15550100', destination_addr: `15550203${10 + n}`, short_message: `n${n}`, registered_delivery: 1 }, resolve));
+      new Promise<PDU>((resolve) =>
+        session.submit_sm({ source_addr: '15550100', destination_addr: `15550203${10 + n}`, short_message: `n${n}`, registered_delivery: 1 }, resolve),
+      );
 
     let sent = 0;
     let held: Promise<PDU> | null = null;

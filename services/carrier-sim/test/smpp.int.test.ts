@@ -110,10 +110,19 @@ describe('sms (SMPP v3.4 SMSC)', () => {
     expect(receipt.message_state).toBe(smpp.MESSAGE_STATE.DELIVERED);
     expect(receipt.source_addr).toBe('15550000100');
     expect(receipt.destination_addr).toBe('15550001000');
-    expect(messageText(receipt)).toMatch(new RegExp(`^id:${messageId} sub:001 dlvrd:001 submit date:\\d{10} done date:\\d{10} stat:DELIVRD err:000 text:Your code is 1234$`));
+    expect(messageText(receipt)).toMatch(
+      new RegExp(`^id:${messageId} sub:001 dlvrd:001 submit date:\\d{10} done date:\\d{10} stat:DELIVRD err:000 text:Your code is 1234$`),
+    );
 
     expect(await sends('channel=sms&client_ref=4242')).toEqual([
-      expect.objectContaining({ outcome: 'accepted', upstream_message_id: messageId, to: '+15550000100', from: '+15550001000', text: 'Your code is 1234', parts: 1 }),
+      expect.objectContaining({
+        outcome: 'accepted',
+        upstream_message_id: messageId,
+        to: '+15550000100',
+        from: '+15550001000',
+        text: 'Your code is 1234',
+        parts: 1,
+      }),
     ]);
     expect((await esme.call('unbind')).command_status).toBe(0);
   });

@@ -68,7 +68,11 @@ runWorkerService({
         options: workerOptions,
         concurrency: { transactional: config.concurrency, bulk: config.bulkConcurrency },
       }),
-      createJobWorker(MESSAGE_TIMERS_QUEUE, { [MESSAGE_TIMERS_QUEUE.jobs.fallbackCheck]: messageTimer, [MESSAGE_TIMERS_QUEUE.jobs.expire]: messageTimer }, workerOptions),
+      createJobWorker(
+        MESSAGE_TIMERS_QUEUE,
+        { [MESSAGE_TIMERS_QUEUE.jobs.fallbackCheck]: messageTimer, [MESSAGE_TIMERS_QUEUE.jobs.expire]: messageTimer },
+        workerOptions,
+      ),
       createJobWorker(PROVIDER_CALLBACKS_QUEUE, { [PROVIDER_CALLBACKS_QUEUE.jobs.providerCallback]: providerCallback }, workerOptions),
       createJobWorker(TEMPLATE_SUBMIT_QUEUE, { [TEMPLATE_SUBMIT_QUEUE.jobs.submitTemplate]: submitTemplate }, workerOptions),
     ];
@@ -88,7 +92,10 @@ runWorkerService({
         { name: 'upstream state sync', run: async () => upstreams.stopSync() },
         { name: 'lane turns', run: async () => sending.laneTurns.stop() },
         { name: 'smpp sessions', run: upstreams.closeSessions },
-        { name: 'queues', run: () => Promise.all([callbackQueue.close(), events.eventFanoutQueue.close(), sending.timerQueue.close(), sending.sendLanes.close()]) },
+        {
+          name: 'queues',
+          run: () => Promise.all([callbackQueue.close(), events.eventFanoutQueue.close(), sending.timerQueue.close(), sending.sendLanes.close()]),
+        },
         { name: 'redis', run: () => redis.quit().catch(() => redis.disconnect()) },
         { name: 'database', run: () => db.close() },
         { name: 'traces', run: flushTraces },

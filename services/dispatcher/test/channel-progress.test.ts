@@ -9,11 +9,21 @@ describe('currentChannel', () => {
 
   it('skips channels whose attempt failed', () => {
     expect(currentChannel(plan, [{ channel: 'chat', status: 'failed' }])).toBe('rcs');
-    expect(currentChannel(plan, [{ channel: 'chat', status: 'failed' }, { channel: 'rcs', status: 'failed' }])).toBe('sms');
+    expect(
+      currentChannel(plan, [
+        { channel: 'chat', status: 'failed' },
+        { channel: 'rcs', status: 'failed' },
+      ]),
+    ).toBe('sms');
   });
 
   it.each(['sending', 'pending', 'unknown', 'sent'])('stays on a channel whose attempt is %s', (status) => {
-    expect(currentChannel(plan, [{ channel: 'chat', status: 'failed' }, { channel: 'rcs', status }])).toBe('rcs');
+    expect(
+      currentChannel(plan, [
+        { channel: 'chat', status: 'failed' },
+        { channel: 'rcs', status },
+      ]),
+    ).toBe('rcs');
   });
 
   it('moves past a channel whose attempt was abandoned after its fallback timeout, whatever its receipts say', () => {
@@ -25,7 +35,12 @@ describe('currentChannel', () => {
   });
 
   it('answers null once every channel failed', () => {
-    expect(currentChannel(plan, plan.map((channel) => ({ channel, status: 'failed' })))).toBeNull();
+    expect(
+      currentChannel(
+        plan,
+        plan.map((channel) => ({ channel, status: 'failed' })),
+      ),
+    ).toBeNull();
   });
 });
 

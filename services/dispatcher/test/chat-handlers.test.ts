@@ -92,7 +92,11 @@ describe('template submission', () => {
     category: 'utility',
     status: 'pending',
     upstream_template_id: null,
-    components: [{ type: 'header', text: 'Hi' }, { type: 'body', text: 'Hi {{1}}' }, { type: 'buttons', buttons: [{ type: 'quick_reply', text: 'OK' }] }],
+    components: [
+      { type: 'header', text: 'Hi' },
+      { type: 'body', text: 'Hi {{1}}' },
+      { type: 'buttons', buttons: [{ type: 'quick_reply', text: 'OK' }] },
+    ],
   } as unknown as TemplateRow;
   const submitJob = { id: TEMPLATE_ID, data: { template_id: TEMPLATE_ID, account_id: 'acc_1', mode: 'test' } } as Job<SubmitTemplateJob>;
 

@@ -39,13 +39,16 @@ describe('chat upstream lists', () => {
 
   it('keeps the single-upstream variables working as a list of one', () => {
     const config = loadConfig({ ...base, CHAT_API_BASE_URL: 'https://graph.facebook.com', CHAT_ACCESS_TOKEN: 'live-token', CHAT_WABA_ID: '999' });
-    expect(config.live.chat).toEqual([{ name: 'chat', baseUrl: 'https://graph.facebook.com', accessToken: 'live-token', wabaId: '999', priority: 1, weight: 1 }]);
+    expect(config.live.chat).toEqual([
+      { name: 'chat', baseUrl: 'https://graph.facebook.com', accessToken: 'live-token', wabaId: '999', priority: 1, weight: 1 },
+    ]);
   });
 
   it('gives sandbox chat upstreams from SANDBOX_CHAT_UPSTREAMS the simulator credentials', () => {
     const config = loadConfig({
       ...base,
-      SANDBOX_CHAT_UPSTREAMS: '[{"name":"sim-a","base_url":"http://127.0.0.1:8090"},{"name":"sim-b","base_url":"http://127.0.0.1:8091","priority":2,"access_token":"x"}]',
+      SANDBOX_CHAT_UPSTREAMS:
+        '[{"name":"sim-a","base_url":"http://127.0.0.1:8090"},{"name":"sim-b","base_url":"http://127.0.0.1:8091","priority":2,"access_token":"x"}]',
     });
     expect(config.sandbox.chat.map((u) => [u.name, u.baseUrl, u.accessToken, u.wabaId, u.priority])).toEqual([
       ['sim-a', 'http://127.0.0.1:8090', 'sandbox-chat-token', '100000000000001', 1],
@@ -76,21 +79,41 @@ describe('chat upstream lists', () => {
   });
 
   it('refuses both live forms together; the sandbox list wins over the single address', () => {
-    expect(refusal({ CHAT_UPSTREAMS: '[{"name":"a","base_url":"https://x"}]', CHAT_ACCESS_TOKEN: 't' })).toMatch(/CHAT_UPSTREAMS and CHAT_API_BASE_URL\/CHAT_ACCESS_TOKEN\/CHAT_WABA_ID are alternatives/);
+    expect(refusal({ CHAT_UPSTREAMS: '[{"name":"a","base_url":"https://x"}]', CHAT_ACCESS_TOKEN: 't' })).toMatch(
+      /CHAT_UPSTREAMS and CHAT_API_BASE_URL\/CHAT_ACCESS_TOKEN\/CHAT_WABA_ID are alternatives/,
+    );
   });
 
   it('refuses one name for an SMSC and a chat upstream, since names key the breakers', () => {
-    expect(refusal({ SANDBOX_CHAT_UPSTREAMS: '[{"name":"sandbox-smsc","base_url":"http://x"}]' })).toMatch(/"sandbox-smsc" is used by both an SMSC and a chat upstream/);
+    expect(refusal({ SANDBOX_CHAT_UPSTREAMS: '[{"name":"sandbox-smsc","base_url":"http://x"}]' })).toMatch(
+      /"sandbox-smsc" is used by both an SMSC and a chat upstream/,
+    );
   });
 
   it('lists chat upstreams for GET /v1/upstreams and the breaker gauges', async () => {
-    const config = loadConfig({ ...base, SANDBOX_CHAT_UPSTREAMS: '[{"name":"sim-a","base_url":"http://127.0.0.1:1"},{"name":"sim-b","base_url":"http://127.0.0.1:2","priority":2}]' });
+    const config = loadConfig({
+      ...base,
+      SANDBOX_CHAT_UPSTREAMS: '[{"name":"sim-a","base_url":"http://127.0.0.1:1"},{"name":"sim-b","base_url":"http://127.0.0.1:2","priority":2}]',
+    });
     const breakers = createUpstreamBreakerStore({ redis: {} as never, prefix: 'test', windowSize: 20 });
-    const sets = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger: silent, breakers, policy: config.breaker, clock: Date.now, metrics: createDispatcherMetrics() });
+    const sets = createAdapterSets({
+      sandbox: config.sandbox,
+      live: config.live,
+      logger: silent,
+      breakers,
+      policy: config.breaker,
+      clock: Date.now,
+      metrics: createDispatcherMetrics(),
+    });
     try {
       expect(sets.descriptions).toContainEqual({ name: 'sim-b', channel: 'chat', mode: 'test', priority: 2, weight: 1 });
       expect(sets.descriptions).toContainEqual({ name: 'sim-a', channel: 'chat', mode: 'live', priority: 1, weight: 1 });
-      expect(sets.breakerNames).toEqual(expect.arrayContaining([{ channel: 'chat', name: 'sim-a' }, { channel: 'chat', name: 'sim-b' }]));
+      expect(sets.breakerNames).toEqual(
+        expect.arrayContaining([
+          { channel: 'chat', name: 'sim-a' },
+          { channel: 'chat', name: 'sim-b' },
+        ]),
+      );
       expect(sets.byMode.live.chat).toBe(sets.byMode.test.chat);
     } finally {
       await Promise.all(sets.smsSessions.map((s) => s.close()));

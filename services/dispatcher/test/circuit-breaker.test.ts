@@ -45,8 +45,16 @@ describe('circuit breaker state machine', () => {
 
   it('closes with a fresh window when the probe succeeds, reopens when it fails', () => {
     const halfOpen: BreakerRecord = { state: 'half_open', openedAt: 10_000, probeUntil: 45_000, recent: [true, false, false] };
-    expect(afterCall(halfOpen, true, true, 41_000, policy)).toEqual({ from: 'half_open', next: { state: 'closed', openedAt: 10_000, probeUntil: 0 }, clearWindow: true });
-    expect(afterCall(halfOpen, false, true, 41_000, policy)).toEqual({ from: 'half_open', next: { state: 'open', openedAt: 41_000, probeUntil: 0 }, clearWindow: false });
+    expect(afterCall(halfOpen, true, true, 41_000, policy)).toEqual({
+      from: 'half_open',
+      next: { state: 'closed', openedAt: 10_000, probeUntil: 0 },
+      clearWindow: true,
+    });
+    expect(afterCall(halfOpen, false, true, 41_000, policy)).toEqual({
+      from: 'half_open',
+      next: { state: 'open', openedAt: 41_000, probeUntil: 0 },
+      clearWindow: false,
+    });
   });
 
   it('ignores calls that started before the breaker opened', () => {

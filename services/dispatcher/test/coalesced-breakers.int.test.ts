@@ -43,7 +43,12 @@ it('writes the outcomes that arrive while one is being written together, each ca
 
 it('keeps each upstream apart, and trims the window as one write at a time would', async () => {
   const breakers = coalesceBreakerStore(store);
-  await Promise.all([...Array<boolean>(12).fill(false).map((ok) => breakers.record('smsc-a', ok)), breakers.record('smsc-b', true)]);
+  await Promise.all([
+    ...Array<boolean>(12)
+      .fill(false)
+      .map((ok) => breakers.record('smsc-a', ok)),
+    breakers.record('smsc-b', true),
+  ]);
   expect((await store.read('smsc-a')).recent).toEqual(Array<boolean>(10).fill(false));
   expect((await store.read('smsc-b')).recent).toEqual([true]);
 });

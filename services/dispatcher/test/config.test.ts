@@ -22,7 +22,9 @@ describe('dispatcher config', () => {
     expect(config.live).toEqual(config.sandbox);
     expect(config.sandbox).toMatchObject({
       chat: [{ name: 'sandbox-chat', baseUrl: 'http://127.0.0.1:9999', accessToken: 'sandbox-chat-token', wabaId: '100000000000001', priority: 1, weight: 1 }],
-      rcs: [{ name: 'sandbox-rbm', baseUrl: 'http://127.0.0.1:8090', accessToken: 'sandbox-rbm-token', agentId: 'switchboard-sandbox', priority: 1, weight: 1 }],
+      rcs: [
+        { name: 'sandbox-rbm', baseUrl: 'http://127.0.0.1:8090', accessToken: 'sandbox-rbm-token', agentId: 'switchboard-sandbox', priority: 1, weight: 1 },
+      ],
       sms: [{ name: 'sandbox-smsc', host: '127.0.0.1', port: 2776, systemId: 'switchboard', password: 'sandbox', priority: 1, weight: 1 }],
     });
   });
@@ -56,7 +58,14 @@ describe('dispatcher config', () => {
   });
 
   it('reads the documented tuning variables', () => {
-    const config = loadConfig({ ...base, DISPATCH_CONCURRENCY: '16', RECONCILE_TIMEOUT_MS: '3000', STALLED_INTERVAL_MS: '2000', LOCK_DURATION_MS: '2500', HEALTH_PORT: '0' });
+    const config = loadConfig({
+      ...base,
+      DISPATCH_CONCURRENCY: '16',
+      RECONCILE_TIMEOUT_MS: '3000',
+      STALLED_INTERVAL_MS: '2000',
+      LOCK_DURATION_MS: '2500',
+      HEALTH_PORT: '0',
+    });
     expect(config).toMatchObject({ concurrency: 16, reconcileTimeoutMs: 3000, stalledIntervalMs: 2000, lockDurationMs: 2500, healthPort: 0 });
   });
 
@@ -116,7 +125,15 @@ describe('dispatcher config', () => {
 function adapterSets(config: DispatcherConfig) {
   // These tests never send, so the breaker store is never asked anything.
   const breakers = createUpstreamBreakerStore({ redis: {} as never, prefix: 'test', windowSize: 20 });
-  return createAdapterSets({ sandbox: config.sandbox, live: config.live, logger: silent, breakers, policy: config.breaker, clock: Date.now, metrics: createDispatcherMetrics() });
+  return createAdapterSets({
+    sandbox: config.sandbox,
+    live: config.live,
+    logger: silent,
+    breakers,
+    policy: config.breaker,
+    clock: Date.now,
+    metrics: createDispatcherMetrics(),
+  });
 }
 
 describe('adapter sets', () => {
@@ -133,7 +150,10 @@ describe('adapter sets', () => {
   });
 
   it('bind one session per distinct SMSC and list every upstream for the gateway', async () => {
-    const config = loadConfig({ ...base, SANDBOX_SMS_UPSTREAMS: '[{"name":"sim-a","host":"127.0.0.1","port":1},{"name":"sim-b","host":"127.0.0.1","port":2,"priority":2}]' });
+    const config = loadConfig({
+      ...base,
+      SANDBOX_SMS_UPSTREAMS: '[{"name":"sim-a","host":"127.0.0.1","port":1},{"name":"sim-b","host":"127.0.0.1","port":2,"priority":2}]',
+    });
     const sets = adapterSets(config);
     try {
       expect(sets.smsSessions).toHaveLength(2);

@@ -86,7 +86,10 @@ async function failover(reactA: () => Reaction, reactB: () => Reaction) {
 
 describe('failover chat adapter', () => {
   it('sends to the primary while it is healthy', async () => {
-    const { chat, b } = await failover(() => ok('wamid.a'), () => ok('wamid.b'));
+    const { chat, b } = await failover(
+      () => ok('wamid.a'),
+      () => ok('wamid.b'),
+    );
     await expect(chat.send(message)).resolves.toMatchObject({ upstreamMessageId: 'wamid.a' });
     expect(b.calls()).toBe(0);
   });
@@ -95,34 +98,49 @@ describe('failover chat adapter', () => {
     ['503 service unavailable', graphError(503, 2)],
     ['500 something went wrong', graphError(500, 131000)],
   ])('moves a %s to the next upstream in the same call, and counts it against the breaker', async (_what, reaction) => {
-    const { chat, a } = await failover(() => reaction, () => ok('wamid.b'));
+    const { chat, a } = await failover(
+      () => reaction,
+      () => ok('wamid.b'),
+    );
     await expect(chat.send(message)).resolves.toMatchObject({ upstreamMessageId: 'wamid.b' });
     expect(a.calls()).toBe(1);
     expect((await breakers.read('a')).recent).toEqual([false]);
   });
 
   it('does not move a permanent refusal, and counts it as a healthy answer', async () => {
-    const { chat, b } = await failover(() => graphError(400, 131026), () => ok('wamid.b'));
+    const { chat, b } = await failover(
+      () => graphError(400, 131026),
+      () => ok('wamid.b'),
+    );
     await expect(chat.send(message)).rejects.toMatchObject({ kind: 'unreachable' });
     expect(b.calls()).toBe(0);
     expect((await breakers.read('a')).recent).toEqual([true]);
   });
 
   it('does not move throttling: the job is delayed instead', async () => {
-    const { chat, b } = await failover(() => graphError(429, 130429), () => ok('wamid.b'));
+    const { chat, b } = await failover(
+      () => graphError(429, 130429),
+      () => ok('wamid.b'),
+    );
     await expect(chat.send(message)).rejects.toMatchObject({ kind: 'throttled' });
     expect(b.calls()).toBe(0);
   });
 
   it('does not move a timeout: the first upstream may have taken the message', async () => {
-    const { chat, b } = await failover(() => 'hang', () => ok('wamid.b'));
+    const { chat, b } = await failover(
+      () => 'hang',
+      () => ok('wamid.b'),
+    );
     await expect(chat.send(message)).rejects.toMatchObject({ kind: 'transient' });
     expect(b.calls()).toBe(0);
     expect((await breakers.read('a')).recent).toEqual([false]);
   });
 
   it('skips an upstream whose breaker is open', async () => {
-    const { chat, a } = await failover(() => graphError(503, 2), () => ok('wamid.b'));
+    const { chat, a } = await failover(
+      () => graphError(503, 2),
+      () => ok('wamid.b'),
+    );
     for (let i = 0; i < 10; i += 1) await chat.send(message);
     expect(await breakers.read('a')).toMatchObject({ state: 'open' });
     await expect(chat.send(message)).resolves.toMatchObject({ upstreamMessageId: 'wamid.b' });

@@ -35,7 +35,15 @@ function scriptedSmsc(react: () => SendAccepted | ProviderError) {
   return { adapter, taken, calls: () => calls };
 }
 
-const upstream = (name: string, priority: number): SmsUpstreamConfig => ({ name, host: '127.0.0.1', port: 1, systemId: 's', password: 'p', priority, weight: 1 });
+const upstream = (name: string, priority: number): SmsUpstreamConfig => ({
+  name,
+  host: '127.0.0.1',
+  port: 1,
+  systemId: 's',
+  password: 'p',
+  priority,
+  weight: 1,
+});
 const accepted = (id: string) => () => ({ upstreamMessageId: id, parts: 1, partIds: [id] });
 const refused = () => new ProviderError('transient', '0x00000008', 'submit_sm refused with ESME_RSYSERR (0x00000008)');
 

@@ -88,7 +88,9 @@ describe('media check before a chat media send', () => {
     });
 
     // The default HEAD resolves names through the guarded lookup, so a refused address fails before any connect.
-    const dns = (address: string): Resolver => async () => [{ address, family: address.includes(':') ? 6 : 4 }];
+    const dns =
+      (address: string): Resolver =>
+      async () => [{ address, family: address.includes(':') ? 6 : 4 }];
     it.each([
       ['loopback', '127.0.0.1', {}],
       ['a 10.x address', '10.0.0.5', {}],

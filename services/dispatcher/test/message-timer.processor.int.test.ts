@@ -34,13 +34,18 @@ function setup(smsAnswers: Array<SendAccepted | Error> = []) {
     if (answer instanceof Error) throw answer;
     return answer ?? { upstreamMessageId: `${channel}-${sends.length}` };
   };
-  const set = { chat: { send: send('chat') }, rcs: { send: send('rcs'), isReachable: async () => true }, sms: { send: send('sms') } } as unknown as ChannelAdapters;
+  const set = {
+    chat: { send: send('chat') },
+    rcs: { send: send('rcs'), isReachable: async () => true },
+    sms: { send: send('sms') },
+  } as unknown as ChannelAdapters;
   const providers: AdaptersByMode = { test: set, live: set };
   const armed: Array<{ attemptId: string; timeoutSeconds: number }> = [];
   const timers: MessageTimers = {
     async armFallbackCheck(data: SendMessageJob, attempts: readonly AttemptRow[]) {
       const latest = attempts[attempts.length - 1];
-      if (data.channel === 'auto' && latest.status === 'sent' && !latest.abandoned_at && latest.channel !== 'sms') armed.push({ attemptId: latest.id, timeoutSeconds: data.fallback_timeout_seconds ?? 60 });
+      if (data.channel === 'auto' && latest.status === 'sent' && !latest.abandoned_at && latest.channel !== 'sms')
+        armed.push({ attemptId: latest.id, timeoutSeconds: data.fallback_timeout_seconds ?? 60 });
     },
     async armExpiry() {},
   };
@@ -48,8 +53,24 @@ function setup(smsAnswers: Array<SendAccepted | Error> = []) {
   const publishEvents = async (events: StoredEvent[]) => {
     published.push(...events);
   };
-  const sendMessage = createSendMessageProcessor({ store, providers, clock, logger: silent, config: { reconcileTimeoutMs: 30_000, throttleDelayMs: 1_000 }, publishEvents, timers, newAttemptRef: () => 77 });
-  const timer = createMessageTimerProcessor({ timers: createMessageTimersRepository(db), store, continueSend: sendMessage.continueSend, clock, logger: silent, publishEvents });
+  const sendMessage = createSendMessageProcessor({
+    store,
+    providers,
+    clock,
+    logger: silent,
+    config: { reconcileTimeoutMs: 30_000, throttleDelayMs: 1_000 },
+    publishEvents,
+    timers,
+    newAttemptRef: () => 77,
+  });
+  const timer = createMessageTimerProcessor({
+    timers: createMessageTimersRepository(db),
+    store,
+    continueSend: sendMessage.continueSend,
+    clock,
+    logger: silent,
+    publishEvents,
+  });
   return { sends, armed, published, sendMessage, timer };
 }
 

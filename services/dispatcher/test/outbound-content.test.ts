@@ -1,15 +1,38 @@
 import { buildOutboundContent, cloudApiTemplate } from '../src/dispatch/outbound-content';
 
-const shapeA = { name: 'order_update', language: 'en_US', parameters: [{ type: 'text' as const, text: 'A-17' }, { type: 'text' as const, text: 'Friday' }] };
+const shapeA = {
+  name: 'order_update',
+  language: 'en_US',
+  parameters: [
+    { type: 'text' as const, text: 'A-17' },
+    { type: 'text' as const, text: 'Friday' },
+  ],
+};
 const shapeB = {
   name: 'order_update',
   language: 'en_US',
-  components: [{ type: 'body' as const, parameters: [{ type: 'text' as const, text: 'A-17' }, { type: 'text' as const, text: 'Friday' }] }],
+  components: [
+    {
+      type: 'body' as const,
+      parameters: [
+        { type: 'text' as const, text: 'A-17' },
+        { type: 'text' as const, text: 'Friday' },
+      ],
+    },
+  ],
 };
 const cloudTemplate = {
   name: 'order_update',
   language: { code: 'en_US' },
-  components: [{ type: 'body', parameters: [{ type: 'text', text: 'A-17' }, { type: 'text', text: 'Friday' }] }],
+  components: [
+    {
+      type: 'body',
+      parameters: [
+        { type: 'text', text: 'A-17' },
+        { type: 'text', text: 'Friday' },
+      ],
+    },
+  ],
 };
 
 const buttons = {
@@ -17,7 +40,12 @@ const buttons = {
   interactive: {
     type: 'button',
     body: { text: 'Confirm your slot?' },
-    action: { buttons: [{ type: 'reply', reply: { id: 'yes', title: 'Yes' } }, { type: 'reply', reply: { id: 'no', title: 'No' } }] },
+    action: {
+      buttons: [
+        { type: 'reply', reply: { id: 'yes', title: 'Yes' } },
+        { type: 'reply', reply: { id: 'no', title: 'No' } },
+      ],
+    },
   },
 };
 

@@ -91,7 +91,10 @@ describe('provider-callback processor', () => {
     const id = await chatMessageInFlight();
     const foreign = delivered(`bench-${newId('msg')}`);
     await expect(process(callbackJob({ receipts: [foreign, delivered(id)] }, 0))).resolves.toBeUndefined();
-    expect(silent.warn).toHaveBeenCalledWith('receipts name no message of ours; dropped', expect.objectContaining({ receipts: [`chat:${foreign.upstreamMessageId}:delivered`] }));
+    expect(silent.warn).toHaveBeenCalledWith(
+      'receipts name no message of ours; dropped',
+      expect.objectContaining({ receipts: [`chat:${foreign.upstreamMessageId}:delivered`] }),
+    );
     expect(published.map((e) => [e.type, e.resource_id])).toEqual([['message.delivered', id]]);
   });
 
@@ -104,7 +107,17 @@ describe('provider-callback processor', () => {
 
   it('hands inbound replies and template updates to their handlers', async () => {
     const { process, handlers } = setup();
-    const inbound = [{ channel: 'chat' as const, upstreamId: 'wamid.in', from: '+447911123456', to: '+14155550100', type: 'text', text: 'hi', receivedAt: new Date().toISOString() }];
+    const inbound = [
+      {
+        channel: 'chat' as const,
+        upstreamId: 'wamid.in',
+        from: '+447911123456',
+        to: '+14155550100',
+        type: 'text',
+        text: 'hi',
+        receivedAt: new Date().toISOString(),
+      },
+    ];
     const templateUpdates = [{ upstreamTemplateId: '1', name: 'otp', language: 'en', status: 'approved' as const }];
     await process(callbackJob({ inbound, template_updates: templateUpdates }));
     expect(handlers.inbound).toHaveBeenCalledWith(inbound, expect.anything());
@@ -114,6 +127,8 @@ describe('provider-callback processor', () => {
   it('rejects a malformed payload as unrecoverable', async () => {
     const { process } = setup();
     await expect(process(callbackJob({ receipts: [{ status: 'delivered' } as UpstreamReceipt] }))).rejects.toBeInstanceOf(UnrecoverableError);
-    await expect(process(callbackJob({ receipts: [{ status: 'delivered' } as UpstreamReceipt] }))).rejects.toThrow(/^invalid provider-callback job: \/receipts\/0\/channel is required/);
+    await expect(process(callbackJob({ receipts: [{ status: 'delivered' } as UpstreamReceipt] }))).rejects.toThrow(
+      /^invalid provider-callback job: \/receipts\/0\/channel is required/,
+    );
   });
 });

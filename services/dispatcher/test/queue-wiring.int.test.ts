@@ -41,7 +41,13 @@ afterAll(async () => {
 it('a throttled send is delayed by BullMQ without using up an attempt', async () => {
   const queueName = `send-${randomBytes(3).toString('hex')}`;
   const answers = [new ProviderError('throttled', '0x58', 'throttled'), new ProviderError('throttled', '0x58', 'throttled')];
-  const sms = { send: async () => { const next = answers.shift(); if (next) throw next; return { upstreamMessageId: 'smsc-ok' }; } };
+  const sms = {
+    send: async () => {
+      const next = answers.shift();
+      if (next) throw next;
+      return { upstreamMessageId: 'smsc-ok' };
+    },
+  };
   const set = { sms } as unknown as ChannelAdapters;
   const processor = createSendMessageProcessor({
     store,
@@ -69,8 +75,16 @@ it('a throttled send is delayed by BullMQ without using up an attempt', async ()
   try {
     // One attempt only: were a throttle to use it up, the job would fail instead of sending.
     await queue.add(MESSAGE_SEND_QUEUE.jobs.sendMessage, data, { ...MESSAGE_SEND_QUEUE.jobOptions, attempts: 1, jobId: id });
-    await eventually(() => store.findRow(id), (row) => row?.status === 'sent', { what: 'message sent', timeoutMs: 10_000 });
-    const job = await eventually(() => queue.getJob(id), (j) => j?.finishedOn !== undefined, { what: 'job finished' });
+    await eventually(
+      () => store.findRow(id),
+      (row) => row?.status === 'sent',
+      { what: 'message sent', timeoutMs: 10_000 },
+    );
+    const job = await eventually(
+      () => queue.getJob(id),
+      (j) => j?.finishedOn !== undefined,
+      { what: 'job finished' },
+    );
     // Completion itself counts one; the two throttled runs counted none.
     expect(job?.attemptsMade).toBe(1);
     expect(await job?.isCompleted()).toBe(true);
@@ -88,7 +102,15 @@ it('an SMS receipt is acknowledged only once queued, and a redelivered one is th
   let onReceipt: ((r: UpstreamReceipt) => Promise<void>) | undefined;
   const sms = { onReceipt: (h: typeof onReceipt) => (onReceipt = h), onInbound: () => undefined } as unknown as SmsAdapter;
   forwardSmsCallbacks({ sms, queue, clock: Date.now, retry: exponentialRetry(3, 1_000) });
-  const receipt: UpstreamReceipt = { channel: 'sms', upstreamMessageId: 'ab:cd', attemptRef: 7, recipient: '+447911123400', status: 'delivered', carrierStatusCode: 'DELIVRD', occurredAt: new Date().toISOString() };
+  const receipt: UpstreamReceipt = {
+    channel: 'sms',
+    upstreamMessageId: 'ab:cd',
+    attemptRef: 7,
+    recipient: '+447911123400',
+    status: 'delivered',
+    carrierStatusCode: 'DELIVRD',
+    occurredAt: new Date().toISOString(),
+  };
   try {
     await onReceipt?.(receipt);
     await onReceipt?.(receipt);
@@ -107,7 +129,13 @@ it('SMS receipts arriving while a job is queued are the next job, each acknowled
   let onReceipt: ((r: UpstreamReceipt) => Promise<void>) | undefined;
   const sms = { onReceipt: (h: typeof onReceipt) => (onReceipt = h), onInbound: () => undefined } as unknown as SmsAdapter;
   forwardSmsCallbacks({ sms, queue, clock: Date.now, retry: exponentialRetry(3, 1_000), maxReceiptsPerJob: 100 });
-  const receipts: UpstreamReceipt[] = ['a0', 'a1', 'a2', 'a3'].map((id) => ({ channel: 'sms', upstreamMessageId: id, status: 'delivered', carrierStatusCode: 'DELIVRD', occurredAt: new Date().toISOString() }));
+  const receipts: UpstreamReceipt[] = ['a0', 'a1', 'a2', 'a3'].map((id) => ({
+    channel: 'sms',
+    upstreamMessageId: id,
+    status: 'delivered',
+    carrierStatusCode: 'DELIVRD',
+    occurredAt: new Date().toISOString(),
+  }));
   try {
     // The first goes out at once, alone; the three arriving while it is queued go together next.
     await Promise.all(receipts.map((r) => onReceipt?.(r)));

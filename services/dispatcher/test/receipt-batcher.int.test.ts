@@ -61,7 +61,10 @@ function countingStore() {
 }
 
 async function historyOf(id: string) {
-  const transitions = await db.query<{ status: string; sequence: number }>('SELECT status, sequence FROM message_transitions WHERE message_id = $1 ORDER BY sequence', [id]);
+  const transitions = await db.query<{ status: string; sequence: number }>(
+    'SELECT status, sequence FROM message_transitions WHERE message_id = $1 ORDER BY sequence',
+    [id],
+  );
   const events = await db.query<{ type: string }>('SELECT type FROM events WHERE resource_id = $1 ORDER BY sequence', [id]);
   return { transitions: transitions.rows, events: events.rows.map((e) => e.type) };
 }
@@ -134,7 +137,14 @@ describe('receipt batcher', () => {
     const one = await messageInFlight('sms', ['q1-' + newId('x'), 'q2-' + newId('x')]);
     const [bothAttempt] = await store.attempts(both);
     const [oneAttempt] = await store.attempts(one);
-    const part = (partId: string): UpstreamReceipt => ({ channel: 'sms', upstreamMessageId: partId, parts: 2, status: 'delivered', carrierStatusCode: 'DELIVRD', occurredAt: at(6) });
+    const part = (partId: string): UpstreamReceipt => ({
+      channel: 'sms',
+      upstreamMessageId: partId,
+      parts: 2,
+      status: 'delivered',
+      carrierStatusCode: 'DELIVRD',
+      occurredAt: at(6),
+    });
     const parts = bothAttempt.upstream_part_ids as string[];
 
     const [a, b, c, d] = await Promise.all([

@@ -66,7 +66,10 @@ describe('classifySendFailure', () => {
   });
 
   it('fails with upstream_unavailable when transient failures exhausted the last channel', () => {
-    expect(decide(error('transient', '0x14'), { attemptsExhausted: true, channel: 'sms' })).toMatchObject({ action: 'fail', errorCode: 'upstream_unavailable' });
+    expect(decide(error('transient', '0x14'), { attemptsExhausted: true, channel: 'sms' })).toMatchObject({
+      action: 'fail',
+      errorCode: 'upstream_unavailable',
+    });
   });
 
   it('treats an unexpected error as transient with an unknown outcome', () => {

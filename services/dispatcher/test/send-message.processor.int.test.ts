@@ -78,7 +78,15 @@ function sendJob(over: Partial<SendMessageJob> = {}): SendMessageJob {
 }
 
 function fakeJob(data: SendMessageJob, attemptsMade = 0, attempts = 3) {
-  const job = { id: data.message_id, name: 'send-message', queueName: 'message-send', data, attemptsMade, opts: { attempts }, moveToDelayed: jest.fn(async () => undefined) };
+  const job = {
+    id: data.message_id,
+    name: 'send-message',
+    queueName: 'message-send',
+    data,
+    attemptsMade,
+    opts: { attempts },
+    moveToDelayed: jest.fn(async () => undefined),
+  };
   return job as unknown as Job<SendMessageJob> & { moveToDelayed: jest.Mock };
 }
 
@@ -92,7 +100,17 @@ describe('send-message processor', () => {
 
     expect(await store.findRow(data.message_id)).toMatchObject({ status: 'sent', channel_used: 'sms' });
     expect(sends).toEqual([
-      { channel: 'sms', message: { clientRef: data.message_id, attemptRef: 321, to: '+447911123456', from: '+14155550100', chatPhoneNumberId: undefined, content: { kind: 'text', text: 'Your code is 1234' } } },
+      {
+        channel: 'sms',
+        message: {
+          clientRef: data.message_id,
+          attemptRef: 321,
+          to: '+447911123456',
+          from: '+14155550100',
+          chatPhoneNumberId: undefined,
+          content: { kind: 'text', text: 'Your code is 1234' },
+        },
+      },
     ]);
     expect((await store.attempts(data.message_id))[0]).toMatchObject({ attempt_ref: 321, upstream_message_id: 'smsc-1', status: 'sent' });
     expect(published.map((e) => e.type)).toEqual(['message.sent']);
@@ -119,7 +137,11 @@ describe('send-message processor', () => {
     await process(fakeJob(sendJob({ channel: 'chat', content: undefined, template })));
     expect(sends[0].message).toMatchObject({
       chatPhoneNumberId: '14155550100',
-      content: { kind: 'chat', type: 'template', payload: { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: template.parameters }] } },
+      content: {
+        kind: 'chat',
+        type: 'template',
+        payload: { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: template.parameters }] },
+      },
     });
   });
 
@@ -196,7 +218,13 @@ describe('send-message processor', () => {
   describe('after a crash mid-send (an attempt left `sending`)', () => {
     async function crashedMidSend(data: SendMessageJob) {
       await store.persistAccepted({ ...data, id: data.message_id });
-      const started = await store.startAttempt({ messageId: data.message_id, channel: data.plan[0], sender: '+14155550100', attemptRef: 99, at: new Date(now) });
+      const started = await store.startAttempt({
+        messageId: data.message_id,
+        channel: data.plan[0],
+        sender: '+14155550100',
+        attemptRef: 99,
+        at: new Date(now),
+      });
       if (started.outcome !== 'started') throw new Error('expected a started attempt');
       return started.attempt;
     }
@@ -210,7 +238,14 @@ describe('send-message processor', () => {
       await expect(process(job, 'tok')).rejects.toBeInstanceOf(DelayedError);
       expect(job.moveToDelayed).toHaveBeenCalledWith(now + 5_000, 'tok');
 
-      await store.applyReceipt({ channel: 'chat', upstreamMessageId: 'wamid.crash', clientRef: data.message_id, status: 'sent', carrierStatusCode: 'sent', occurredAt: new Date(now).toISOString() });
+      await store.applyReceipt({
+        channel: 'chat',
+        upstreamMessageId: 'wamid.crash',
+        clientRef: data.message_id,
+        status: 'sent',
+        carrierStatusCode: 'sent',
+        occurredAt: new Date(now).toISOString(),
+      });
       now += 5_000;
       await process(job, 'tok');
       expect(sends).toHaveLength(0);
@@ -237,7 +272,14 @@ describe('send-message processor', () => {
       expect(job.moveToDelayed).toHaveBeenCalledWith(now + 5_000, 'tok');
       expect(sends).toHaveLength(0);
 
-      await store.applyReceipt({ channel: 'chat', upstreamMessageId: 'wamid.late', clientRef: data.message_id, status: 'delivered', carrierStatusCode: 'delivered', occurredAt: new Date(now).toISOString() });
+      await store.applyReceipt({
+        channel: 'chat',
+        upstreamMessageId: 'wamid.late',
+        clientRef: data.message_id,
+        status: 'delivered',
+        carrierStatusCode: 'delivered',
+        occurredAt: new Date(now).toISOString(),
+      });
       now += 5_000;
       await process(job, 'tok');
       expect(sends).toHaveLength(0);

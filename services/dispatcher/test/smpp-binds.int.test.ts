@@ -12,7 +12,11 @@ const adapters: SmsAdapter[] = [];
 
 beforeAll(async () => {
   smppPort = await freePort();
-  sim = await startService('carrier-sim', { SIM_SMPP_PORT: String(smppPort), SIM_DELIVERY_DELAY_MS: '20', SIM_READ_DELAY_MS: '20', SIM_LOG_LEVEL: 'warn' }, { readyTimeoutMs: 60_000 });
+  sim = await startService(
+    'carrier-sim',
+    { SIM_SMPP_PORT: String(smppPort), SIM_DELIVERY_DELAY_MS: '20', SIM_READ_DELAY_MS: '20', SIM_LOG_LEVEL: 'warn' },
+    { readyTimeoutMs: 60_000 },
+  );
 }, 90_000);
 
 afterAll(async () => {
@@ -22,7 +26,17 @@ afterAll(async () => {
 
 function connect(binds: number, windowSize: number): SmsAdapter {
   const adapter = createSmsAdapter({
-    config: { host: '127.0.0.1', port: smppPort, systemId: 'switchboard', password: 'sandbox', binds, windowSize, reconnectBaseMs: 50, reconnectMaxMs: 200, submitTimeoutMs: 20_000 },
+    config: {
+      host: '127.0.0.1',
+      port: smppPort,
+      systemId: 'switchboard',
+      password: 'sandbox',
+      binds,
+      windowSize,
+      reconnectBaseMs: 50,
+      reconnectMaxMs: 200,
+      submitTimeoutMs: 20_000,
+    },
   });
   adapters.push(adapter);
   return adapter;

@@ -9,13 +9,16 @@ function harness(maxAcceptanceWaitMs = 60_000) {
   let onReceipt: (receipt: UpstreamReceipt) => Promise<void> = async () => undefined;
   const sms = { onReceipt: (handler: typeof onReceipt) => (onReceipt = handler), onInbound: () => undefined } as unknown as SmsAdapter;
   const queued: string[] = [];
-  const queue = { add: async (_name: string, job: ProviderCallbackJob) => void queued.push(...job.receipts.map((r) => r.upstreamMessageId)) } as unknown as JobAdder<ProviderCallbackJob>;
+  const queue = {
+    add: async (_name: string, job: ProviderCallbackJob) => void queued.push(...job.receipts.map((r) => r.upstreamMessageId)),
+  } as unknown as JobAdder<ProviderCallbackJob>;
   const pendingAcceptances = createPendingAcceptances();
   forwardSmsCallbacks({ sms, queue, clock: () => 0, retry: { attempts: 5 }, pendingAcceptances, maxAcceptanceWaitMs });
   return { receive: (receipt: UpstreamReceipt) => onReceipt(receipt), queued, pendingAcceptances };
 }
 
-const receipt = (upstreamMessageId: string, partId?: string): UpstreamReceipt => ({ channel: 'sms', upstreamMessageId, status: 'delivered', at: new Date(0).toISOString(), ...(partId ? { partId } : {}) }) as UpstreamReceipt;
+const receipt = (upstreamMessageId: string, partId?: string): UpstreamReceipt =>
+  ({ channel: 'sms', upstreamMessageId, status: 'delivered', at: new Date(0).toISOString(), ...(partId ? { partId } : {}) }) as UpstreamReceipt;
 
 function deferred() {
   let resolve: () => void = () => undefined;

@@ -28,6 +28,10 @@ describe('upstream selection', () => {
   });
 
   it('keeps every upstream in the order, each once', () => {
-    expect(orderCandidates([a, b, c], () => 0.5).map((u) => u.name).sort()).toEqual(['a', 'b', 'c']);
+    expect(
+      orderCandidates([a, b, c], () => 0.5)
+        .map((u) => u.name)
+        .sort(),
+    ).toEqual(['a', 'b', 'c']);
   });
 });

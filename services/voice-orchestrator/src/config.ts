@@ -81,11 +81,20 @@ export function loadConfig(env: Env = process.env): Readonly<VoiceOrchestratorCo
     stalledIntervalMs: r.int('STALLED_INTERVAL_MS', 30_000, { min: 100 }),
     lockDurationMs: r.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
   };
-  if (config.rtpPorts.max < config.rtpPorts.min || (config.rtpPorts.min === 0) !== (config.rtpPorts.max === 0)) r.problems.push('VOICE_RTP_PORT_MIN and VOICE_RTP_PORT_MAX must both be set, min <= max, or both unset');
+  if (config.rtpPorts.max < config.rtpPorts.min || (config.rtpPorts.min === 0) !== (config.rtpPorts.max === 0))
+    r.problems.push('VOICE_RTP_PORT_MIN and VOICE_RTP_PORT_MAX must both be set, min <= max, or both unset');
   if (config.lostAfterMs <= config.heartbeatMs * 2) r.problems.push('VOICE_LOST_AFTER_MS must be more than twice VOICE_HEARTBEAT_MS');
   return r.finish('voice-orchestrator', config);
 }
 
 export function describeConfig(c: VoiceOrchestratorConfig) {
-  return { ...describeCommonConfig(c), ...c, databaseUrl: undefined, redisUrl: undefined, liveTrunk: c.liveTrunk ? { ...c.liveTrunk, password: c.liveTrunk.password ? '***' : undefined } : null, llm: c.llm ? { baseUrl: c.llm.baseUrl } : null, speech: describeSpeechConfig(c.speech) };
+  return {
+    ...describeCommonConfig(c),
+    ...c,
+    databaseUrl: undefined,
+    redisUrl: undefined,
+    liveTrunk: c.liveTrunk ? { ...c.liveTrunk, password: c.liveTrunk.password ? '***' : undefined } : null,
+    llm: c.llm ? { baseUrl: c.llm.baseUrl } : null,
+    speech: describeSpeechConfig(c.speech),
+  };
 }

@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { createEventPublisher, createJobWorker, createWorkerConnection, EVENT_FANOUT_QUEUE, enqueueRedial, openQueue, publishEventsOrLeaveInOutbox, VOICE_CALLS_QUEUE } from '@switchboard/queues';
+import {
+  createEventPublisher,
+  createJobWorker,
+  createWorkerConnection,
+  EVENT_FANOUT_QUEUE,
+  enqueueRedial,
+  openQueue,
+  publishEventsOrLeaveInOutbox,
+  VOICE_CALLS_QUEUE,
+} from '@switchboard/queues';
 import { runWorkerService } from '@switchboard/runtime';
 import { createAgentsRepository, createCallProgressRepository, createEventsRepository, openMigratedDb } from '@switchboard/store';
 import { createSipTrunk, onMediaThreadLost } from '@switchboard/telephony';
@@ -30,7 +39,15 @@ runWorkerService({
     // Its legs end themselves (failed / orchestrator_lost) and the next call starts a new thread (docs/voice-telephony.md#media-thread).
     onMediaThreadLost(({ reason, legs }) => logger.error('media thread died; ending the calls whose media it held', { reason, calls: legs }));
     const openTrunk = (t: TrunkSettings) =>
-      createSipTrunk({ ...t, callerId: 'switchboard', bindAddress: config.sipBindAddress, localPort: config.sipLocalPort, publicAddress: config.sipPublicAddress, rtpPorts: config.rtpPorts.max > 0 ? config.rtpPorts : undefined, mediaThread: config.mediaThread });
+      createSipTrunk({
+        ...t,
+        callerId: 'switchboard',
+        bindAddress: config.sipBindAddress,
+        localPort: config.sipLocalPort,
+        publicAddress: config.sipPublicAddress,
+        rtpPorts: config.rtpPorts.max > 0 ? config.rtpPorts : undefined,
+        mediaThread: config.mediaThread,
+      });
     const trunks = { test: await openTrunk(config.sandboxTrunk), live: config.liveTrunk ? await openTrunk(config.liveTrunk) : undefined };
     const liveCalls = createLiveCalls({ subscriber, prefix: config.queuePrefix, logger });
     await liveCalls.listen();
@@ -62,16 +79,28 @@ runWorkerService({
       logger,
     });
     // A stalled call job is not run again: its call is ended as orchestrator_lost by the heartbeat sweep instead.
-    const worker = createJobWorker(VOICE_CALLS_QUEUE, { [VOICE_CALLS_QUEUE.jobs.placeCall]: placeCall }, {
-      redisUrl: config.redisUrl,
-      prefix: config.queuePrefix,
-      concurrency: config.capacity,
-      stalledIntervalMs: config.stalledIntervalMs,
-      lockDurationMs: config.lockDurationMs,
-      maxStalledCount: 0,
+    const worker = createJobWorker(
+      VOICE_CALLS_QUEUE,
+      { [VOICE_CALLS_QUEUE.jobs.placeCall]: placeCall },
+      {
+        redisUrl: config.redisUrl,
+        prefix: config.queuePrefix,
+        concurrency: config.capacity,
+        stalledIntervalMs: config.stalledIntervalMs,
+        lockDurationMs: config.lockDurationMs,
+        maxStalledCount: 0,
+        logger,
+      },
+    );
+    const heartbeat = startCallHeartbeat({
+      progress,
+      liveCalls,
+      orchestratorId,
+      intervalMs: config.heartbeatMs,
+      lostAfterMs: config.lostAfterMs,
+      publishEvents,
       logger,
     });
-    const heartbeat = startCallHeartbeat({ progress, liveCalls, orchestratorId, intervalMs: config.heartbeatMs, lostAfterMs: config.lostAfterMs, publishEvents, logger });
     logger.info('sip trunks ready', { orchestrator_id: orchestratorId, sip_port: trunks.test.localPort });
     return {
       health: { port: config.healthPort, host: config.healthHost, ready: async () => (await Promise.all([db.ping(), redis.ping()]))[1] === 'PONG' },

@@ -82,7 +82,7 @@ function harness(capacity = 4) {
 }
 
 describe('bridged transfer', () => {
-  it('dials the second leg with the call\'s caller id and relays frames and digits both ways once its media is ready', async () => {
+  it("dials the second leg with the call's caller id and relays frames and digits both ways once its media is ready", async () => {
     const h = harness();
     const attempt = bridgeSecondLeg(h.first.leg, h.media, h.request, h.deps);
     await new Promise((resolve) => setImmediate(resolve));

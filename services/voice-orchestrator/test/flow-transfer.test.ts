@@ -79,7 +79,7 @@ describe('transfer node with mode: bridge', () => {
     },
   };
 
-  it('dials the second leg with the node\'s ring timeout and ends the flow when the bridge has finished', async () => {
+  it("dials the second leg with the node's ring timeout and ends the flow when the bridge has finished", async () => {
     const { d, turns } = deps({ accepted: false, referStatus: 0, referTo: '' });
     const dialled: Array<[string, number]> = [];
     let hangUp!: () => void;

@@ -53,13 +53,18 @@ describe('OpenAI-compatible speech (TTS) client', () => {
     await tts.synthesize('Hello there.');
     await tts.synthesize('Hello there.', 'nova');
     expect(seen).toHaveLength(2);
-    expect(seen[0]).toMatchObject({ method: 'POST', url: '/v1/audio/speech', headers: expect.objectContaining({ authorization: 'Bearer sk-test-key', 'content-type': 'application/json' }) });
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      url: '/v1/audio/speech',
+      headers: expect.objectContaining({ authorization: 'Bearer sk-test-key', 'content-type': 'application/json' }),
+    });
     expect(JSON.parse(seen[0].body.toString())).toEqual({ model: 'tts-1', input: 'Hello there.', voice: 'alloy', response_format: 'pcm' });
     expect(JSON.parse(seen[1].body.toString()).voice).toBe('nova');
   });
 
   it("rejects with the provider's error message on a non-2xx, and does not cache the failure", async () => {
-    answer = (res) => res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Invalid voice', type: 'invalid_request_error' } }));
+    answer = (res) =>
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'Invalid voice', type: 'invalid_request_error' } }));
     const tts = createOpenAiTts({ endpoint: endpoint('tts-1'), responseFormat: 'wav', defaultVoice: 'alloy', cacheEntries: 10 });
     await expect(tts.synthesize('Hi.')).rejects.toThrow('speech API answered HTTP 400: Invalid voice');
     answer = (res) => res.end(encodeWav(new Int16Array(1_600), 1, 16_000));
@@ -99,7 +104,11 @@ describe('OpenAI-compatible transcription (STT) client', () => {
     answer = (res) => res.setHeader('content-type', 'application/json').end(JSON.stringify({ text: ' I want to speak to sales. ' }));
     const heard = await createOpenAiRecognizer(endpoint('whisper-1')).recognize(utterance, ['sales', 'support']);
     expect(heard).toBe('I want to speak to sales.');
-    expect(seen[0]).toMatchObject({ method: 'POST', url: '/v1/audio/transcriptions', headers: expect.objectContaining({ authorization: 'Bearer sk-test-key' }) });
+    expect(seen[0]).toMatchObject({
+      method: 'POST',
+      url: '/v1/audio/transcriptions',
+      headers: expect.objectContaining({ authorization: 'Bearer sk-test-key' }),
+    });
     expect(seen[0].headers['content-type']).toMatch(/^multipart\/form-data/);
     expect(seen[0].body.includes(Buffer.from('name="prompt"\r\n\r\nsales, support\r\n'))).toBe(true);
   });

@@ -41,6 +41,10 @@ describe('speech routing across voices (evaluation slice)', () => {
     const score = scoreRouting(outcomes);
     const correct = Math.round(score.accuracy * outcomes.length);
     const report = outcomes.map((o) => `${o.voice} "${o.text}" → ${o.routed ?? 'no_match'} (heard "${o.heard}")`);
-    expect({ enoughCorrect: correct >= MIN_CORRECT, falseAcceptRate: score.falseAcceptRate, report }).toEqual({ enoughCorrect: true, falseAcceptRate: 0, report });
+    expect({ enoughCorrect: correct >= MIN_CORRECT, falseAcceptRate: score.falseAcceptRate, report }).toEqual({
+      enoughCorrect: true,
+      falseAcceptRate: 0,
+      report,
+    });
   });
 });

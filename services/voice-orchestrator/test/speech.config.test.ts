@@ -9,7 +9,10 @@ const read = (env: Record<string, string>) => {
 
 describe('speech provider config', () => {
   it('defaults to flite and pocketsphinx, with a default voice that follows the provider', () => {
-    expect(read({}).config).toEqual({ tts: { provider: 'flite', voice: 'slt', cacheEntries: 500, remote: undefined }, stt: { provider: 'pocketsphinx', remote: undefined } });
+    expect(read({}).config).toEqual({
+      tts: { provider: 'flite', voice: 'slt', cacheEntries: 500, remote: undefined },
+      stt: { provider: 'pocketsphinx', remote: undefined },
+    });
     expect(read({ VOICE_TTS_PROVIDER: 'espeak' }).config.tts.voice).toBe('en-us');
   });
 
@@ -23,15 +26,26 @@ describe('speech provider config', () => {
       VOICE_STT_URL: 'http://127.0.0.1:9000',
     });
     expect(problems).toEqual([]);
-    expect(config.tts).toEqual({ provider: 'openai', voice: 'alloy', cacheEntries: 500, remote: { baseUrl: 'https://api.openai.com', apiKey: 'sk-secret', model: 'tts-1', timeoutMs: 10_000, responseFormat: 'pcm' } });
+    expect(config.tts).toEqual({
+      provider: 'openai',
+      voice: 'alloy',
+      cacheEntries: 500,
+      remote: { baseUrl: 'https://api.openai.com', apiKey: 'sk-secret', model: 'tts-1', timeoutMs: 10_000, responseFormat: 'pcm' },
+    });
     expect(config.stt.remote).toEqual({ baseUrl: 'http://127.0.0.1:9000', apiKey: undefined, model: 'whisper-1', timeoutMs: 10_000 });
     expect(JSON.stringify(describeSpeechConfig(config))).not.toContain('sk-secret');
   });
 
   it('names every bad variable', () => {
     const { problems } = read({ VOICE_TTS_PROVIDER: 'polly', VOICE_STT_PROVIDER: 'openai', VOICE_STT_URL: 'ftp://x' });
-    expect(problems).toEqual([expect.stringContaining('VOICE_TTS_PROVIDER must be one of flite, espeak, openai'), expect.stringContaining('VOICE_STT_URL must be an http(s) URL')]);
-    expect(read({ VOICE_TTS_PROVIDER: 'openai', VOICE_TTS_RESPONSE_FORMAT: 'mp3' }).problems).toEqual(['VOICE_TTS_URL is required', expect.stringContaining('VOICE_TTS_RESPONSE_FORMAT must be one of wav, pcm')]);
+    expect(problems).toEqual([
+      expect.stringContaining('VOICE_TTS_PROVIDER must be one of flite, espeak, openai'),
+      expect.stringContaining('VOICE_STT_URL must be an http(s) URL'),
+    ]);
+    expect(read({ VOICE_TTS_PROVIDER: 'openai', VOICE_TTS_RESPONSE_FORMAT: 'mp3' }).problems).toEqual([
+      'VOICE_TTS_URL is required',
+      expect.stringContaining('VOICE_TTS_RESPONSE_FORMAT must be one of wav, pcm'),
+    ]);
   });
 
   it("matches a remote recognizer's punctuated sentence against the branches as the local words are", () => {

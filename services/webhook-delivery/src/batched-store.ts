@@ -1,5 +1,13 @@
 import { enqueueDeliveries, type BulkJobAdder, type DeliverWebhookJob, type DeliveryToEnqueue } from '@switchboard/queues';
-import type { AttemptRecord, DeliveryForAttempt, DeliveryTarget, EventsRepository, FanOutPlan, PendingDelivery, WebhookDeliveriesRepository } from '@switchboard/store';
+import type {
+  AttemptRecord,
+  DeliveryForAttempt,
+  DeliveryTarget,
+  EventsRepository,
+  FanOutPlan,
+  PendingDelivery,
+  WebhookDeliveriesRepository,
+} from '@switchboard/store';
 import { createBatcher } from '@switchboard/runtime';
 
 /** Inputs per statement at most: the 64 jobs a worker runs at once fit in one, and a statement stays small. */
@@ -40,8 +48,9 @@ export function createBatchedStore({
     }, maxBatch),
     // The deliveries are read for their first attempt by the statement that creates them.
     createDeliveries: inOneTurn(
-      (inputs: Array<{ event: FanOutPlan['event']; targets: DeliveryTarget[]; at: Date }>): Promise<Array<Array<PendingDelivery & { forAttempt: DeliveryForAttempt }>>> =>
-        deliveries.createForEventsToAttempt(inputs, inputs[0].at),
+      (
+        inputs: Array<{ event: FanOutPlan['event']; targets: DeliveryTarget[]; at: Date }>,
+      ): Promise<Array<Array<PendingDelivery & { forAttempt: DeliveryForAttempt }>>> => deliveries.createForEventsToAttempt(inputs, inputs[0].at),
       maxBatch,
     ),
     // One addBulk (one MULTI) for the delivery jobs of every fan-out running together.
@@ -50,7 +59,10 @@ export function createBatchedStore({
       return lists.map(() => undefined);
     }, maxBatch),
     markPublished: inOneTurn(async (inputs: Array<{ id: string; at: Date }>): Promise<void[]> => {
-      await events.markPublished(inputs.map((i) => i.id), inputs[0].at);
+      await events.markPublished(
+        inputs.map((i) => i.id),
+        inputs[0].at,
+      );
       return inputs.map(() => undefined);
     }, maxBatch),
     loadDelivery: inOneTurn(async (ids: string[]): Promise<Array<DeliveryForAttempt | null>> => {

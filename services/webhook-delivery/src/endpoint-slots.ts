@@ -56,7 +56,14 @@ export interface EndpointSlotsOptions {
  */
 export const ENDPOINT_SLOT_LEASE_MS = 1_000;
 
-export function createEndpointSlots({ redis, prefix, limit, holdMs, leaseMs = 0, now = Date.now }: EndpointSlotsOptions): EndpointSlots & { close(): Promise<void> } {
+export function createEndpointSlots({
+  redis,
+  prefix,
+  limit,
+  holdMs,
+  leaseMs = 0,
+  now = Date.now,
+}: EndpointSlotsOptions): EndpointSlots & { close(): Promise<void> } {
   // A defined command goes as EVALSHA: the script's text is not sent, nor hashed by Redis, on every lease.
   if (!('webhookSlotAcquire' in redis)) redis.defineCommand('webhookSlotAcquire', { numberOfKeys: 1, lua: ACQUIRE });
   const client = redis as SlotsRedis;
@@ -69,7 +76,8 @@ export function createEndpointSlots({ redis, prefix, limit, holdMs, leaseMs = 0,
   const inUse = new Map<string, { target: string; lease: Lease }>();
 
   // Giving back is a courtesy to the other processes: a slot whose ZREM fails frees itself at its score.
-  const giveBack = (target: string, members: string[]): Promise<void> => (members.length === 0 ? Promise.resolve() : redis.zrem(key(target), ...members).then(() => undefined));
+  const giveBack = (target: string, members: string[]): Promise<void> =>
+    members.length === 0 ? Promise.resolve() : redis.zrem(key(target), ...members).then(() => undefined);
 
   const takeIdle = (target: string, t: number): Lease | undefined => {
     const leases = idle.get(target);
@@ -94,7 +102,10 @@ export function createEndpointSlots({ redis, prefix, limit, holdMs, leaseMs = 0,
       if (keep.length === leases.length) continue;
       if (keep.length === 0) idle.delete(target);
       else idle.set(target, keep);
-      giveBack(target, leases.filter((l) => !keep.includes(l)).map((l) => l.member)).catch(() => undefined);
+      giveBack(
+        target,
+        leases.filter((l) => !keep.includes(l)).map((l) => l.member),
+      ).catch(() => undefined);
     }
   };
   const timer = leaseMs > 0 ? setInterval(sweep, sweepEveryMs) : undefined;
@@ -128,7 +139,12 @@ export function createEndpointSlots({ redis, prefix, limit, holdMs, leaseMs = 0,
     /** Gives back every idle leased slot; slots still in use expire with their score. */
     async close() {
       if (timer) clearInterval(timer);
-      const pending = [...idle].map(([target, leases]) => giveBack(target, leases.map((l) => l.member)));
+      const pending = [...idle].map(([target, leases]) =>
+        giveBack(
+          target,
+          leases.map((l) => l.member),
+        ),
+      );
       idle.clear();
       await Promise.all(pending);
     },

@@ -1,6 +1,24 @@
-import { createEventPublisher, createJobWorker, createWorkerConnection, enableTracing, flushTraces, EVENT_FANOUT_QUEUE, openQueue, reportQueueDepths, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
+import {
+  createEventPublisher,
+  createJobWorker,
+  createWorkerConnection,
+  enableTracing,
+  flushTraces,
+  EVENT_FANOUT_QUEUE,
+  openQueue,
+  reportQueueDepths,
+  WEBHOOK_DELIVERY_QUEUE,
+} from '@switchboard/queues';
 import { MetricsRegistry, runWorkerService } from '@switchboard/runtime';
-import { createEventsRepository, createSecretCipher, createWebhookDeliveriesRepository, createWebhookEndpointsRepository, openMigratedDb, resealSecrets, withPreparedStatements } from '@switchboard/store';
+import {
+  createEventsRepository,
+  createSecretCipher,
+  createWebhookDeliveriesRepository,
+  createWebhookEndpointsRepository,
+  openMigratedDb,
+  resealSecrets,
+  withPreparedStatements,
+} from '@switchboard/store';
 import { RETRY_JITTER_RATIO } from '@switchboard/webhooks';
 import { describeConfig, loadConfig } from './config';
 import { createBatchedStore } from './batched-store';
@@ -47,14 +65,25 @@ runWorkerService({
     // Concurrent jobs share their store round trips: the store, not the CPU, bounds throughput.
     const batched = createBatchedStore({ events, deliveries, deliveryQueue, retryScheduleMs: config.retryScheduleMs });
     const clock = () => new Date();
-    const slots = createEndpointSlots({ redis, prefix: config.queuePrefix, limit: config.endpointConcurrency, holdMs: config.timeoutMs + 5_000, leaseMs: ENDPOINT_SLOT_LEASE_MS });
+    const slots = createEndpointSlots({
+      redis,
+      prefix: config.queuePrefix,
+      limit: config.endpointConcurrency,
+      holdMs: config.timeoutMs + 5_000,
+      leaseMs: ENDPOINT_SLOT_LEASE_MS,
+    });
 
     const attemptDeps = {
       loadDelivery: batched.loadDelivery,
       storeSuccess: batched.storeSuccess,
       deliveries,
       endpoints,
-      send: createWebhookSender({ policy: config.policy, timeoutMs: config.timeoutMs, responseLimitBytes: RESPONSE_LIMIT_BYTES, excerptChars: RESPONSE_EXCERPT_CHARS }),
+      send: createWebhookSender({
+        policy: config.policy,
+        timeoutMs: config.timeoutMs,
+        responseLimitBytes: RESPONSE_LIMIT_BYTES,
+        excerptChars: RESPONSE_EXCERPT_CHARS,
+      }),
       slots,
       retryScheduleMs: config.retryScheduleMs,
       jitterRatio: RETRY_JITTER_RATIO,
@@ -81,10 +110,24 @@ runWorkerService({
     });
     const deliverWebhook = createDeliverWebhookHandler({ ...attemptDeps, saturationDelayMs: SATURATION_DELAY_MS });
     // A crash mid-attempt must lead to a retry, not a failed job: deliveries survive repeated crashes.
-    const workerOptions = { redisUrl: config.redisUrl, redisClusterNodes: config.redisClusterNodes, prefix: config.queuePrefix, stalledIntervalMs: config.stalledIntervalMs, lockDurationMs: config.lockDurationMs, maxStalledCount: 100, logger, metrics, autoPipelining: true };
+    const workerOptions = {
+      redisUrl: config.redisUrl,
+      redisClusterNodes: config.redisClusterNodes,
+      prefix: config.queuePrefix,
+      stalledIntervalMs: config.stalledIntervalMs,
+      lockDurationMs: config.lockDurationMs,
+      maxStalledCount: 100,
+      logger,
+      metrics,
+      autoPipelining: true,
+    };
     const workers = [
       createJobWorker(EVENT_FANOUT_QUEUE, { [EVENT_FANOUT_QUEUE.jobs.fanOutEvent]: fanOutEvent }, { ...workerOptions, concurrency: config.concurrency }),
-      createJobWorker(WEBHOOK_DELIVERY_QUEUE, { [WEBHOOK_DELIVERY_QUEUE.jobs.deliverWebhook]: deliverWebhook }, { ...workerOptions, concurrency: config.concurrency }),
+      createJobWorker(
+        WEBHOOK_DELIVERY_QUEUE,
+        { [WEBHOOK_DELIVERY_QUEUE.jobs.deliverWebhook]: deliverWebhook },
+        { ...workerOptions, concurrency: config.concurrency },
+      ),
     ];
 
     const sweeper = createOutboxSweeper({

@@ -5,10 +5,19 @@ import type { AttemptInput, AttemptResult } from '../src/processors/delivery-att
 import { createFanOutEventProcessor } from '../src/processors/fan-out-event.processor';
 
 const event = { id: 'evt_01J0000000000000000000000A', account_id: 'acc_1', published_at: null } as unknown as FanOutPlan['event'];
-const plan = (endpointIds: string[]): FanOutPlan => ({ event, callbackUrl: null, endpoints: endpointIds.map((id) => ({ id, url: `https://${id}.example.com/h` })) }) as unknown as FanOutPlan;
+const plan = (endpointIds: string[]): FanOutPlan =>
+  ({ event, callbackUrl: null, endpoints: endpointIds.map((id) => ({ id, url: `https://${id}.example.com/h` })) }) as unknown as FanOutPlan;
 const job = { id: event.id, data: { event_id: event.id } } as Job<FanOutEventJob>;
 
-function fanOutWith({ pending, attempt, schedule = [0, 5_000, 300_000] }: { pending: PendingDelivery[]; attempt: (input: AttemptInput) => Promise<AttemptResult>; schedule?: number[] }) {
+function fanOutWith({
+  pending,
+  attempt,
+  schedule = [0, 5_000, 300_000],
+}: {
+  pending: PendingDelivery[];
+  attempt: (input: AttemptInput) => Promise<AttemptResult>;
+  schedule?: number[];
+}) {
   const enqueued: DeliveryToEnqueue[] = [];
   const attempted: AttemptInput[] = [];
   const published: string[] = [];
@@ -37,7 +46,10 @@ describe('fan-out with the first attempt inside', () => {
   it('enqueues nothing for a delivery its first attempt settled', async () => {
     const f = fanOutWith({ pending: [pendingDelivery('dlv_a'), pendingDelivery('dlv_b')], attempt: async () => ({ ended: 'delivered' }) });
     expect(await f.run()).toEqual({ deliveries: 2 });
-    expect(f.attempted.map((a) => [a.deliveryId, a.attemptsBefore])).toEqual([['dlv_a', 0], ['dlv_b', 0]]);
+    expect(f.attempted.map((a) => [a.deliveryId, a.attemptsBefore])).toEqual([
+      ['dlv_a', 0],
+      ['dlv_b', 0],
+    ]);
     expect(new Set(f.attempted.map((a) => a.holder)).size).toBe(2);
     expect(f.enqueued).toEqual([]);
     expect(f.published).toEqual([event.id]);

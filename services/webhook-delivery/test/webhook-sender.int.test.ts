@@ -12,11 +12,13 @@ function listen(handler: Parameters<typeof createServer>[1]): Promise<{ server: 
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, hits })));
 }
 
-const fakeDns = (table: Record<string, string>): Resolver => async (host) => {
-  const address = table[host];
-  if (!address) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-  return [{ address, family: address.includes(':') ? 6 : 4 }];
-};
+const fakeDns =
+  (table: Record<string, string>): Resolver =>
+  async (host) => {
+    const address = table[host];
+    if (!address) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    return [{ address, family: address.includes(':') ? 6 : 4 }];
+  };
 
 const base = { timeoutMs: 2_000, responseLimitBytes: 1024, excerptChars: 64 };
 const send = (sender: ReturnType<typeof createWebhookSender>, url: string) => sender({ url, headers: { 'webhook-id': 'evt_x' }, body: '{}' });
@@ -50,7 +52,10 @@ describe('webhook sender and its target guard (real sockets)', () => {
   });
 
   it('refuses a name when any of its addresses is refused (no half-poisoned record is used)', async () => {
-    const resolver: Resolver = async () => [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.5', family: 4 }];
+    const resolver: Resolver = async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.0.0.5', family: 4 },
+    ];
     const sender = createWebhookSender({ ...base, policy: { ...STRICT_POLICY, allowHttp: true }, resolver });
     expect((await send(sender, 'http://mixed.example.com/')).error).toMatch(/10\.0\.0\.5 is private/);
   });
@@ -68,14 +73,23 @@ describe('webhook sender and its target guard (real sockets)', () => {
 
   it('refuses loopback literals and localhost before any connection', async () => {
     const sender = createWebhookSender({ ...base, policy: { ...STRICT_POLICY, allowHttp: true } });
-    for (const url of [`http://127.0.0.1:${receiver.port}/`, `http://127.1:${receiver.port}/`, `http://[::ffff:127.0.0.1]:${receiver.port}/`, `http://localhost:${receiver.port}/`]) {
+    for (const url of [
+      `http://127.0.0.1:${receiver.port}/`,
+      `http://127.1:${receiver.port}/`,
+      `http://[::ffff:127.0.0.1]:${receiver.port}/`,
+      `http://localhost:${receiver.port}/`,
+    ]) {
       const outcome = await send(sender, url);
       expect(outcome).toMatchObject({ statusCode: null, refusedForGood: true, error: expect.stringMatching(/^address_refused/) });
     }
   });
 
   it('connects to the address it checked when the host is allowed', async () => {
-    const sender = createWebhookSender({ ...base, policy: { ...STRICT_POLICY, allowHttp: true, allowedHosts: ['hooks.test'] }, resolver: fakeDns({ 'hooks.test': '127.0.0.1' }) });
+    const sender = createWebhookSender({
+      ...base,
+      policy: { ...STRICT_POLICY, allowHttp: true, allowedHosts: ['hooks.test'] },
+      resolver: fakeDns({ 'hooks.test': '127.0.0.1' }),
+    });
     const outcome = await send(sender, `http://hooks.test:${receiver.port}/ok`);
     expect(outcome).toMatchObject({ statusCode: 204, error: null });
   });
@@ -97,7 +111,11 @@ describe('webhook sender and its target guard (real sockets)', () => {
   });
 
   it('refuses http:// unless allowed', async () => {
-    const sender = createWebhookSender({ ...base, policy: { ...STRICT_POLICY, allowedHosts: ['hooks.test'] }, resolver: fakeDns({ 'hooks.test': '127.0.0.1' }) });
+    const sender = createWebhookSender({
+      ...base,
+      policy: { ...STRICT_POLICY, allowedHosts: ['hooks.test'] },
+      resolver: fakeDns({ 'hooks.test': '127.0.0.1' }),
+    });
     expect(await send(sender, `http://hooks.test:${receiver.port}/`)).toMatchObject({ refusedForGood: true, error: expect.stringMatching(/^scheme_refused/) });
   });
 });

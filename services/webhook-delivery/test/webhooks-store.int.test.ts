@@ -74,7 +74,13 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     const delivered = produced.find((e) => e.type === 'message.delivered')!;
 
     const enqueued: Array<{ data: DeliverWebhookJob; opts?: JobsOptions }> = [];
-    const deps = { events, deliveries, deliveryQueue: { addBulk: async (jobs: typeof enqueued) => void enqueued.push(...jobs) }, retryScheduleMs: [0, 1_000], clock: () => new Date() };
+    const deps = {
+      events,
+      deliveries,
+      deliveryQueue: { addBulk: async (jobs: typeof enqueued) => void enqueued.push(...jobs) },
+      retryScheduleMs: [0, 1_000],
+      clock: () => new Date(),
+    };
     const fanOut = createFanOutEventProcessor(deps);
     const batched = createBatchedStore({ events, deliveries, deliveryQueue: deps.deliveryQueue, retryScheduleMs: deps.retryScheduleMs });
     const fanOutBatched = createFanOutEventProcessor({
@@ -89,7 +95,12 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     await Promise.all([fanOutBatched(job), fanOutBatched(job)]);
     await fanOut(job);
     const rows = await deliveries.forEvent(delivered.id);
-    expect(rows.map((d) => [d.target_key, d.url]).sort()).toEqual([[endpoint.id, 'https://c.example.com/h'], ['callback', 'https://cb.example.com/status']].sort());
+    expect(rows.map((d) => [d.target_key, d.url]).sort()).toEqual(
+      [
+        [endpoint.id, 'https://c.example.com/h'],
+        ['callback', 'https://cb.example.com/status'],
+      ].sort(),
+    );
     expect(enqueued.map((j) => j.opts?.jobId).sort()).toEqual([...rows, ...rows, ...rows].map((d) => `${d.id}-g0`).sort());
     expect(enqueued.every((j) => j.opts?.delay === 0 && j.opts?.attempts === 2 + 5)).toBe(true);
     expect((await events.findById(delivered.id))?.published_at).not.toBeNull();
@@ -99,7 +110,10 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
 
     const listed = await events.list(accountId, { resourceId: messageId, limit: 10 });
     expect(listed.map((e) => e.type)).toEqual(['message.delivered', 'message.sent']);
-    expect(listed[0]).toMatchObject({ delivery_status: 'pending', data: expect.objectContaining({ id: messageId, status: 'delivered', sequence: expect.any(Number) }) });
+    expect(listed[0]).toMatchObject({
+      delivery_status: 'pending',
+      data: expect.objectContaining({ id: messageId, status: 'delivered', sequence: expect.any(Number) }),
+    });
     expect(await events.list(accountId, { type: 'message.read', resourceId: messageId, limit: 10 })).toEqual([]);
     expect(await events.findForAccount('acc_someone_else', delivered.id)).toBeNull();
   });
@@ -107,7 +121,11 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
   it('records attempts and only ends a pending delivery of the same generation', async () => {
     const deliveries = createWebhookDeliveriesRepository(db, testSecretCipher(database.url));
     const { events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/x');
-    await deliveries.createForEvent({ id: produced[0].id, account_id: accountId }, [{ targetKey: 'callback', endpointId: null, url: 'https://cb.example.com/x' }], new Date());
+    await deliveries.createForEvent(
+      { id: produced[0].id, account_id: accountId },
+      [{ targetKey: 'callback', endpointId: null, url: 'https://cb.example.com/x' }],
+      new Date(),
+    );
     const [row] = await deliveries.forEvent(produced[0].id);
     const attempt = { deliveryId: row.id, endpointId: null, url: row.url, latencyMs: 12, responseSize: null, responseExcerpt: null, at: new Date() };
     expect(await deliveries.recordAttempt({ ...attempt, statusCode: null, error: 'network_error: ECONNREFUSED' })).toBe(1);
@@ -127,13 +145,26 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     const { events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/y');
     const sent = produced.find((e) => e.type === 'message.sent')!;
     const [pending] = await deliveries.createForEvents(
-      [{ event: { id: sent.id, account_id: accountId }, targets: [{ targetKey: endpoint.id, endpointId: endpoint.id, url: endpoint.url }, { targetKey: 'callback', endpointId: null, url: 'https://cb.example.com/y' }] }],
+      [
+        {
+          event: { id: sent.id, account_id: accountId },
+          targets: [
+            { targetKey: endpoint.id, endpointId: endpoint.id, url: endpoint.url },
+            { targetKey: 'callback', endpointId: null, url: 'https://cb.example.com/y' },
+          ],
+        },
+      ],
       new Date(),
     );
     const found = await deliveries.findForAttempt(pending.map((d) => d.id));
     const toEndpoint = [...found.values()].find((d) => d.endpoint_id !== null)!;
     const toCallback = [...found.values()].find((d) => d.endpoint_id === null)!;
-    expect(toEndpoint).toMatchObject({ status: 'pending', generation: 0, event: { id: sent.id, type: 'message.sent' }, endpoint: { enabled: true, secret: endpoint.secret } });
+    expect(toEndpoint).toMatchObject({
+      status: 'pending',
+      generation: 0,
+      event: { id: sent.id, type: 'message.sent' },
+      endpoint: { enabled: true, secret: endpoint.secret },
+    });
     expect(toCallback).toMatchObject({ endpoint: null, callback_secret: account?.callback_secret });
     const rotated = await endpoints.rotateSecret(accountId, endpoint.id, new Date(), 60_000);
     expect((await deliveries.findForAttempt([toEndpoint.id])).get(toEndpoint.id)?.endpoint?.secret).toBe(rotated?.secret);
@@ -147,7 +178,11 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     const toOther = forSent.find((d) => d.id !== toEndpoint.id && d.id !== toCallback.id)!;
     await db.query('UPDATE webhook_endpoints SET secret = (SELECT secret FROM webhook_endpoints WHERE id = $1) WHERE id = $2', [endpoint.id, other.id]);
     const mixed = await deliveries.findForAttempt([toEndpoint.id, toOther.id, toCallback.id]);
-    expect(mixed.get(toOther.id)).toMatchObject({ secrets_error: expect.stringContaining('does not authenticate'), callback_secret: null, endpoint: { secret: '' } });
+    expect(mixed.get(toOther.id)).toMatchObject({
+      secrets_error: expect.stringContaining('does not authenticate'),
+      callback_secret: null,
+      endpoint: { secret: '' },
+    });
     expect(mixed.get(toEndpoint.id)).toMatchObject({ endpoint: { secret: rotated?.secret } });
     expect(mixed.get(toEndpoint.id)?.secrets_error).toBeUndefined();
     expect(mixed.get(toCallback.id)?.callback_secret).toBe(account?.callback_secret);
@@ -155,7 +190,10 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     const at = new Date();
     const attempt = { deliveryId: toEndpoint.id, endpointId: endpoint.id, url: endpoint.url, latencyMs: 5, responseSize: null, responseExcerpt: null, at };
     const retryAt = new Date(at.getTime() + 5_000);
-    const failed = await deliveries.storeAttempt({ ...attempt, statusCode: 503, error: 'http_status: 503' }, { nextAttemptAt: retryAt, endpointRun: 'failure' });
+    const failed = await deliveries.storeAttempt(
+      { ...attempt, statusCode: 503, error: 'http_status: 503' },
+      { nextAttemptAt: retryAt, endpointRun: 'failure' },
+    );
     expect(failed).toEqual({ attemptNo: 1, failingSince: at });
     expect(await deliveries.findById(toEndpoint.id)).toMatchObject({ status: 'pending', last_error: 'http_status: 503', next_attempt_at: retryAt });
 
@@ -165,10 +203,22 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     await deliveries.storeAttempt({ ...attempt, statusCode: 200, error: null }, { settle: { generation: 0, status: 'delivered' }, endpointRun: 'success' });
     expect(await deliveries.findById(toEndpoint.id)).toMatchObject({ status: 'delivered', attempt_count: 3, last_status_code: 200, next_attempt_at: null });
     expect((await endpoints.findById(endpoint.id))?.failing_since).toBeNull();
-    expect((await deliveries.attemptsForDelivery(toEndpoint.id)).map((a) => [a.attempt_no, a.status_code])).toEqual([[1, 503], [2, 200], [3, 200]]);
+    expect((await deliveries.attemptsForDelivery(toEndpoint.id)).map((a) => [a.attempt_no, a.status_code])).toEqual([
+      [1, 503],
+      [2, 200],
+      [3, 200],
+    ]);
 
-    await deliveries.storeAttempt({ ...attempt, deliveryId: toCallback.id, endpointId: null, statusCode: 410, error: 'http_status: 410' }, { settle: { generation: 0, status: 'failed', reason: 'gone: the target answered 410' } });
-    expect(await deliveries.findById(toCallback.id)).toMatchObject({ status: 'failed', attempt_count: 1, last_status_code: 410, last_error: 'gone: the target answered 410' });
+    await deliveries.storeAttempt(
+      { ...attempt, deliveryId: toCallback.id, endpointId: null, statusCode: 410, error: 'http_status: 410' },
+      { settle: { generation: 0, status: 'failed', reason: 'gone: the target answered 410' } },
+    );
+    expect(await deliveries.findById(toCallback.id)).toMatchObject({
+      status: 'failed',
+      attempt_count: 1,
+      last_status_code: 410,
+      last_error: 'gone: the target answered 410',
+    });
   });
 
   it('creates deliveries and reads them for their first attempt in one statement, as findForAttempt reads them', async () => {
@@ -177,8 +227,14 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     const endpoint = await endpoints.create({ accountId, url: 'https://f.example.com/h', events: ['*'], at: new Date() });
     const { events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/f');
     const [sent, delivered] = produced;
-    const targets = [{ targetKey: endpoint.id, endpointId: endpoint.id, url: endpoint.url }, { targetKey: 'callback', endpointId: null, url: 'https://cb.example.com/f' }];
-    const plans = [{ event: { id: sent.id, account_id: accountId }, targets }, { event: { id: delivered.id, account_id: accountId }, targets }];
+    const targets = [
+      { targetKey: endpoint.id, endpointId: endpoint.id, url: endpoint.url },
+      { targetKey: 'callback', endpointId: null, url: 'https://cb.example.com/f' },
+    ];
+    const plans = [
+      { event: { id: sent.id, account_id: accountId }, targets },
+      { event: { id: delivered.id, account_id: accountId }, targets },
+    ];
 
     const [forSent, forDelivered] = await deliveries.createForEventsToAttempt(plans, new Date());
     expect([forSent.length, forDelivered.length]).toEqual([2, 2]);
@@ -192,9 +248,18 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
 
     // Running again (a fan-out after a crash) creates nothing and lists what is still pending, with its attempts.
     const [tried, done] = forSent;
-    const attempt = { endpointId: tried.forAttempt.endpoint_id, url: 'https://any.example.com', latencyMs: 1, responseSize: null, responseExcerpt: null, at: new Date() };
+    const attempt = {
+      endpointId: tried.forAttempt.endpoint_id,
+      url: 'https://any.example.com',
+      latencyMs: 1,
+      responseSize: null,
+      responseExcerpt: null,
+      at: new Date(),
+    };
     await deliveries.storeAttempt({ ...attempt, deliveryId: tried.id, statusCode: 503, error: 'http_status: 503' }, { nextAttemptAt: new Date() });
-    await deliveries.storeSuccesses([{ attempt: { ...attempt, deliveryId: done.id, endpointId: done.forAttempt.endpoint_id, statusCode: 200, error: null }, generation: 0 }]);
+    await deliveries.storeSuccesses([
+      { attempt: { ...attempt, deliveryId: done.id, endpointId: done.forAttempt.endpoint_id, statusCode: 200, error: null }, generation: 0 },
+    ]);
     const [again] = await deliveries.createForEventsToAttempt([plans[0]], new Date());
     expect(again.map((d) => [d.id, d.attempt_count])).toEqual([[tried.id, 1]]);
     expect((await deliveries.forEvent(sent.id)).length).toBe(2);
@@ -206,18 +271,50 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
     const endpoint = await endpoints.create({ accountId, url: 'https://e.example.com/h', events: ['*'], at: new Date() });
     const { events: produced } = await sentAndDeliveredMessage(db, accountId, 'https://cb.example.com/z');
     const [sent, delivered] = produced;
-    const targets = [{ targetKey: endpoint.id, endpointId: endpoint.id, url: endpoint.url }, { targetKey: 'callback', endpointId: null, url: 'https://cb.example.com/z' }];
-    const [forSent, forDelivered] = await deliveries.createForEvents([{ event: { id: sent.id, account_id: accountId }, targets }, { event: { id: delivered.id, account_id: accountId }, targets }], new Date());
+    const targets = [
+      { targetKey: endpoint.id, endpointId: endpoint.id, url: endpoint.url },
+      { targetKey: 'callback', endpointId: null, url: 'https://cb.example.com/z' },
+    ];
+    const [forSent, forDelivered] = await deliveries.createForEvents(
+      [
+        { event: { id: sent.id, account_id: accountId }, targets },
+        { event: { id: delivered.id, account_id: accountId }, targets },
+      ],
+      new Date(),
+    );
     const found = [...(await deliveries.findForAttempt(forSent.map((d) => d.id))).values()];
     const endpointDelivery = found.find((d) => d.endpoint_id !== null)!;
     const callbackDelivery = found.find((d) => d.endpoint_id === null)!;
     const at = new Date();
     const failingSince = new Date(at.getTime() - 60_000);
-    await deliveries.storeAttempt({ deliveryId: endpointDelivery.id, endpointId: endpoint.id, url: endpoint.url, statusCode: 500, latencyMs: 3, error: 'http_status: 500', responseSize: 2, responseExcerpt: 'no', at: failingSince }, { endpointRun: 'failure' });
+    await deliveries.storeAttempt(
+      {
+        deliveryId: endpointDelivery.id,
+        endpointId: endpoint.id,
+        url: endpoint.url,
+        statusCode: 500,
+        latencyMs: 3,
+        error: 'http_status: 500',
+        responseSize: 2,
+        responseExcerpt: 'no',
+        at: failingSince,
+      },
+      { endpointRun: 'failure' },
+    );
     expect((await endpoints.findById(endpoint.id))?.failing_since).toEqual(failingSince);
 
     const success = (d: { id: string }, endpointId: string | null, generation = 0) => ({
-      attempt: { deliveryId: d.id, endpointId, url: 'https://any.example.com', statusCode: 204, latencyMs: 7.4, error: null, responseSize: 0, responseExcerpt: null, at },
+      attempt: {
+        deliveryId: d.id,
+        endpointId,
+        url: 'https://any.example.com',
+        statusCode: 204,
+        latencyMs: 7.4,
+        error: null,
+        responseSize: 0,
+        responseExcerpt: null,
+        at,
+      },
       generation,
     });
     const [staleTarget, twiceTarget] = forDelivered;
@@ -230,11 +327,21 @@ describe('webhook repositories, publisher and fan-out (PostgreSQL)', () => {
       success(twiceTarget, null),
       success(twiceTarget, null),
     ]);
-    expect(await deliveries.findById(endpointDelivery.id)).toMatchObject({ status: 'delivered', attempt_count: 2, last_status_code: 204, last_error: null, delivered_at: at, next_attempt_at: null });
+    expect(await deliveries.findById(endpointDelivery.id)).toMatchObject({
+      status: 'delivered',
+      attempt_count: 2,
+      last_status_code: 204,
+      last_error: null,
+      delivered_at: at,
+      next_attempt_at: null,
+    });
     expect(await deliveries.findById(callbackDelivery.id)).toMatchObject({ status: 'delivered', delivered_at: at });
     expect(await deliveries.findById(staleTarget.id)).toMatchObject({ status: 'pending', attempt_count: 1, delivered_at: null });
     expect(await deliveries.findById(twiceTarget.id)).toMatchObject({ status: 'delivered', attempt_count: 2 });
-    expect((await deliveries.attemptsForDelivery(twiceTarget.id)).map((a) => [a.attempt_no, a.status_code, a.error, a.latency_ms])).toEqual([[1, 204, null, 7], [2, 204, null, 7]]);
+    expect((await deliveries.attemptsForDelivery(twiceTarget.id)).map((a) => [a.attempt_no, a.status_code, a.error, a.latency_ms])).toEqual([
+      [1, 204, null, 7],
+      [2, 204, null, 7],
+    ]);
     // The endpoint's run of failures ended with its success.
     expect((await endpoints.findById(endpoint.id))?.failing_since).toBeNull();
   });

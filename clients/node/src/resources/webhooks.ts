@@ -1,7 +1,16 @@
 import { PageIterator } from '../pagination';
 import type { Transport } from '../transport';
 import { verify, type VerifyOptions, type WebhookHeaders } from '../webhook-signature';
-import type { Page, PageQuery, WebhookAttempt, WebhookEndpoint, WebhookEndpointCreated, WebhookEndpointRequest, WebhookEvent, WebhookSecretRotation } from '../types';
+import type {
+  Page,
+  PageQuery,
+  WebhookAttempt,
+  WebhookEndpoint,
+  WebhookEndpointCreated,
+  WebhookEndpointRequest,
+  WebhookEvent,
+  WebhookSecretRotation,
+} from '../types';
 import { route } from './path';
 
 /** Webhook endpoints and their deliveries (docs/webhooks.md#managing-endpoints); `verify` checks a delivery. */

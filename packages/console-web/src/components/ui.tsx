@@ -43,7 +43,10 @@ export function ShownOnce({ label, value, testId }: { label: string; value: stri
       <button
         type="button"
         onClick={() => {
-          void navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false));
+          void navigator.clipboard?.writeText(value).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          );
         }}
       >
         {copied ? 'Copied' : 'Copy'}

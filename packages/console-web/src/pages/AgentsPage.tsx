@@ -9,7 +9,11 @@ import type { Agent, Flow } from '../voice/flow';
 import { FlowGraph } from '../voice/FlowGraph';
 
 // What a new agent starts from: the smallest flow that holds together, to be edited.
-const NEW_AGENT = { name: 'front desk', voice: 'slt', flow: { start: 'greet', nodes: { greet: { type: 'say', text: 'Hello, this is Switchboard.', next: 'bye' }, bye: { type: 'hangup' } } } };
+const NEW_AGENT = {
+  name: 'front desk',
+  voice: 'slt',
+  flow: { start: 'greet', nodes: { greet: { type: 'say', text: 'Hello, this is Switchboard.', next: 'bye' }, bye: { type: 'hangup' } } },
+};
 
 /** The request body an agent is edited as: what PUT /v1/voice/agents/{id} takes. */
 function editable(agent: Agent): string {
@@ -174,7 +178,9 @@ export function AgentsPage() {
               )}
               <ProblemMessage error={problem} />
               {saved && <p role="status">{saved}</p>}
-              {!parsed.error && !problem && !saved && <p className="muted">The API checks the flow when you save: each problem is listed here with its JSON Pointer.</p>}
+              {!parsed.error && !problem && !saved && (
+                <p className="muted">The API checks the flow when you save: each problem is listed here with its JSON Pointer.</p>
+              )}
             </div>
           </div>
           {canEdit && (

@@ -69,9 +69,19 @@ export function CallPage() {
             <h2 id="recording">Recording</h2>
             {call.recording ? (
               // Served by the console API with the session cookie; the /v1 link in `recording.url` needs an API key.
-              <audio controls preload="metadata" src={`/console/api/v1/voice/calls/${encodeURIComponent(call.call_id)}/recording`} aria-label={`Recording of call ${call.call_id}, ${call.recording.duration_seconds.toFixed(1)} seconds`} data-testid="recording" />
+              <audio
+                controls
+                preload="metadata"
+                src={`/console/api/v1/voice/calls/${encodeURIComponent(call.call_id)}/recording`}
+                aria-label={`Recording of call ${call.call_id}, ${call.recording.duration_seconds.toFixed(1)} seconds`}
+                data-testid="recording"
+              />
             ) : (
-              <p className="muted">{LIVE_STATUSES.has(call.status) ? 'The recording is stored once the call ends.' : 'No recording (the call was not recorded, or it is still being stored).'}</p>
+              <p className="muted">
+                {LIVE_STATUSES.has(call.status)
+                  ? 'The recording is stored once the call ends.'
+                  : 'No recording (the call was not recorded, or it is still being stored).'}
+              </p>
             )}
           </section>
 

@@ -23,8 +23,8 @@ export function CallsPage() {
           !cursor && (
             <EmptyState title="No calls yet">
               <p>
-                Place one with <code>POST /v1/voice/calls</code> from a number of this account that has the voice channel; it shows up here with its
-                transcript and recording.
+                Place one with <code>POST /v1/voice/calls</code> from a number of this account that has the voice channel; it shows up here with its transcript
+                and recording.
               </p>
             </EmptyState>
           )

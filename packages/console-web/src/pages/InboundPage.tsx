@@ -60,7 +60,9 @@ export function InboundPage() {
           rows={inbound.data?.data}
           empty={
             <EmptyState title="No replies yet">
-              <p>Customer replies to your numbers appear here and as <code>message.inbound</code> webhook events.</p>
+              <p>
+                Customer replies to your numbers appear here and as <code>message.inbound</code> webhook events.
+              </p>
             </EmptyState>
           }
         >

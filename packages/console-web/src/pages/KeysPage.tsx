@@ -113,7 +113,12 @@ export function KeysPage() {
                     revoked <Time value={k.revoked_at} />
                   </>
                 ) : canEdit ? (
-                  <button type="button" className="danger" onClick={() => void act(() => api('POST', `/keys/${k.id}/revoke`))} aria-label={`Revoke key ${k.display_prefix}`}>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => void act(() => api('POST', `/keys/${k.id}/revoke`))}
+                    aria-label={`Revoke key ${k.display_prefix}`}
+                  >
                     Revoke
                   </button>
                 ) : (
@@ -126,7 +131,9 @@ export function KeysPage() {
       </section>
       <section aria-labelledby="callback-secret">
         <h2 id="callback-secret">Callback secret</h2>
-        <p>Signs deliveries to a message's own <code>callback_url</code>. Verify them with it.</p>
+        <p>
+          Signs deliveries to a message's own <code>callback_url</code>. Verify them with it.
+        </p>
         {canEdit ? (
           secret ? (
             <code className="secret" data-testid="callback-secret">

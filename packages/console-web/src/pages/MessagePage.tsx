@@ -34,7 +34,15 @@ interface EventSummary {
   created_at: string;
 }
 interface EventDetail extends EventSummary {
-  deliveries: Array<{ id: string; target: string; url: string; status: string; attempts: number; last_status_code: number | null; delivered_at: string | null }>;
+  deliveries: Array<{
+    id: string;
+    target: string;
+    url: string;
+    status: string;
+    attempts: number;
+    last_status_code: number | null;
+    delivered_at: string | null;
+  }>;
 }
 
 const FINAL = new Set(['read', 'failed', 'undelivered']);

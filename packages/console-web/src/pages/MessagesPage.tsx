@@ -116,8 +116,16 @@ function FirstMessageHint() {
   return (
     <EmptyState title="No messages yet">
       <p>
-        Send your first message with a test key{testKey ? <> (yours starts with <code>{testKey.display_prefix}</code>)</> : <>: create one in Developer settings</>}.
-        Recipients ending in 00 are delivered and then read by the sandbox.
+        Send your first message with a test key
+        {testKey ? (
+          <>
+            {' '}
+            (yours starts with <code>{testKey.display_prefix}</code>)
+          </>
+        ) : (
+          <>: create one in Developer settings</>
+        )}
+        . Recipients ending in 00 are delivered and then read by the sandbox.
       </p>
       <pre className="code" tabIndex={0} aria-label="curl command for a first message">
         {`curl -s ${origin}/v1/messages \\

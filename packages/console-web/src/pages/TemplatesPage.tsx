@@ -100,7 +100,12 @@ export function TemplatesPage() {
               </td>
               <td>
                 {canEdit && (
-                  <button type="button" className="danger" onClick={() => void act(() => api('DELETE', `/v1/templates/${t.id}`))} aria-label={`Delete template ${t.name}`}>
+                  <button
+                    type="button"
+                    className="danger"
+                    onClick={() => void act(() => api('DELETE', `/v1/templates/${t.id}`))}
+                    aria-label={`Delete template ${t.name}`}
+                  >
                     Delete
                   </button>
                 )}

@@ -28,7 +28,17 @@ function rangeOfDays(since: string, count: number): string[] {
 }
 
 // Channels of messages, then outcomes of calls.
-const SERIES_CLASS: Record<string, string> = { chat: 's1', sms: 's2', rcs: 's3', voice: 's4', completed: 's1', busy: 's2', 'no-answer': 's3', failed: 's4', canceled: 's5' };
+const SERIES_CLASS: Record<string, string> = {
+  chat: 's1',
+  sms: 's2',
+  rcs: 's3',
+  voice: 's4',
+  completed: 's1',
+  busy: 's2',
+  'no-answer': 's3',
+  failed: 's4',
+  canceled: 's5',
+};
 
 /** A stacked bar per day; inline SVG, so the page loads nothing from elsewhere. */
 function StackedBars({ title, days, series, value }: { title: string; days: string[]; series: Map<string, Map<string, number>>; value: string }) {
@@ -38,7 +48,12 @@ function StackedBars({ title, days, series, value }: { title: string; days: stri
   const height = 180;
   return (
     <figure>
-      <svg role="img" aria-label={`${title}: ${days.map((d, i) => `${d} ${totals[i]} ${value}`).join(', ')}`} viewBox={`0 0 ${width} ${height + 30}`} className="chart">
+      <svg
+        role="img"
+        aria-label={`${title}: ${days.map((d, i) => `${d} ${totals[i]} ${value}`).join(', ')}`}
+        viewBox={`0 0 ${width} ${height + 30}`}
+        className="chart"
+      >
         <title>{title}</title>
         {days.map((day, i) => {
           let y = height;

@@ -19,7 +19,13 @@ export function FlowGraph({ flow, visited = [] }: { flow: Flow; visited?: string
   const seen = new Set(visited);
   return (
     <figure className="flow">
-      <svg viewBox={`0 0 ${width} ${height}`} width={width} height={height} role="img" aria-label={`Flow graph: ${Object.keys(flow.nodes ?? {}).length} nodes, ${edges.length} exits, starting at ${flow.start}`}>
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        width={width}
+        height={height}
+        role="img"
+        aria-label={`Flow graph: ${Object.keys(flow.nodes ?? {}).length} nodes, ${edges.length} exits, starting at ${flow.start}`}
+      >
         <defs>
           <marker id="flow-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
             <path d="M 0 0 L 10 5 L 0 10 z" className="flow-arrowhead" />

@@ -41,7 +41,7 @@ function toReceipt(status: Json): UpstreamReceipt | undefined {
   if (!id || !state || !RECEIPT_STATUSES.has(state)) return undefined;
   const firstError = records(status.errors)[0];
   const errorCode = firstError ? text(firstError.code) : undefined;
-  const errorMessage = firstError ? text(firstError.title) ?? text(firstError.message) : undefined;
+  const errorMessage = firstError ? (text(firstError.title) ?? text(firstError.message)) : undefined;
   const receipt: UpstreamReceipt = {
     channel: 'chat',
     upstreamMessageId: id,

@@ -29,7 +29,12 @@ function phonePath(to: string): string {
 }
 
 function failureOf(response: AxiosResponse) {
-  return { status: response.status, body: response.data as unknown, retryAfter: response.headers['retry-after'] as unknown, message: `HTTP ${response.status}` };
+  return {
+    status: response.status,
+    body: response.data as unknown,
+    retryAfter: response.headers['retry-after'] as unknown,
+    message: `HTTP ${response.status}`,
+  };
 }
 
 /**

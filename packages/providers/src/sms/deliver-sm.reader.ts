@@ -11,10 +11,7 @@ export interface MoPiece {
   concat?: { reference: number; total: number; sequence: number };
 }
 
-export type DeliverSmContent =
-  | { kind: 'receipt'; receipt: UpstreamReceipt }
-  | { kind: 'mo'; piece: MoPiece }
-  | { kind: 'unreadable'; reason: string };
+export type DeliverSmContent = { kind: 'receipt'; receipt: UpstreamReceipt } | { kind: 'mo'; piece: MoPiece } | { kind: 'unreadable'; reason: string };
 
 /** esm_class bits 5-2, the message type; 0 is a normal (mobile-originated) message, anything else an SMSC report. */
 const ESM_MESSAGE_TYPE_MASK = 0x3c;
@@ -80,12 +77,7 @@ function readReceipt(pdu: PDU, text: string, receivedAt: string, firstIdOf: (id:
 }
 
 /** Sorts a deliver_sm into a delivery receipt or a mobile-originated message. */
-export function readDeliverSm(
-  pdu: PDU,
-  receivedAt: string,
-  firstIdOf: (id: string) => string,
-  partsOf: (id: string) => number = () => 1,
-): DeliverSmContent {
+export function readDeliverSm(pdu: PDU, receivedAt: string, firstIdOf: (id: string) => string, partsOf: (id: string) => number = () => 1): DeliverSmContent {
   const esmClass = typeof pdu.esm_class === 'number' ? pdu.esm_class : 0;
   const { text, udh } = decodedMessage(pdu);
   if ((esmClass & ESM_MESSAGE_TYPE_MASK) !== 0) return readReceipt(pdu, text, receivedAt, firstIdOf, partsOf);

@@ -22,7 +22,10 @@ interface Pending {
  * Reassembles concatenated mobile-originated texts. Parts are keyed by sender, recipient
  * and the UDH reference; a set still incomplete after `timeoutMs` is dropped.
  */
-export function createMoConcatenationBuffer(options: { timeoutMs: number; onDropped(key: string, received: number, total: number): void }): MoConcatenationBuffer {
+export function createMoConcatenationBuffer(options: {
+  timeoutMs: number;
+  onDropped(key: string, received: number, total: number): void;
+}): MoConcatenationBuffer {
   const pending = new Map<string, Pending>();
 
   function forget(key: string): void {

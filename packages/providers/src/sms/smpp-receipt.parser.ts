@@ -33,7 +33,7 @@ export function parseSmppReceiptText(text: string): SmppReceiptText | null {
       fields.set(name, text.slice(start));
       break;
     }
-    const end = i + 1 < matches.length ? matches[i + 1].index ?? text.length : text.length;
+    const end = i + 1 < matches.length ? (matches[i + 1].index ?? text.length) : text.length;
     fields.set(name, text.slice(start, end).trim());
   }
   const id = fields.get('id');

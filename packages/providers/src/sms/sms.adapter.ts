@@ -65,7 +65,12 @@ export function createSmsAdapter(deps: { config: SmsAdapterConfig; logger?: Logg
 }
 
 /** One transceiver bind; `partIds` is shared when several binds of one SMSC work together. */
-export function createSmppBind(deps: { config: SmsAdapterConfig; logger?: Logger; splitSmsIntoParts?: SplitSmsIntoParts; partIds?: PartIdRegistry }): SmsAdapter & { isBound(): boolean } {
+export function createSmppBind(deps: {
+  config: SmsAdapterConfig;
+  logger?: Logger;
+  splitSmsIntoParts?: SplitSmsIntoParts;
+  partIds?: PartIdRegistry;
+}): SmsAdapter & { isBound(): boolean } {
   const { config } = deps;
   const logger = deps.logger ?? silentLogger;
   // The same splitter prices the message at the gateway, so cost_units always equals the parts sent.

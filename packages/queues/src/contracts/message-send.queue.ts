@@ -128,7 +128,12 @@ export interface SendChunkProgress {
 export function chunksOf(batchId: string, accountId: string, messages: readonly SendMessageJob[]): SendChunkJob[] {
   const chunks: SendChunkJob[] = [];
   for (let start = 0; start < messages.length; start += CHUNK_MAX_MESSAGES) {
-    chunks.push({ chunk_id: `${batchId}.${chunks.length}`, batch_id: batchId, account_id: accountId, messages: messages.slice(start, start + CHUNK_MAX_MESSAGES) });
+    chunks.push({
+      chunk_id: `${batchId}.${chunks.length}`,
+      batch_id: batchId,
+      account_id: accountId,
+      messages: messages.slice(start, start + CHUNK_MAX_MESSAGES),
+    });
   }
   return chunks;
 }

@@ -29,7 +29,13 @@ export function scheduleFallbackCheck(
   queue: JobAdder<MessageTimerJob>,
   input: { attemptId: string; timeoutSeconds: number; send: SendMessageJob; delayMs: number },
 ): Promise<unknown> {
-  const data: MessageTimerJob = { kind: 'fallback-check', message_id: input.send.message_id, attempt_id: input.attemptId, timeout_seconds: input.timeoutSeconds, send: input.send };
+  const data: MessageTimerJob = {
+    kind: 'fallback-check',
+    message_id: input.send.message_id,
+    attempt_id: input.attemptId,
+    timeout_seconds: input.timeoutSeconds,
+    send: input.send,
+  };
   return queue.add(MESSAGE_TIMERS_QUEUE.jobs.fallbackCheck, data, {
     ...MESSAGE_TIMERS_QUEUE.jobOptions,
     jobId: `fallback-check-${input.attemptId}`,
@@ -40,11 +46,19 @@ export function scheduleFallbackCheck(
 /** The expiry job of a scheduled message, armed at acceptance (for `addBulk` with its send job). */
 export function scheduledExpiryJob(send: SendMessageJob & { ttl_seconds: number }, delayMs: number) {
   const data: MessageTimerJob = { kind: 'expire', message_id: send.message_id, ttl_seconds: send.ttl_seconds, send };
-  return { name: MESSAGE_TIMERS_QUEUE.jobs.expire, data, opts: { ...MESSAGE_TIMERS_QUEUE.jobOptions, jobId: `expire-${send.message_id}`, delay: Math.max(0, delayMs) } };
+  return {
+    name: MESSAGE_TIMERS_QUEUE.jobs.expire,
+    data,
+    opts: { ...MESSAGE_TIMERS_QUEUE.jobOptions, jobId: `expire-${send.message_id}`, delay: Math.max(0, delayMs) },
+  };
 }
 
 /** Arms the expiry of a message, `delayMs` from now. */
 export function scheduleExpiry(queue: JobAdder<MessageTimerJob>, input: { messageId: string; ttlSeconds: number; delayMs: number }): Promise<unknown> {
   const data: MessageTimerJob = { kind: 'expire', message_id: input.messageId, ttl_seconds: input.ttlSeconds };
-  return queue.add(MESSAGE_TIMERS_QUEUE.jobs.expire, data, { ...MESSAGE_TIMERS_QUEUE.jobOptions, jobId: `expire-${input.messageId}`, delay: Math.max(0, input.delayMs) });
+  return queue.add(MESSAGE_TIMERS_QUEUE.jobs.expire, data, {
+    ...MESSAGE_TIMERS_QUEUE.jobOptions,
+    jobId: `expire-${input.messageId}`,
+    delay: Math.max(0, input.delayMs),
+  });
 }

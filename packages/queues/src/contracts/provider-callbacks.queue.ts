@@ -46,7 +46,9 @@ export const providerCallbackJobId = {
    * receipts forwarded again are the same job, while a batch that differs by one receipt never is.
    */
   smsReceipts: (receipts: ReadonlyArray<Pick<UpstreamReceipt, 'upstreamMessageId' | 'partId' | 'status'>>) =>
-    `sms-receipts-${createHash('sha1').update(receipts.map((r) => providerCallbackJobId.smsReceipt(r)).join('\n')).digest('hex')}`,
+    `sms-receipts-${createHash('sha1')
+      .update(receipts.map((r) => providerCallbackJobId.smsReceipt(r)).join('\n'))
+      .digest('hex')}`,
   /** Several HTTP callbacks' receipts queued as one job: named by a digest of each callback's own digest, in order. */
   signedBodies: (source: CallbackSource, bodyDigests: readonly string[]) =>
     `${source}-group-${createHash('sha1').update(bodyDigests.join('\n')).digest('hex')}`,

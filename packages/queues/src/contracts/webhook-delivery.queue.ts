@@ -48,7 +48,11 @@ export interface DeliveryToEnqueue {
  * Each job waits the schedule's step for its next attempt unless told otherwise. The schedule decides
  * when to stop; the spare attempts absorb unexpected errors (the store down) without ending a delivery early.
  */
-export function enqueueDeliveries(queue: BulkJobAdder<DeliverWebhookJob>, deliveries: readonly DeliveryToEnqueue[], retryScheduleMs: readonly number[]): Promise<unknown> {
+export function enqueueDeliveries(
+  queue: BulkJobAdder<DeliverWebhookJob>,
+  deliveries: readonly DeliveryToEnqueue[],
+  retryScheduleMs: readonly number[],
+): Promise<unknown> {
   return queue.addBulk(
     deliveries.map((d) => {
       const made = d.attemptsMade ?? 0;
@@ -56,7 +60,12 @@ export function enqueueDeliveries(queue: BulkJobAdder<DeliverWebhookJob>, delive
       return {
         name: WEBHOOK_DELIVERY_QUEUE.jobs.deliverWebhook,
         data: made > 0 ? { delivery_id: d.id, generation: d.generation, attempts_made: made } : { delivery_id: d.id, generation: d.generation },
-        opts: { ...WEBHOOK_DELIVERY_QUEUE.jobOptions, delay: d.delayMs ?? scheduled, attempts: Math.max(1, retryScheduleMs.length - made) + 5, jobId: deliveryJobId(d.id, d.generation) },
+        opts: {
+          ...WEBHOOK_DELIVERY_QUEUE.jobOptions,
+          delay: d.delayMs ?? scheduled,
+          attempts: Math.max(1, retryScheduleMs.length - made) + 5,
+          jobId: deliveryJobId(d.id, d.generation),
+        },
       };
     }),
   );

@@ -1,7 +1,15 @@
 import type { JsonSchema } from '../json-schema';
 import { chatMessageRequestSchema } from './chat-message-request';
 import { TEMPLATE_CATEGORIES, templateCreateSchema } from './template-create.schema';
-import { idParameter, jsonResponse as json, pageOf as list, pageParameters, problemResponses as problems, schemaRef as ref, withScope as secured } from '../openapi-operation.parts';
+import {
+  idParameter,
+  jsonResponse as json,
+  pageOf as list,
+  pageParameters,
+  problemResponses as problems,
+  schemaRef as ref,
+  withScope as secured,
+} from '../openapi-operation.parts';
 
 const location = (path: string) => ({ Location: { schema: { type: 'string' }, description: path } });
 
@@ -73,7 +81,10 @@ export const chatOpenApiPaths: Record<string, Record<string, JsonSchema>> = {
       operationId: 'createTemplate',
       summary: 'Create a template and submit it for review',
       requestBody: { required: true, content: { 'application/json': { schema: ref('TemplateCreateRequest') } } },
-      responses: { '201': json('Template', 'Created with status `pending`.', location('`/v1/templates/{id}`')), ...problems('400', '401', '403', '409', '413', '415', '429', '503') },
+      responses: {
+        '201': json('Template', 'Created with status `pending`.', location('`/v1/templates/{id}`')),
+        ...problems('400', '401', '403', '409', '413', '415', '429', '503'),
+      },
     }),
     get: secured('templates:write', {
       operationId: 'listTemplates',

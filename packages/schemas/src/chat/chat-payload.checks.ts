@@ -28,10 +28,19 @@ function duplicates(items: Array<{ value: unknown; pointer: string }>, what: str
 }
 
 function buttonErrors(action: Obj, at: string): FieldError[] {
-  const buttons = list(action.buttons).map((button, i) => ({ reply: isObj(button) && isObj(button.reply) ? button.reply : {}, at: childPointer(childPointer(at, 'buttons'), i) }));
+  const buttons = list(action.buttons).map((button, i) => ({
+    reply: isObj(button) && isObj(button.reply) ? button.reply : {},
+    at: childPointer(childPointer(at, 'buttons'), i),
+  }));
   return [
-    ...duplicates(buttons.map((b) => ({ value: b.reply.id, pointer: `${b.at}/reply/id` })), 'id'),
-    ...duplicates(buttons.map((b) => ({ value: b.reply.title, pointer: `${b.at}/reply/title` })), 'title'),
+    ...duplicates(
+      buttons.map((b) => ({ value: b.reply.id, pointer: `${b.at}/reply/id` })),
+      'id',
+    ),
+    ...duplicates(
+      buttons.map((b) => ({ value: b.reply.title, pointer: `${b.at}/reply/title` })),
+      'title',
+    ),
   ];
 }
 
@@ -48,9 +57,17 @@ function listErrors(action: Obj, at: string): FieldError[] {
     list(section.rows).forEach((row, r) => rows.push({ value: isObj(row) ? row.id : undefined, pointer: `${sectionAt}/rows/${r}` }));
   });
   if (rows.length > CHAT_LIMITS.list.maxRowsTotal) {
-    errors.push({ field: rows[CHAT_LIMITS.list.maxRowsTotal].pointer, message: `a list holds at most ${CHAT_LIMITS.list.maxRowsTotal} rows across all its sections` });
+    errors.push({
+      field: rows[CHAT_LIMITS.list.maxRowsTotal].pointer,
+      message: `a list holds at most ${CHAT_LIMITS.list.maxRowsTotal} rows across all its sections`,
+    });
   }
-  errors.push(...duplicates(rows.map((r) => ({ value: r.value, pointer: `${r.pointer}/id` })), 'id'));
+  errors.push(
+    ...duplicates(
+      rows.map((r) => ({ value: r.value, pointer: `${r.pointer}/id` })),
+      'id',
+    ),
+  );
   return errors;
 }
 

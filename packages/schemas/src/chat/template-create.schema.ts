@@ -24,11 +24,19 @@ const templateButtonSchema: JsonSchema = {
     { if: { properties: { type: { const: 'quick_reply' } } }, then: { additionalProperties: false, properties: { type: true, text: true } } },
     {
       if: { properties: { type: { const: 'url' } } },
-      then: { required: ['url'], additionalProperties: false, properties: { type: true, text: true, url: { type: 'string', format: 'uri', pattern: '^https://', maxLength: TEMPLATE_LIMITS.url } } },
+      then: {
+        required: ['url'],
+        additionalProperties: false,
+        properties: { type: true, text: true, url: { type: 'string', format: 'uri', pattern: '^https://', maxLength: TEMPLATE_LIMITS.url } },
+      },
     },
     {
       if: { properties: { type: { const: 'phone_number' } } },
-      then: { required: ['phone_number'], additionalProperties: false, properties: { type: true, text: true, phone_number: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' } } },
+      then: {
+        required: ['phone_number'],
+        additionalProperties: false,
+        properties: { type: true, text: true, phone_number: { type: 'string', pattern: '^\\+[1-9][0-9]{6,14}$' } },
+      },
     },
   ],
 };

@@ -67,7 +67,12 @@ export const AGENT_NODE_SCHEMAS = {
     conditions: {
       type: 'array',
       maxItems: 32,
-      items: { type: 'object', additionalProperties: false, required: ['if', 'next'], properties: { if: { type: 'string', minLength: 1, maxLength: 500 }, next: nodeId } },
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['if', 'next'],
+        properties: { if: { type: 'string', minLength: 1, maxLength: 500 }, next: nodeId },
+      },
     },
     else: nodeId,
   }),

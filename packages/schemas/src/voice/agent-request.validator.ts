@@ -6,7 +6,14 @@ import { AGENT_NODE_SCHEMAS, AGENT_NODE_TYPES, nodeExits, type AgentNode } from 
 
 export interface AgentRequest {
   name: string;
-  flow: { start: string; nodes: Record<string, AgentNode>; silence_timeout_seconds?: number; backchannel_ms?: number; end_of_speech_ms?: number; max_utterance_seconds?: number };
+  flow: {
+    start: string;
+    nodes: Record<string, AgentNode>;
+    silence_timeout_seconds?: number;
+    backchannel_ms?: number;
+    end_of_speech_ms?: number;
+    max_utterance_seconds?: number;
+  };
   voice?: string;
   llm?: Record<string, unknown>;
 }
@@ -23,7 +30,13 @@ export const agentRequestSchema: JsonSchema = {
       required: ['start', 'nodes'],
       properties: {
         start: { type: 'string', minLength: 1, maxLength: 64 },
-        nodes: { type: 'object', minProperties: 1, maxProperties: 200, propertyNames: { pattern: '^[A-Za-z0-9_-]{1,64}$' }, additionalProperties: { type: 'object' } },
+        nodes: {
+          type: 'object',
+          minProperties: 1,
+          maxProperties: 200,
+          propertyNames: { pattern: '^[A-Za-z0-9_-]{1,64}$' },
+          additionalProperties: { type: 'object' },
+        },
         silence_timeout_seconds: {
           type: 'integer',
           minimum: 3,
@@ -41,9 +54,15 @@ export const agentRequestSchema: JsonSchema = {
           type: 'integer',
           minimum: 200,
           maximum: 3000,
-          description: "Milliseconds of the callee's silence that end their turn; default 400. A keywords gather ends it sooner when the words so far complete a branch.",
+          description:
+            "Milliseconds of the callee's silence that end their turn; default 400. A keywords gather ends it sooner when the words so far complete a branch.",
         },
-        max_utterance_seconds: { type: 'integer', minimum: 2, maximum: 60, description: 'The longest utterance a turn takes before it is recognised as it stands; default 15.' },
+        max_utterance_seconds: {
+          type: 'integer',
+          minimum: 2,
+          maximum: 60,
+          description: 'The longest utterance a turn takes before it is recognised as it stands; default 15.',
+        },
       },
     },
     voice: { type: 'string', pattern: '^[a-z0-9_-]{1,40}$', description: 'A TTS voice, e.g. `slt` or `rms` for flite.' },
@@ -58,7 +77,9 @@ export const agentRequestSchema: JsonSchema = {
  */
 export function createAgentRequestValidator(): (body: unknown) => AgentRequest {
   const checkShape = compileSchema(agentRequestSchema);
-  const nodeChecks: Record<string, SchemaValidator> = Object.fromEntries(Object.entries(AGENT_NODE_SCHEMAS).map(([type, schema]) => [type, compileSchema(schema)]));
+  const nodeChecks: Record<string, SchemaValidator> = Object.fromEntries(
+    Object.entries(AGENT_NODE_SCHEMAS).map(([type, schema]) => [type, compileSchema(schema)]),
+  );
   return (body) => {
     const shapeErrors = checkShape(body);
     if (shapeErrors.length > 0) throw new ValidationError(shapeErrors);
@@ -90,7 +111,8 @@ export function createAgentRequestValidator(): (body: unknown) => AgentRequest {
           }
         }
       }
-      for (const id of Object.keys(nodes)) if (!reached.has(id)) errors.push({ field: childPointer(base, id), message: `cannot be reached from "${request.flow.start}"` });
+      for (const id of Object.keys(nodes))
+        if (!reached.has(id)) errors.push({ field: childPointer(base, id), message: `cannot be reached from "${request.flow.start}"` });
     }
     if (errors.length > 0) throw new ValidationError(errors, 'The agent flow does not hold together.');
     return request;

@@ -39,14 +39,29 @@ export const webhookEventEnvelopeSchema: JsonSchema = {
 };
 
 const headers: JsonSchema[] = [
-  { name: 'webhook-id', in: 'header', required: true, schema: idSchema('evt'), description: 'The event id: deduplicate on it.', example: 'evt_01JD3Q8M6D2G8Y1X4TQH2V7K9B' },
-  { name: 'webhook-timestamp', in: 'header', required: true, schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'Unix seconds of this attempt; reject ones far from now.', example: '1795435200' },
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    schema: idSchema('evt'),
+    description: 'The event id: deduplicate on it.',
+    example: 'evt_01JD3Q8M6D2G8Y1X4TQH2V7K9B',
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+    description: 'Unix seconds of this attempt; reject ones far from now.',
+    example: '1795435200',
+  },
   {
     name: 'webhook-signature',
     in: 'header',
     required: true,
     schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$' },
-    description: '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` with the endpoint secret; two space-separated signatures for 24 h after a rotation.',
+    description:
+      '`v1,` + base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}` with the endpoint secret; two space-separated signatures for 24 h after a rotation.',
     example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
   },
 ];
@@ -64,14 +79,20 @@ function webhookOf(type: EventType): JsonSchema {
         required: true,
         content: {
           'application/json': {
-            schema: { allOf: [{ $ref: '#/components/schemas/WebhookEventEnvelope' }], type: 'object', properties: { type: { enum: [type] }, data: dataSchemaOf(type) } },
+            schema: {
+              allOf: [{ $ref: '#/components/schemas/WebhookEventEnvelope' }],
+              type: 'object',
+              properties: { type: { enum: [type] }, data: dataSchemaOf(type) },
+            },
           },
         },
       },
       responses: {
         '200': { description: 'Any 2xx acknowledges the delivery.' },
         '410': { description: 'Gone: Switchboard disables the endpoint.' },
-        '500': { description: 'Any other answer, or none within the timeout, is retried on the schedule (docs/webhooks.md#delivery-retries-and-dead-letters).' },
+        '500': {
+          description: 'Any other answer, or none within the timeout, is retried on the schedule (docs/webhooks.md#delivery-retries-and-dead-letters).',
+        },
       },
     },
   };

@@ -44,12 +44,28 @@ export const webhookSecretRotationSchema: JsonSchema = {
   },
 };
 
-const deliveryStatus: JsonSchema = { enum: ['pending', 'delivered', 'failed'], description: '`failed`: retries exhausted or the target disabled (a dead letter).' };
+const deliveryStatus: JsonSchema = {
+  enum: ['pending', 'delivered', 'failed'],
+  description: '`failed`: retries exhausted or the target disabled (a dead letter).',
+};
 
 /** One row of `GET /v1/webhooks/{id}/deliveries`: one attempt. */
 export const webhookAttemptSchema: JsonSchema = {
   type: 'object',
-  required: ['id', 'delivery_id', 'event_id', 'event_type', 'attempt', 'url', 'status_code', 'latency_ms', 'error', 'response_size', 'delivery_status', 'created_at'],
+  required: [
+    'id',
+    'delivery_id',
+    'event_id',
+    'event_type',
+    'attempt',
+    'url',
+    'status_code',
+    'latency_ms',
+    'error',
+    'response_size',
+    'delivery_status',
+    'created_at',
+  ],
   properties: {
     id: idSchema('att'),
     delivery_id: idSchema('dlv'),
@@ -87,7 +103,19 @@ export const eventDetailSchema: JsonSchema = {
       type: 'array',
       items: {
         type: 'object',
-        required: ['id', 'target', 'endpoint_id', 'url', 'status', 'attempts', 'last_status_code', 'last_error', 'next_attempt_at', 'delivered_at', 'failed_at'],
+        required: [
+          'id',
+          'target',
+          'endpoint_id',
+          'url',
+          'status',
+          'attempts',
+          'last_status_code',
+          'last_error',
+          'next_attempt_at',
+          'delivered_at',
+          'failed_at',
+        ],
         properties: {
           id: idSchema('dlv'),
           target: { enum: ['endpoint', 'callback_url'] },
@@ -118,4 +146,3 @@ export const accountWebhookSecretSchema: JsonSchema = {
   required: ['secret'],
   properties: { secret: { ...secret, description: 'Signs the deliveries to a message’s own `callback_url`.' } },
 };
-

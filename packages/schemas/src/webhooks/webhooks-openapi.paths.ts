@@ -11,7 +11,15 @@ import {
   webhookEndpointSchema,
   webhookSecretRotationSchema,
 } from './webhook-resources.schema';
-import { idParameter, jsonResponse as json, pageOf as list, pageParameters, problemResponses as problems, schemaRef as ref, withScope as needs } from '../openapi-operation.parts';
+import {
+  idParameter,
+  jsonResponse as json,
+  pageOf as list,
+  pageParameters,
+  problemResponses as problems,
+  schemaRef as ref,
+  withScope as needs,
+} from '../openapi-operation.parts';
 
 /** Writes need `webhooks:write`; reads, redelivery and the account secret take any key of the account. */
 const anyKey = (operation: JsonSchema): JsonSchema => needs('', operation);
@@ -50,7 +58,9 @@ export const webhooksOpenApiPaths: Record<string, Record<string, JsonSchema>> = 
       description: 'The answer is the only one that shows the endpoint’s signing secret.',
       requestBody: { required: true, content: { 'application/json': { schema: ref('WebhookEndpointRequest') } } },
       responses: {
-        '201': json('WebhookEndpointCreated', 'Registered; `Location` names the endpoint.', { Location: { schema: { type: 'string' }, description: '`/v1/webhooks/{id}`' } }),
+        '201': json('WebhookEndpointCreated', 'Registered; `Location` names the endpoint.', {
+          Location: { schema: { type: 'string' }, description: '`/v1/webhooks/{id}`' },
+        }),
         ...problems('400', '401', '403', '413', '415', '422', '429', '503'),
       },
     }),

@@ -72,10 +72,11 @@ export function createAgentsRepository(db: Queryable) {
       return rows[0] ?? null;
     },
     async list(accountId: string, page: { beforeId?: string; limit: number }): Promise<AgentRow[]> {
-      const { rows } = await db.query<AgentRow>(
-        `SELECT * FROM agents WHERE account_id = $1 AND ($2::text IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
-        [accountId, page.beforeId ?? null, page.limit],
-      );
+      const { rows } = await db.query<AgentRow>(`SELECT * FROM agents WHERE account_id = $1 AND ($2::text IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`, [
+        accountId,
+        page.beforeId ?? null,
+        page.limit,
+      ]);
       return rows;
     },
     async remove(accountId: string, id: string): Promise<boolean> {

@@ -89,10 +89,12 @@ export function createCallProgressRepository(db: Db) {
 
     saveRecording(callId: string, wav: Buffer, durationSeconds: number, at: Date): Promise<CallChange | null> {
       return db.transaction(async (tx) => {
-        await tx.query(
-          `INSERT INTO call_recordings (call_id, wav, duration_seconds, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (call_id) DO NOTHING`,
-          [callId, wav, durationSeconds, at],
-        );
+        await tx.query(`INSERT INTO call_recordings (call_id, wav, duration_seconds, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (call_id) DO NOTHING`, [
+          callId,
+          wav,
+          durationSeconds,
+          at,
+        ]);
         const { rows } = await tx.query<CallRow>('UPDATE calls SET sequence = sequence + 1 WHERE id = $1 RETURNING *', [callId]);
         if (!rows[0]) return null;
         return { call: rows[0], events: [await insertCallEvent(tx, rows[0], 'call.recording_ready', at)] };

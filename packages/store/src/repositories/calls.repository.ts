@@ -23,17 +23,23 @@ export interface NewCall {
 }
 
 export type CallCreation =
-  | { kind: 'created'; call: CallRow; events: StoredEvent[] }
-  | { kind: 'replayed'; call: CallRow }
-  | { kind: 'limit_reached'; live: number };
+  { kind: 'created'; call: CallRow; events: StoredEvent[] } | { kind: 'replayed'; call: CallRow } | { kind: 'limit_reached'; live: number };
 
 /** Reads the call as `GET` returns it, inside the transaction that changed it (the event's `data`). */
 export async function readCallResource(q: Queryable, row: CallRow): Promise<CallResource> {
   const [{ rows: turns }, { rows: recordings }] = await Promise.all([
-    q.query<{ speaker: 'agent' | 'callee'; text: string; at: Date; interrupted: boolean }>('SELECT speaker, text, at, interrupted FROM call_transcript_turns WHERE call_id = $1 ORDER BY turn_no', [row.id]),
+    q.query<{ speaker: 'agent' | 'callee'; text: string; at: Date; interrupted: boolean }>(
+      'SELECT speaker, text, at, interrupted FROM call_transcript_turns WHERE call_id = $1 ORDER BY turn_no',
+      [row.id],
+    ),
     q.query<{ duration_seconds: string }>('SELECT duration_seconds FROM call_recordings WHERE call_id = $1', [row.id]),
   ]);
-  const transcript: TranscriptTurn[] = turns.map((t) => ({ speaker: t.speaker, text: t.text, at: toIso(t.at) as string, ...(t.interrupted ? { interrupted: true as const } : {}) }));
+  const transcript: TranscriptTurn[] = turns.map((t) => ({
+    speaker: t.speaker,
+    text: t.text,
+    at: toIso(t.at) as string,
+    ...(t.interrupted ? { interrupted: true as const } : {}),
+  }));
   return toCallResource(row, transcript, recordings[0] ? Number(recordings[0].duration_seconds) : null);
 }
 
@@ -86,9 +92,24 @@ export function createCallsRepository(db: Db) {
           `INSERT INTO calls (id, account_id, mode, status, "to", "from", agent_id, record, callback_url, ring_timeout_seconds,
              max_duration_seconds, metadata, idempotency_key, request_fingerprint, created_at, retry, machine_detection)
            VALUES ($1, $2, $3, 'ringing', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING *`,
-          [call.id, call.accountId, call.mode, call.to, call.from, call.agentId, call.record, call.callbackUrl, call.ringTimeoutSeconds,
-            call.maxDurationSeconds, call.metadata ? JSON.stringify(call.metadata) : null, call.idempotencyKey, call.requestFingerprint, call.at,
-            call.retry ? JSON.stringify(call.retry) : null, call.machineDetection],
+          [
+            call.id,
+            call.accountId,
+            call.mode,
+            call.to,
+            call.from,
+            call.agentId,
+            call.record,
+            call.callbackUrl,
+            call.ringTimeoutSeconds,
+            call.maxDurationSeconds,
+            call.metadata ? JSON.stringify(call.metadata) : null,
+            call.idempotencyKey,
+            call.requestFingerprint,
+            call.at,
+            call.retry ? JSON.stringify(call.retry) : null,
+            call.machineDetection,
+          ],
         );
         const event = await insertCallEvent(tx, rows[0], 'call.ringing', call.at);
         return { kind: 'created', call: rows[0], events: [event] };

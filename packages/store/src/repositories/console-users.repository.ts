@@ -38,7 +38,9 @@ export function createConsoleUsersRepository(db: Queryable) {
       return rows[0];
     },
     async findByEmail(email: string): Promise<ConsoleUser | null> {
-      const { rows } = await db.query<ConsoleUser>('SELECT id, account_id, email, role, password_hash FROM console_users WHERE email = $1', [email.trim().toLowerCase()]);
+      const { rows } = await db.query<ConsoleUser>('SELECT id, account_id, email, role, password_hash FROM console_users WHERE email = $1', [
+        email.trim().toLowerCase(),
+      ]);
       return rows[0] ?? null;
     },
     async setPassword(userId: string, passwordHash: string): Promise<void> {
@@ -47,7 +49,11 @@ export function createConsoleUsersRepository(db: Queryable) {
     /** A single-use sign-in token; only its hash is stored. */
     async issueSignInToken(userId: string, ttlMs: number, now = new Date()): Promise<string> {
       const token = newToken();
-      await db.query('INSERT INTO console_signin_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [sha256(token), userId, new Date(now.getTime() + ttlMs)]);
+      await db.query('INSERT INTO console_signin_tokens (token_hash, user_id, expires_at) VALUES ($1, $2, $3)', [
+        sha256(token),
+        userId,
+        new Date(now.getTime() + ttlMs),
+      ]);
       return token;
     },
     /** Marks the token used and returns its user; null when unknown, used or expired. */
@@ -64,7 +70,12 @@ export function createConsoleUsersRepository(db: Queryable) {
       const token = newToken();
       const csrfToken = newToken();
       const expiresAt = new Date(now.getTime() + ttlMs);
-      await db.query('INSERT INTO console_sessions (token_hash, user_id, csrf_token, expires_at) VALUES ($1, $2, $3, $4)', [sha256(token), userId, csrfToken, expiresAt]);
+      await db.query('INSERT INTO console_sessions (token_hash, user_id, csrf_token, expires_at) VALUES ($1, $2, $3, $4)', [
+        sha256(token),
+        userId,
+        csrfToken,
+        expiresAt,
+      ]);
       return { token, csrfToken, expiresAt };
     },
     async findSession(token: string, now = new Date()): Promise<ConsoleSession | null> {

@@ -49,7 +49,12 @@ export interface FanOutPlan {
 }
 
 /** The body every delivery posts (docs/webhooks.md#envelope-and-headers). Serialised once per attempt, so key order is stable. */
-export function toEnvelope(row: Pick<EventRow, 'id' | 'type' | 'created_at' | 'data'>): { id: string; type: string; created_at: string; data: Record<string, unknown> } {
+export function toEnvelope(row: Pick<EventRow, 'id' | 'type' | 'created_at' | 'data'>): {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+} {
   return { id: row.id, type: row.type, created_at: toIso(row.created_at) as string, data: row.data };
 }
 
@@ -110,10 +115,7 @@ export function createEventsRepository(db: Queryable) {
      * joined for the callback_url because the calls table may not exist yet; call events read it apart.
      */
     async fanOutPlans(ids: string[]): Promise<Map<string, FanOutPlan>> {
-      const { rows } = await db.query<FanOutPlan['event'] & { callback_url: string | null; endpoints: FanOutPlan['endpoints'] }>(
-        FAN_OUT_PLANS_SQL,
-        [ids],
-      );
+      const { rows } = await db.query<FanOutPlan['event'] & { callback_url: string | null; endpoints: FanOutPlan['endpoints'] }>(FAN_OUT_PLANS_SQL, [ids]);
       const plans = new Map<string, FanOutPlan>();
       for (const { callback_url, endpoints, ...event } of rows) {
         const url = event.resource_type === 'call' ? await callbackUrl('call', event.resource_id) : callback_url;

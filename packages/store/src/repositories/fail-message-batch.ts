@@ -17,7 +17,10 @@ export interface FailMessageInput {
  * (docs/performance/dispatch.md#send-batches). The inputs are applied in their order on the rows held in memory.
  */
 export async function failMessageBatch(tx: Queryable, inputs: readonly FailMessageInput[]): Promise<ChangeResult[]> {
-  const { rows, attemptsOf, rowOf } = await lockWithAttempts(tx, inputs.map((input) => input.messageId));
+  const { rows, attemptsOf, rowOf } = await lockWithAttempts(
+    tx,
+    inputs.map((input) => input.messageId),
+  );
   const steps: PlannedStep[] = [];
   const results: ChangeResult[] = [];
   for (const input of inputs) {

@@ -115,11 +115,21 @@ export function createInboundMessagesRepository(db: Db) {
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
            ON CONFLICT (channel, upstream_id) DO NOTHING RETURNING *`,
           [
-            newId('inb'), owner.accountId, input.channel, input.upstreamId, input.from, input.to, input.type, input.text ?? null,
+            newId('inb'),
+            owner.accountId,
+            input.channel,
+            input.upstreamId,
+            input.from,
+            input.to,
+            input.type,
+            input.text ?? null,
             input.reply ? JSON.stringify(input.reply) : null,
             input.location ? JSON.stringify(input.location) : null,
             input.media ? JSON.stringify(input.media) : null,
-            input.contextUpstreamId ?? null, owner.contextMessageId, input.receivedAt, now,
+            input.contextUpstreamId ?? null,
+            owner.contextMessageId,
+            input.receivedAt,
+            now,
           ],
         );
         const row = inserted.rows[0];

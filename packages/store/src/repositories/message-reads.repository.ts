@@ -58,10 +58,7 @@ export function createMessageReadsRepository(db: Queryable) {
       if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
       if (filter.createdTo) add('created_at < ?', filter.createdTo);
       values.push(filter.limit);
-      const { rows } = await db.query<MessageRow>(
-        `SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${values.length}`,
-        values,
-      );
+      const { rows } = await db.query<MessageRow>(`SELECT * FROM messages WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${values.length}`, values);
       const attempts = await attemptsByMessage(
         db,
         rows.map((r) => r.id),

@@ -20,7 +20,13 @@ export function createMessageTimersRepository(db: Db) {
      * receipts update it, never the message) and `message.fallback` is recorded. Only the message's
      * latest attempt, still `sent`, is left; anything else means the timer is stale and nothing changes.
      */
-    async abandonForFallback(input: { messageId: string; attemptId: string; nextChannel: string; timeoutSeconds: number; at: Date }): Promise<FallbackTimeoutResult> {
+    async abandonForFallback(input: {
+      messageId: string;
+      attemptId: string;
+      nextChannel: string;
+      timeoutSeconds: number;
+      at: Date;
+    }): Promise<FallbackTimeoutResult> {
       return db.transaction(async (tx) => {
         const row = await lockMessage(tx, input.messageId);
         if (!row) return { abandoned: false, events: [] };
@@ -30,10 +36,11 @@ export function createMessageTimersRepository(db: Db) {
         if (attempt.abandoned_at) return { abandoned: !hasEnded(row.status), events: [] };
         const latest = attempts[attempts.length - 1];
         if (row.status !== 'sent' || attempt.status !== 'sent' || latest.id !== attempt.id) return { abandoned: false, events: [] };
-        await tx.query(
-          `UPDATE message_attempts SET abandoned_at = $2, error_code = 'fallback_timeout', error_message = $3, updated_at = $2 WHERE id = $1`,
-          [attempt.id, input.at, `not delivered within fallback_timeout_seconds (${input.timeoutSeconds})`],
-        );
+        await tx.query(`UPDATE message_attempts SET abandoned_at = $2, error_code = 'fallback_timeout', error_message = $3, updated_at = $2 WHERE id = $1`, [
+          attempt.id,
+          input.at,
+          `not delivered within fallback_timeout_seconds (${input.timeoutSeconds})`,
+        ]);
         const change = await applyMessageChange(tx, row, {
           at: input.at,
           eventType: 'message.fallback',

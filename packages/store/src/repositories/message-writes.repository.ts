@@ -22,8 +22,16 @@ export interface StoredProgress {
   attempts: AttemptRow[];
 }
 
-export type { AcceptedMessage, AttemptAcceptedInput, AttemptFailedInput, FailMessageInput, PersistedMessage, ReceiptResult, StartAttemptInput, StartAttemptResult };
-
+export type {
+  AcceptedMessage,
+  AttemptAcceptedInput,
+  AttemptFailedInput,
+  FailMessageInput,
+  PersistedMessage,
+  ReceiptResult,
+  StartAttemptInput,
+  StartAttemptResult,
+};
 
 export function createMessageWritesRepository(db: Db) {
   return {

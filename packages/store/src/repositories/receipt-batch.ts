@@ -146,7 +146,12 @@ async function findAttempts(tx: Queryable, receipts: readonly UpstreamReceipt[])
       ],
     );
     for (const { receipt_index: index, ...attempt } of referenced) found.set(index, attempt);
-    for (const index of await referencesOfNoMessage(tx, receipts, byReference.map(([index]) => index).filter((index) => !found.has(index)))) notOurs.add(index);
+    for (const index of await referencesOfNoMessage(
+      tx,
+      receipts,
+      byReference.map(([index]) => index).filter((index) => !found.has(index)),
+    ))
+      notOurs.add(index);
   }
   // The rarer lookups (a part id, an SMPP reference with the recipient) stay one statement per receipt needing them.
   for (const [index, receipt] of receipts.entries()) {

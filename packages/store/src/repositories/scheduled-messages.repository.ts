@@ -20,11 +20,21 @@ async function insertScheduled(tx: Queryable, m: AcceptedMessage): Promise<void>
      VALUES ($1, $2, $3, 'scheduled', $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1, $15, $15, $16)
      ON CONFLICT (id) DO NOTHING RETURNING id`,
     [
-      m.id, m.account_id, m.mode, m.channel, m.plan, JSON.stringify(m.senders), m.recipient,
+      m.id,
+      m.account_id,
+      m.mode,
+      m.channel,
+      m.plan,
+      JSON.stringify(m.senders),
+      m.recipient,
       m.content === undefined ? null : JSON.stringify(m.content),
       m.template === undefined ? null : JSON.stringify(m.template),
-      m.callback_url ?? null, m.ttl_seconds ?? null, m.fallback_timeout_seconds ?? null,
-      m.metadata === undefined ? null : JSON.stringify(m.metadata), m.cost_units, m.created_at,
+      m.callback_url ?? null,
+      m.ttl_seconds ?? null,
+      m.fallback_timeout_seconds ?? null,
+      m.metadata === undefined ? null : JSON.stringify(m.metadata),
+      m.cost_units,
+      m.created_at,
       m.traffic_class ?? 'transactional',
     ],
   );
@@ -56,7 +66,11 @@ export function createScheduledMessagesRepository(db: Db) {
      * ended `undelivered` / `expired` in one transaction. `stored: false` when the dispatcher stored it
      * first; the ordinary expiry then applies.
      */
-    async expireScheduled(input: { message: AcceptedMessage; ttlSeconds: number; at: Date }): Promise<{ stored: boolean; expired: boolean; events: StoredEvent[] }> {
+    async expireScheduled(input: {
+      message: AcceptedMessage;
+      ttlSeconds: number;
+      at: Date;
+    }): Promise<{ stored: boolean; expired: boolean; events: StoredEvent[] }> {
       return db.transaction(async (tx) => {
         await insertScheduled(tx, input.message);
         const row = (await lockMessage(tx, input.message.id)) as MessageRow;

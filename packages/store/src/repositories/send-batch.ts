@@ -109,7 +109,9 @@ export async function persistAcceptedBatch(db: Queryable, messages: readonly Acc
 export async function lockWithAttempts(tx: Queryable, messageIds: readonly string[]) {
   const ids = [...new Set(messageIds)].sort();
   const { rows: locked } = await tx.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [ids]);
-  const { rows: attempts } = await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = ANY($1::text[]) ORDER BY message_id, attempt_no', [ids]);
+  const { rows: attempts } = await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = ANY($1::text[]) ORDER BY message_id, attempt_no', [
+    ids,
+  ]);
   const rows = new Map(locked.map((row) => [row.id, row]));
   const attemptsOf = new Map<string, AttemptRow[]>(ids.map((id) => [id, []]));
   for (const a of attempts) attemptsOf.get(a.message_id)?.push(a);
@@ -128,7 +130,10 @@ export async function lockWithAttempts(tx: Queryable, messageIds: readonly strin
  * the attempts, one upsert of the `sending` attempts, one write of the message changes (docs/performance/dispatch.md#send-batches).
  */
 export async function startAttemptBatch(tx: Queryable, inputs: readonly StartAttemptInput[]): Promise<StartAttemptResult[]> {
-  const { rows, attemptsOf, rowOf } = await lockWithAttempts(tx, inputs.map((i) => i.messageId));
+  const { rows, attemptsOf, rowOf } = await lockWithAttempts(
+    tx,
+    inputs.map((i) => i.messageId),
+  );
   const decided: Array<{ outcome: StartAttemptResult['outcome']; attempt?: AttemptRow; row: MessageRow }> = [];
   const started: Array<{ attempt: AttemptRow; index: number }> = [];
   for (const input of inputs) {
@@ -178,7 +183,19 @@ export async function startAttemptBatch(tx: Queryable, inputs: readonly StartAtt
      FROM jsonb_to_recordset($1::jsonb) AS v(id text, message_id text, attempt_no integer, channel text, attempt_ref integer, sender text, updated_at timestamptz)
      ON CONFLICT (id) DO UPDATE SET status = 'sending', attempt_ref = EXCLUDED.attempt_ref, sender = EXCLUDED.sender, updated_at = EXCLUDED.updated_at
      RETURNING *`,
-    [JSON.stringify(started.map(({ attempt: a }) => ({ id: a.id, message_id: a.message_id, attempt_no: a.attempt_no, channel: a.channel, attempt_ref: a.attempt_ref, sender: a.sender, updated_at: a.updated_at })))],
+    [
+      JSON.stringify(
+        started.map(({ attempt: a }) => ({
+          id: a.id,
+          message_id: a.message_id,
+          attempt_no: a.attempt_no,
+          channel: a.channel,
+          attempt_ref: a.attempt_ref,
+          sender: a.sender,
+          updated_at: a.updated_at,
+        })),
+      ),
+    ],
   );
   // The stored rows replace the ones built in memory, in every list that holds them.
   const stored = new Map(written.map((a) => [a.id, a]));
@@ -228,8 +245,15 @@ type Settle<I> = (input: I, attempt: AttemptRow, row: MessageRow) => { attempt: 
  * of the attempts and one of the message changes for the whole batch (docs/performance/dispatch.md#send-batches). The
  * answers are applied in their order on the rows held in memory, so two answers of one message see each other.
  */
-async function settleAttemptBatch<I extends { messageId: string; attemptId: string }>(tx: Queryable, inputs: readonly I[], settle: Settle<I>): Promise<ChangeResult[]> {
-  const { rows, attemptsOf, rowOf } = await lockWithAttempts(tx, inputs.map((i) => i.messageId));
+async function settleAttemptBatch<I extends { messageId: string; attemptId: string }>(
+  tx: Queryable,
+  inputs: readonly I[],
+  settle: Settle<I>,
+): Promise<ChangeResult[]> {
+  const { rows, attemptsOf, rowOf } = await lockWithAttempts(
+    tx,
+    inputs.map((i) => i.messageId),
+  );
   const changedAttempts = new Map<string, AttemptRow>();
   const steps: PlannedStep[] = [];
   const results: ChangeResult[] = [];
@@ -256,7 +280,19 @@ async function settleAttemptBatch<I extends { messageId: string; attemptId: stri
      FROM jsonb_to_recordset($1::jsonb) AS v(id text, upstream_message_id text, upstream_part_ids text[], error_code text,
        error_message text, status text, updated_at timestamptz)
      WHERE a.id = v.id`,
-    [JSON.stringify([...changedAttempts.values()].map(({ id, upstream_message_id, upstream_part_ids, error_code, error_message, status, updated_at }) => ({ id, upstream_message_id, upstream_part_ids, error_code, error_message, status, updated_at })))],
+    [
+      JSON.stringify(
+        [...changedAttempts.values()].map(({ id, upstream_message_id, upstream_part_ids, error_code, error_message, status, updated_at }) => ({
+          id,
+          upstream_message_id,
+          upstream_part_ids,
+          error_code,
+          error_message,
+          status,
+          updated_at,
+        })),
+      ),
+    ],
   );
   const events = await writeMessageChanges(tx, steps);
   let next = 0;
@@ -320,7 +356,11 @@ export function attemptFailedBatch(tx: Queryable, inputs: readonly AttemptFailed
     if (input.nextChannel) {
       return {
         attempt: failed,
-        change: { at: input.at, eventType: 'message.fallback', eventExtra: { fallback: { from: failed.channel, to: input.nextChannel, reason: input.errorCode } } },
+        change: {
+          at: input.at,
+          eventType: 'message.fallback',
+          eventExtra: { fallback: { from: failed.channel, to: input.nextChannel, reason: input.errorCode } },
+        },
       };
     }
     return { attempt: failed, change: null };

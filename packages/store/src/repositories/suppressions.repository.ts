@@ -22,7 +22,13 @@ const COLUMNS = 'id, account_id, channel, recipient, source, created_at';
 export function createSuppressionsRepository(db: Queryable) {
   return {
     /** Adds the recipient, or returns the row already there (a second STOP changes nothing). */
-    async add(input: { accountId: string; channel: ConcreteChannel; recipient: string; source: SuppressionSource; at: Date }): Promise<{ row: SuppressionRow; created: boolean }> {
+    async add(input: {
+      accountId: string;
+      channel: ConcreteChannel;
+      recipient: string;
+      source: SuppressionSource;
+      at: Date;
+    }): Promise<{ row: SuppressionRow; created: boolean }> {
       const inserted = await db.query<SuppressionRow>(
         `INSERT INTO suppressions (id, account_id, channel, recipient, source, created_at) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (account_id, channel, recipient) DO NOTHING RETURNING ${COLUMNS}`,
@@ -39,11 +45,10 @@ export function createSuppressionsRepository(db: Queryable) {
 
     /** Removes by (channel, recipient); the removed row, or null when there was none. */
     async removeRecipient(accountId: string, channel: ConcreteChannel, recipient: string): Promise<SuppressionRow | null> {
-      const { rows } = await db.query<SuppressionRow>(`DELETE FROM suppressions WHERE account_id = $1 AND channel = $2 AND recipient = $3 RETURNING ${COLUMNS}`, [
-        accountId,
-        channel,
-        recipient,
-      ]);
+      const { rows } = await db.query<SuppressionRow>(
+        `DELETE FROM suppressions WHERE account_id = $1 AND channel = $2 AND recipient = $3 RETURNING ${COLUMNS}`,
+        [accountId, channel, recipient],
+      );
       return rows[0] ?? null;
     },
 
@@ -64,7 +69,10 @@ export function createSuppressionsRepository(db: Queryable) {
 
     /** Every row, for rebuilding the Redis copy; `afterId` pages through a long list. */
     async listAll(afterId: string | null, limit: number): Promise<SuppressionRow[]> {
-      const { rows } = await db.query<SuppressionRow>(`SELECT ${COLUMNS} FROM suppressions WHERE ($1::text IS NULL OR id > $1) ORDER BY id LIMIT $2`, [afterId, limit]);
+      const { rows } = await db.query<SuppressionRow>(`SELECT ${COLUMNS} FROM suppressions WHERE ($1::text IS NULL OR id > $1) ORDER BY id LIMIT $2`, [
+        afterId,
+        limit,
+      ]);
       return rows;
     },
   };

@@ -126,11 +126,7 @@ export function createTemplatesRepository(db: Queryable) {
 
     /** The upstream refused the submission itself (for example a name it already holds). */
     async markRejected(id: string, reason: string, at: Date): Promise<void> {
-      await db.query(`UPDATE templates SET status = 'rejected', rejection_reason = $2, updated_at = $3 WHERE id = $1 AND status = 'pending'`, [
-        id,
-        reason,
-        at,
-      ]);
+      await db.query(`UPDATE templates SET status = 'rejected', rejection_reason = $2, updated_at = $3 WHERE id = $1 AND status = 'pending'`, [id, reason, at]);
     },
 
     /**
@@ -145,7 +141,14 @@ export function createTemplatesRepository(db: Queryable) {
          WHERE upstream_template_id = $1
             OR (upstream_template_id IS NULL AND status = 'pending' AND name = $2 AND language = $3)
          RETURNING *`,
-        [review.upstreamTemplateId, review.name, review.language, review.status, review.status === 'rejected' ? (review.reason ?? 'rejected') : null, review.at],
+        [
+          review.upstreamTemplateId,
+          review.name,
+          review.language,
+          review.status,
+          review.status === 'rejected' ? (review.reason ?? 'rejected') : null,
+          review.at,
+        ],
       );
       return rows;
     },

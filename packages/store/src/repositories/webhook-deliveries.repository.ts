@@ -4,7 +4,16 @@ import { preparedStatement } from '../prepared-statements';
 import type { SecretCipher } from '../secret-cipher';
 import { callbackSecretLocation } from './accounts.repository';
 import { openEndpointSecrets } from './webhook-endpoints.repository';
-import { CALLBACK_TARGET, type WebhookDeliveryRow, type DeliveryTarget, type AttemptRecord, type AttemptView, type PendingDelivery, type DeliveryForAttempt, type AttemptEffects } from './webhook-deliveries.types';
+import {
+  CALLBACK_TARGET,
+  type WebhookDeliveryRow,
+  type DeliveryTarget,
+  type AttemptRecord,
+  type AttemptView,
+  type PendingDelivery,
+  type DeliveryForAttempt,
+  type AttemptEffects,
+} from './webhook-deliveries.types';
 
 export * from './webhook-deliveries.types';
 
@@ -103,12 +112,27 @@ const CREATE_TO_ATTEMPT_SQL = preparedStatement(
   'webhook-deliveries-create-to-attempt',
   `${CREATE_FOR_EVENTS_SQL} SELECT ${ATTEMPT_COLUMNS}, d.attempt_count FROM pending d ${ATTEMPT_JOINS} ORDER BY d.id`,
 );
-const FIND_FOR_ATTEMPT_SQL = preparedStatement('webhook-deliveries-find-for-attempt', `SELECT ${ATTEMPT_COLUMNS} FROM webhook_deliveries d ${ATTEMPT_JOINS} WHERE d.id = ANY($1)`);
+const FIND_FOR_ATTEMPT_SQL = preparedStatement(
+  'webhook-deliveries-find-for-attempt',
+  `SELECT ${ATTEMPT_COLUMNS} FROM webhook_deliveries d ${ATTEMPT_JOINS} WHERE d.id = ANY($1)`,
+);
 
 export function createWebhookDeliveriesRepository(db: Queryable, secrets: SecretCipher) {
   /** A row of ATTEMPT_COLUMNS with its secrets opened; a secret that does not open fails this delivery only. */
   function toDeliveryForAttempt(r: AttemptRow): DeliveryForAttempt {
-    const { event_id, event_type, event_created_at, event_data, enabled, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at, ...delivery } = r;
+    const {
+      event_id,
+      event_type,
+      event_created_at,
+      event_data,
+      enabled,
+      deleted_at,
+      disabled_reason,
+      secret,
+      previous_secret,
+      previous_secret_expires_at,
+      ...delivery
+    } = r;
     const endpoint = secret === null ? null : { enabled: enabled === true, deleted_at, disabled_reason, secret, previous_secret, previous_secret_expires_at };
     const base = { ...delivery, event: { id: event_id, type: event_type, created_at: event_created_at, data: event_data } };
     try {
@@ -127,9 +151,21 @@ export function createWebhookDeliveriesRepository(db: Queryable, secrets: Secret
   async function storeAttempt(a: AttemptRecord, effects: AttemptEffects = {}): Promise<{ attemptNo: number; failingSince: Date | null }> {
     const { settle } = effects;
     const { rows } = await db.query<{ attempt_count: number; failing_since: Date | null }>(STORE_ATTEMPT_SQL, [
-      newId('att'), a.deliveryId, a.endpointId, a.url, a.statusCode, Math.round(a.latencyMs), a.error, a.responseSize, a.responseExcerpt, a.at,
-      settle?.generation ?? null, settle?.status ?? null, settle?.status === 'failed' ? settle.reason : null,
-      effects.nextAttemptAt ?? null, a.endpointId ? (effects.endpointRun ?? null) : null,
+      newId('att'),
+      a.deliveryId,
+      a.endpointId,
+      a.url,
+      a.statusCode,
+      Math.round(a.latencyMs),
+      a.error,
+      a.responseSize,
+      a.responseExcerpt,
+      a.at,
+      settle?.generation ?? null,
+      settle?.status ?? null,
+      settle?.status === 'failed' ? settle.reason : null,
+      effects.nextAttemptAt ?? null,
+      a.endpointId ? (effects.endpointRun ?? null) : null,
     ]);
     return { attemptNo: rows[0]?.attempt_count ?? 0, failingSince: rows[0]?.failing_since ?? null };
   }
@@ -155,8 +191,16 @@ export function createWebhookDeliveriesRepository(db: Queryable, secrets: Secret
       }
       const a = now.map((i) => i.attempt);
       await db.query(STORE_SUCCESSES_SQL, [
-        a.map(() => newId('att')), a.map((x) => x.deliveryId), a.map((x) => x.endpointId), a.map((x) => x.url), a.map((x) => x.statusCode),
-        a.map((x) => Math.round(x.latencyMs)), a.map((x) => x.responseSize), a.map((x) => x.responseExcerpt), a.map((x) => x.at), now.map((i) => i.generation),
+        a.map(() => newId('att')),
+        a.map((x) => x.deliveryId),
+        a.map((x) => x.endpointId),
+        a.map((x) => x.url),
+        a.map((x) => x.statusCode),
+        a.map((x) => Math.round(x.latencyMs)),
+        a.map((x) => x.responseSize),
+        a.map((x) => x.responseExcerpt),
+        a.map((x) => x.at),
+        now.map((i) => i.generation),
       ]);
       rest = later;
     }
@@ -186,7 +230,10 @@ export function createWebhookDeliveriesRepository(db: Queryable, secrets: Secret
    * events in one round trip and returns, per event, every pending delivery, new or older: the SELECT
    * branch reads the snapshot from before the INSERT, so a row is never listed twice.
    */
-  async function createForEvents(plans: Array<{ event: { id: string; account_id: string }; targets: DeliveryTarget[] }>, at: Date): Promise<PendingDelivery[][]> {
+  async function createForEvents(
+    plans: Array<{ event: { id: string; account_id: string }; targets: DeliveryTarget[] }>,
+    at: Date,
+  ): Promise<PendingDelivery[][]> {
     const { rows: pending } = await db.query<PendingDelivery & { event_id: string }>(
       `${CREATE_FOR_EVENTS_SQL} SELECT event_id, id, generation, attempt_count FROM pending ORDER BY id`,
       createParams(plans, at),
@@ -202,10 +249,7 @@ export function createWebhookDeliveriesRepository(db: Queryable, secrets: Secret
     plans: Array<{ event: { id: string; account_id: string }; targets: DeliveryTarget[] }>,
     at: Date,
   ): Promise<Array<Array<PendingDelivery & { forAttempt: DeliveryForAttempt }>>> {
-    const { rows } = await db.query<AttemptRow & { attempt_count: number }>(
-      CREATE_TO_ATTEMPT_SQL,
-      createParams(plans, at),
-    );
+    const { rows } = await db.query<AttemptRow & { attempt_count: number }>(CREATE_TO_ATTEMPT_SQL, createParams(plans, at));
     const pending = rows.map(({ attempt_count, ...row }) => ({ id: row.id, generation: row.generation, attempt_count, forAttempt: toDeliveryForAttempt(row) }));
     return plans.map((p) => pending.filter((d) => d.forAttempt.event.id === p.event.id));
   }
@@ -220,10 +264,7 @@ export function createWebhookDeliveriesRepository(db: Queryable, secrets: Secret
     },
 
     async pendingForEvent(eventId: string): Promise<WebhookDeliveryRow[]> {
-      const { rows } = await db.query<WebhookDeliveryRow>(
-        `SELECT * FROM webhook_deliveries WHERE event_id = $1 AND status = 'pending' ORDER BY id`,
-        [eventId],
-      );
+      const { rows } = await db.query<WebhookDeliveryRow>(`SELECT * FROM webhook_deliveries WHERE event_id = $1 AND status = 'pending' ORDER BY id`, [eventId]);
       return rows;
     },
 
@@ -300,7 +341,9 @@ export function createWebhookDeliveriesRepository(db: Queryable, secrets: Secret
       return rows.map(({ attempt_no, created_at, ...rest }) => ({ ...rest, attempt: attempt_no, created_at: toIso(created_at) as string }));
     },
 
-    async attemptsForDelivery(deliveryId: string): Promise<Array<{ attempt_no: number; status_code: number | null; error: string | null; latency_ms: number }>> {
+    async attemptsForDelivery(
+      deliveryId: string,
+    ): Promise<Array<{ attempt_no: number; status_code: number | null; error: string | null; latency_ms: number }>> {
       const { rows } = await db.query<{ attempt_no: number; status_code: number | null; error: string | null; latency_ms: number }>(
         'SELECT attempt_no, status_code, error, latency_ms FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt_no',
         [deliveryId],

@@ -57,7 +57,15 @@ export function createWebhookEndpointsRepository(db: Queryable, secrets: SecretC
       const { rows } = await db.query<WebhookEndpointRow>(
         `INSERT INTO webhook_endpoints (id, account_id, url, description, events, secret, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $7) RETURNING *`,
-        [id, input.accountId, input.url, input.description ?? null, input.events, secrets.seal(newWebhookSecret(), endpointSecretLocation(id, 'secret')), input.at],
+        [
+          id,
+          input.accountId,
+          input.url,
+          input.description ?? null,
+          input.events,
+          secrets.seal(newWebhookSecret(), endpointSecretLocation(id, 'secret')),
+          input.at,
+        ],
       );
       return opened(rows[0]);
     },
@@ -102,10 +110,10 @@ export function createWebhookEndpointsRepository(db: Queryable, secrets: SecretC
      */
     async rotateSecret(accountId: string, id: string, at: Date, overlapMs: number): Promise<WebhookEndpointRow | null> {
       for (let attempt = 0; attempt < ROTATION_ATTEMPTS; attempt++) {
-        const current = await db.query<{ secret: string }>(
-          'SELECT secret FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL',
-          [id, accountId],
-        );
+        const current = await db.query<{ secret: string }>('SELECT secret FROM webhook_endpoints WHERE id = $1 AND account_id = $2 AND deleted_at IS NULL', [
+          id,
+          accountId,
+        ]);
         const stored = current.rows[0]?.secret;
         if (stored === undefined) return null;
         const previous = secrets.open(stored, endpointSecretLocation(id, 'secret'));
@@ -137,10 +145,11 @@ export function createWebhookEndpointsRepository(db: Queryable, secrets: SecretC
     },
 
     async disable(id: string, reason: string, at: Date): Promise<void> {
-      await db.query(
-        'UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, disabled_at = $3, updated_at = $3 WHERE id = $1 AND enabled',
-        [id, reason, at],
-      );
+      await db.query('UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, disabled_at = $3, updated_at = $3 WHERE id = $1 AND enabled', [
+        id,
+        reason,
+        at,
+      ]);
     },
 
     /** Starts (or continues) the endpoint's run of failures; returns when that run began. */

@@ -110,7 +110,10 @@ port.on('message', (message: MainToMediaThread) => {
     case 'start':
       return start(leg, message.leg, message);
     case 'enqueue':
-      return leg.playback.pushNumbered(message.firstIndex, splitIntoFrames(Buffer.from(message.audio.buffer, message.audio.byteOffset, message.audio.byteLength), MULAW_SILENCE));
+      return leg.playback.pushNumbered(
+        message.firstIndex,
+        splitIntoFrames(Buffer.from(message.audio.buffer, message.audio.byteOffset, message.audio.byteLength), MULAW_SILENCE),
+      );
     case 'open-playback':
       return leg.outbound.openPlayback();
     case 'dtmf':

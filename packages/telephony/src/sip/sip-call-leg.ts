@@ -30,7 +30,13 @@ export interface SipCallLeg extends CallLeg {
   start(): void;
   /** Ends the leg without waiting for the peer any longer (trunk shutdown). */
   abandon(endReason: string): void;
-  readonly media: { onFirstPacket(): void; onAudioFrame(frame: Buffer): void; onDigit(digit: string): void; onPlaybackDrained(): void; onMediaLost(reason: string): void };
+  readonly media: {
+    onFirstPacket(): void;
+    onAudioFrame(frame: Buffer): void;
+    onDigit(digit: string): void;
+    onPlaybackDrained(): void;
+    onMediaLost(reason: string): void;
+  };
 }
 
 /**
@@ -253,4 +259,3 @@ export function createSipCallLeg(deps: SipCallLegDeps): SipCallLeg {
   };
   return leg;
 }
-

@@ -160,7 +160,12 @@ export async function createSipCalleeServer(opts: { bindAddress: string; port: n
           );
           emitter.emit('refer', referTo);
         };
-        const answerSdp = buildSdpOffer({ address: opts.bindAddress, port: rtp.localPort, sessionId: randomInt(1, 2 ** 31), telephoneEventPayloadType: offer.telephoneEventPayloadType ?? 101 });
+        const answerSdp = buildSdpOffer({
+          address: opts.bindAddress,
+          port: rtp.localPort,
+          sessionId: randomInt(1, 2 ** 31),
+          telephoneEventPayloadType: offer.telephoneEventPayloadType ?? 101,
+        });
         respond(invite, 200, 'OK', { headers: { to, contact, 'content-type': 'application/sdp' }, content: answerSdp });
         rtp.start(offer);
         rtp.outbound.openPlayback();

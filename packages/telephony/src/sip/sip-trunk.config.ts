@@ -38,7 +38,8 @@ export interface SipTrunkConfig {
   closeTimeoutMs?: number;
 }
 
-export type ResolvedSipTrunkConfig = Required<Omit<SipTrunkConfig, 'username' | 'password' | 'rtpPorts'>> & Pick<SipTrunkConfig, 'username' | 'password' | 'rtpPorts'>;
+export type ResolvedSipTrunkConfig = Required<Omit<SipTrunkConfig, 'username' | 'password' | 'rtpPorts'>> &
+  Pick<SipTrunkConfig, 'username' | 'password' | 'rtpPorts'>;
 
 const isPort = (value: number, allowZero: boolean) => Number.isInteger(value) && value >= (allowZero ? 0 : 1) && value <= 65535;
 
@@ -61,7 +62,8 @@ export function resolveSipTrunkConfig(config: SipTrunkConfig): ResolvedSipTrunkC
   if (!isPort(localPort, true)) fail('localPort', 'must be 0-65535');
   const ringTimeoutMs = config.ringTimeoutMs ?? 30_000;
   if (!(ringTimeoutMs > 0)) fail('ringTimeoutMs', 'must be positive');
-  if (config.rtpPorts && !(isPort(config.rtpPorts.min, false) && isPort(config.rtpPorts.max, false) && config.rtpPorts.min <= config.rtpPorts.max)) fail('rtpPorts', 'must be 1-65535 with min <= max');
+  if (config.rtpPorts && !(isPort(config.rtpPorts.min, false) && isPort(config.rtpPorts.max, false) && config.rtpPorts.min <= config.rtpPorts.max))
+    fail('rtpPorts', 'must be 1-65535 with min <= max');
   const closeTimeoutMs = config.closeTimeoutMs ?? 2_000;
   if (!(closeTimeoutMs >= 0)) fail('closeTimeoutMs', 'must not be negative');
   return {

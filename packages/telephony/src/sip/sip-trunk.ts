@@ -56,7 +56,14 @@ export async function createSipTrunk(input: SipTrunkConfig): Promise<SipTrunk> {
       sdp: buildSdpOffer({ address: config.publicAddress, port: rtp.localPort, sessionId: randomInt(1, 2 ** 31) }),
       extraHeaders: request.headers,
     });
-    leg = createSipCallLeg({ ua, rtp, invite, ringTimeoutMs: request.ringTimeoutMs ?? config.ringTimeoutMs, credentials, referHost: `${config.host}:${config.port}` });
+    leg = createSipCallLeg({
+      ua,
+      rtp,
+      invite,
+      ringTimeoutMs: request.ringTimeoutMs ?? config.ringTimeoutMs,
+      credentials,
+      referHost: `${config.host}:${config.port}`,
+    });
     const created = leg;
     legs.add(created);
     void created.ended.then(() => legs.delete(created));

@@ -175,4 +175,3 @@ async function startOnPorts(o: BaresipOptions & BaresipPorts): Promise<BaresipPr
     },
   };
 }
-

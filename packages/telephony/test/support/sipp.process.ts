@@ -17,7 +17,10 @@ const SCENARIOS = join(__dirname, '..', 'sipp');
 /** Waits until something holds the UDP port: SIPp is listening. */
 async function waitForUdpListener(address: string, port: number): Promise<void> {
   for (let attempt = 0; attempt < 300; attempt++) {
-    const taken = await probeUdpPort(address, port).then(() => false, () => true);
+    const taken = await probeUdpPort(address, port).then(
+      () => false,
+      () => true,
+    );
     if (taken) return;
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -5,14 +5,7 @@ import type { Scope } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
 import type { SendLanes } from '@switchboard/queues';
 import type { MetricsRegistry } from '@switchboard/runtime';
-import {
-  createApiKeysRepository,
-  createNumbersRepository,
-  createSecretCipher,
-  type Db,
-  type NumberRecord,
-  type SecretCipher,
-} from '@switchboard/store';
+import { createApiKeysRepository, createNumbersRepository, createSecretCipher, type Db, type NumberRecord, type SecretCipher } from '@switchboard/store';
 import { createApiKeyAuthenticator } from '../auth/api-key.authenticator';
 import { authenticate, requireScope } from '../auth/authenticate.middleware';
 import type { GatewayConfig } from '../config';
@@ -78,11 +71,7 @@ export function createGatewayContext(deps: GatewayDeps): GatewayContext {
     clock,
     guard,
     authenticated: (scope) => [authenticate(authenticator), limiter, requireScope(scope)],
-    authenticatedSend: [
-      authenticate(authenticator),
-      rateLimitInSendScript(rateLimiter, config.rateLimitPerSecond, guard),
-      requireScope('messages:write'),
-    ],
+    authenticatedSend: [authenticate(authenticator), rateLimitInSendScript(rateLimiter, config.rateLimitPerSecond, guard), requireScope('messages:write')],
     authOnly: [authenticate(authenticator), limiter],
     jsonBody: () => jsonBody(config.bodyLimitBytes),
     accountNumbers: createLoadingCache({

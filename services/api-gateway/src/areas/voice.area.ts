@@ -6,10 +6,7 @@ import type { GatewayContext } from './gateway-context';
  * The voice API's routers (docs/voice.md). `authenticated` is the API key chain for /v1, or none for the
  * console, whose session middleware has already authenticated the request.
  */
-export function createVoiceArea(
-  ctx: GatewayContext,
-  authenticated: (scope: 'calls:write' | 'calls:read' | 'agents:write') => RequestHandler[],
-): Router[] {
+export function createVoiceArea(ctx: GatewayContext, authenticated: (scope: 'calls:write' | 'calls:read' | 'agents:write') => RequestHandler[]): Router[] {
   const { config, db, redis, eventFanoutQueue, logger, guard, accountNumbers, clock } = ctx;
   return createVoiceRouters({
     config,

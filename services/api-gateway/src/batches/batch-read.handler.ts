@@ -10,7 +10,17 @@ import type { BatchSummaryStore } from './batch-summary.store';
  * from PostgreSQL; a message the dispatcher has not stored yet is counted from the Redis summary, as
  * `scheduled` until its time and `queued` after, exactly as GET /v1/messages/{id} shows it.
  */
-export function createBatchReadHandler({ summaries, counts, guard, clock = Date.now }: { summaries: BatchSummaryStore; counts: BatchCountsRepository; guard: DependencyGuard; clock?: () => number }): RequestHandler {
+export function createBatchReadHandler({
+  summaries,
+  counts,
+  guard,
+  clock = Date.now,
+}: {
+  summaries: BatchSummaryStore;
+  counts: BatchCountsRepository;
+  guard: DependencyGuard;
+  clock?: () => number;
+}): RequestHandler {
   return async (req, res) => {
     const { accountId } = callerOf(res);
     const id = req.params.id;
@@ -18,7 +28,12 @@ export function createBatchReadHandler({ summaries, counts, guard, clock = Date.
     if (!isId('bat', id)) throw new NotFoundError();
     const summary = await guard('redis', () => summaries.find(id));
     if (!summary || summary.account_id !== accountId) throw new NotFoundError();
-    const stored = await guard('store', () => counts.statuses(accountId, summary.messages.map(([messageId]) => messageId)));
+    const stored = await guard('store', () =>
+      counts.statuses(
+        accountId,
+        summary.messages.map(([messageId]) => messageId),
+      ),
+    );
     const byStatus: Record<string, number> = Object.fromEntries(MESSAGE_STATUSES.map((s) => [s, 0]));
     const now = clock();
     for (const [messageId, until] of summary.messages) {

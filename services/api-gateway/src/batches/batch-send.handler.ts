@@ -83,7 +83,17 @@ function adoptStoredIds(outcomes: Outcome[], stored: StoredResponse): Outcome[] 
  * Idempotency-Key the key is reserved with the whole answer first, in one more round trip. The summary
  * written last marks the batch as enqueued, which a replay checks before answering.
  */
-export function createSendBatchHandler({ validateBatch, acceptance, idempotency, summaries, guard, newMessageId, clock = Date.now, concurrentBatches = 1, batchesInRedis = 2 }: SendBatchDeps): RequestHandler {
+export function createSendBatchHandler({
+  validateBatch,
+  acceptance,
+  idempotency,
+  summaries,
+  guard,
+  newMessageId,
+  clock = Date.now,
+  concurrentBatches = 1,
+  batchesInRedis = 2,
+}: SendBatchDeps): RequestHandler {
   const preparing = createConcurrencyLimit(concurrentBatches);
   const storing = createConcurrencyLimit(batchesInRedis);
   async function prepareAll(res: Response, batch: BatchRequest, body: unknown): Promise<Outcome[]> {
@@ -104,7 +114,11 @@ export function createSendBatchHandler({ validateBatch, acceptance, idempotency,
   }
 
   async function enqueue(batchId: string, accountId: string, createdAt: string, outcomes: Outcome[]): Promise<void> {
-    await acceptance.enqueueBatch(batchId, accountId, outcomes.flatMap((o) => ('job' in o ? [o.job] : [])));
+    await acceptance.enqueueBatch(
+      batchId,
+      accountId,
+      outcomes.flatMap((o) => ('job' in o ? [o.job] : [])),
+    );
     await guard('redis', () => summaries.save(summaryOf(batchId, accountId, createdAt, outcomes)));
   }
 

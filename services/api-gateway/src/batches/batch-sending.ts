@@ -5,7 +5,13 @@ import type { Logger } from '@switchboard/logger';
 import { createEventPublisher, publishEventsOrLeaveInOutbox, type SendLanes } from '@switchboard/queues';
 import type { Queue } from 'bullmq';
 import { createBatchRequestValidator } from '@switchboard/schemas';
-import { createBatchCountsRepository, createEventsRepository, createMessageReadsRepository, createScheduledMessagesRepository, type Db } from '@switchboard/store';
+import {
+  createBatchCountsRepository,
+  createEventsRepository,
+  createMessageReadsRepository,
+  createScheduledMessagesRepository,
+  type Db,
+} from '@switchboard/store';
 import type { GatewayConfig } from '../config';
 import type { DependencyGuard } from '../http/dependency-guard';
 import type { IdempotencyStore } from '../idempotency/idempotency.store';
@@ -47,7 +53,10 @@ export function createBatchSending(deps: BatchSendingDeps) {
   const summaries = createBatchSummaryStore({ redis, prefix: config.queuePrefix });
   const acceptance = createMessageAcceptance({
     ...deps.acceptanceDeps,
-    suppressionGate: createSuppressionGate({ suppressedChannels: createCoalescedSuppressionLookup({ mget: (...keys) => redis.mget(...keys), prefix: config.queuePrefix }), guard }),
+    suppressionGate: createSuppressionGate({
+      suppressedChannels: createCoalescedSuppressionLookup({ mget: (...keys) => redis.mget(...keys), prefix: config.queuePrefix }),
+      guard,
+    }),
   });
   const sendBatch = createSendBatchHandler({
     validateBatch: createBatchRequestValidator({ webhookTargets: config.webhookTargets, allowHttpMediaLinks: config.chatMediaAllowHttp, clock }),
@@ -70,7 +79,13 @@ export function createBatchSending(deps: BatchSendingDeps) {
     clock,
   });
   return {
-    router: batchesRouter({ authenticateWrite: deps.authenticated('messages:write'), authenticateRead: deps.authenticated('messages:read'), body: jsonBody(Math.max(config.bodyLimitBytes, BATCH_BODY_LIMIT_BYTES)), sendBatch, getBatch }),
+    router: batchesRouter({
+      authenticateWrite: deps.authenticated('messages:write'),
+      authenticateRead: deps.authenticated('messages:read'),
+      body: jsonBody(Math.max(config.bodyLimitBytes, BATCH_BODY_LIMIT_BYTES)),
+      sendBatch,
+      getBatch,
+    }),
     cancel: { cancelMessage, authenticateCancel: deps.authenticated('messages:write') },
   };
 }

@@ -15,13 +15,7 @@ export interface ChatSendGateDeps {
 export function templateReference(request: MessageRequest): { reference: TemplateReference; at: string } | null {
   if (request.template) return { reference: request.template, at: '/template' };
   const content = request.content;
-  if (
-    content &&
-    !isTextContent(content) &&
-    content.type === 'template' &&
-    typeof content.template === 'object' &&
-    content.template !== null
-  ) {
+  if (content && !isTextContent(content) && content.type === 'template' && typeof content.template === 'object' && content.template !== null) {
     return { reference: content.template as TemplateReference, at: '/content/template' };
   }
   return null;

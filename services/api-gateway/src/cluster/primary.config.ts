@@ -20,9 +20,7 @@ export function loadPrimaryConfig(env: Env = process.env): Readonly<PrimaryConfi
   const config: PrimaryConfig = {
     workers: readGatewayWorkers(r),
     logLevel: r.string('LOG_LEVEL', 'info'),
-    logFormat: r.optionalString('LOG_FORMAT')
-      ? r.parsed('LOG_FORMAT', (text) => chooseLogFormat(text, false), 'json or pretty')
-      : undefined,
+    logFormat: r.optionalString('LOG_FORMAT') ? r.parsed('LOG_FORMAT', (text) => chooseLogFormat(text, false), 'json or pretty') : undefined,
     // The workers validate the pair (config.ts); here only whether they will listen for SIGHUP.
     servesTls: r.optionalString('TLS_CERT_FILE') !== undefined && r.optionalString('TLS_KEY_FILE') !== undefined,
   };

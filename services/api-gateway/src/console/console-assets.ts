@@ -30,8 +30,7 @@ export function consoleAssetsRouter(dir: string | null): Router {
   router.use('/console', (req, res, next) => {
     if (req.path.startsWith('/api/') || req.path === '/api') return next();
     res.setHeader('Content-Security-Policy', CONSOLE_CSP);
-    if (!dir)
-      return next(new ApiError(503, 'console_not_built', 'Console not built', 'The console page has not been built: run `npm run build`.'));
+    if (!dir) return next(new ApiError(503, 'console_not_built', 'Console not built', 'The console page has not been built: run `npm run build`.'));
     next();
   });
   if (!dir) return router;

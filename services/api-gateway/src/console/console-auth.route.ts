@@ -26,8 +26,7 @@ function stringField(body: unknown, name: string, errors: FieldError[], check: (
 }
 
 function requireObject(body: unknown): void {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ValidationError([{ field: '', message: 'must be an object' }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError([{ field: '', message: 'must be an object' }]);
 }
 
 const userView = (u: ConsoleUser) => ({ id: u.id, email: u.email, role: u.role, account_id: u.account_id });

@@ -29,8 +29,7 @@ export interface ConsoleResourceDeps {
 }
 
 function objectBody(body: unknown): Record<string, unknown> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ValidationError([{ field: '', message: 'must be an object' }]);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationError([{ field: '', message: 'must be an object' }]);
   return body as Record<string, unknown>;
 }
 
@@ -50,15 +49,7 @@ function stringList(value: unknown, field: string, allowed: (v: string) => boole
  * endpoint off and on, its delivery log with response excerpts, a test event); the role
  * guard in front of them already refused writes by viewers (docs/console.md#roles).
  */
-export function createConsoleResourcesRouter({
-  db,
-  reads,
-  guard,
-  jsonBody,
-  secrets,
-  eventFanoutQueue,
-  clock = () => new Date(),
-}: ConsoleResourceDeps): Router {
+export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secrets, eventFanoutQueue, clock = () => new Date() }: ConsoleResourceDeps): Router {
   const router = Router();
   const keys = createApiKeysRepository(db);
   const numbers = createNumbersRepository(db);
@@ -134,10 +125,7 @@ export function createConsoleResourcesRouter({
     const now = clock();
     const since = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (days - 1) * DAY_MS);
     const { accountId } = callerOf(res);
-    const [rows, calls] = await Promise.all([
-      guard('store', () => reads.usage(accountId, since)),
-      guard('store', () => reads.callUsage(accountId, since)),
-    ]);
+    const [rows, calls] = await Promise.all([guard('store', () => reads.usage(accountId, since)), guard('store', () => reads.callUsage(accountId, since))]);
     res.json({ since: since.toISOString(), data: rows, calls });
   });
 
@@ -167,8 +155,7 @@ export function createConsoleResourcesRouter({
   router.post('/webhooks/:id/:action', async (req, res) => {
     const { id, action } = req.params;
     if (!isId('whk', id) || (action !== 'enable' && action !== 'disable')) throw new NotFoundError();
-    if (!(await guard('store', () => reads.setEndpointEnabled(callerOf(res).accountId, id, action === 'enable', clock()))))
-      throw new NotFoundError();
+    if (!(await guard('store', () => reads.setEndpointEnabled(callerOf(res).accountId, id, action === 'enable', clock())))) throw new NotFoundError();
     res.json({ id, enabled: action === 'enable' });
   });
 

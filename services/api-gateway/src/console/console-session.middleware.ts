@@ -43,13 +43,9 @@ export function consoleSession({ users, guard }: { users: ConsoleUsersRepository
         const sent = req.headers[CONSOLE_POLICY.csrfHeader];
         if (typeof sent !== 'string' || !sameToken(sent, session.csrf_token)) {
           return next(
-            new ApiError(
-              403,
-              'csrf_token_invalid',
-              'Forbidden',
-              "A state-changing console request must carry its session's token in X-CSRF-Token.",
-              [{ field: 'header:X-CSRF-Token', message: 'missing or does not match the session' }],
-            ),
+            new ApiError(403, 'csrf_token_invalid', 'Forbidden', "A state-changing console request must carry its session's token in X-CSRF-Token.", [
+              { field: 'header:X-CSRF-Token', message: 'missing or does not match the session' },
+            ]),
           );
         }
       }
@@ -80,10 +76,6 @@ export function consoleRoleGuard(): RequestHandler {
 /** Routes that show secrets (the account's callback secret) are for owners and developers only. */
 export function requireEditor(): RequestHandler {
   return (_req, res, next) => {
-    next(
-      consoleSessionOf(res).user.role === 'viewer'
-        ? new ApiError(403, 'forbidden', 'Forbidden', 'A viewer cannot see secrets.')
-        : undefined,
-    );
+    next(consoleSessionOf(res).user.role === 'viewer' ? new ApiError(403, 'forbidden', 'Forbidden', 'A viewer cannot see secrets.') : undefined);
   };
 }

@@ -1,13 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import {
-  createConsoleReadsRepository,
-  createConsoleUsersRepository,
-  createMessageReadsRepository,
-  type Db,
-  type SecretCipher,
-} from '@switchboard/store';
+import { createConsoleReadsRepository, createConsoleUsersRepository, createMessageReadsRepository, type Db, type SecretCipher } from '@switchboard/store';
 import type { TargetPolicy } from '@switchboard/webhooks';
 import type { DependencyGuard } from '../http/dependency-guard';
 import type { createMessageReadHandlers } from '../routes/message-reads.route';

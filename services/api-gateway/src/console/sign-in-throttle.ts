@@ -8,10 +8,7 @@ import { CONSOLE_POLICY } from './console-policy';
  * (docs/console.md#sign-in). A fixed window: the first failure starts it, the limit holds until it ends.
  */
 export function createSignInThrottle({ redis, prefix, guard }: { redis: Redis; prefix: string; guard: DependencyGuard }) {
-  const keys = (email: string, address: string) => [
-    `${prefix}:console:signin-failures:email:${email}`,
-    `${prefix}:console:signin-failures:addr:${address}`,
-  ];
+  const keys = (email: string, address: string) => [`${prefix}:console:signin-failures:email:${email}`, `${prefix}:console:signin-failures:addr:${address}`];
   return {
     /** Throws 429 when either count has reached the limit. */
     async check(email: string, address: string): Promise<void> {

@@ -17,7 +17,9 @@ function routesOf(stack: StackLayer[]): RouteMethods[] {
   const routes: RouteMethods[] = [];
   for (const layer of stack) {
     if (layer.route) {
-      const methods = Object.keys(layer.route.methods).filter((m) => layer.route?.methods[m]).map((m) => m.toUpperCase());
+      const methods = Object.keys(layer.route.methods)
+        .filter((m) => layer.route?.methods[m])
+        .map((m) => m.toUpperCase());
       // Express answers HEAD with the GET route.
       if (methods.includes('GET')) methods.push('HEAD');
       const matchers = (Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path]).map((path) =>

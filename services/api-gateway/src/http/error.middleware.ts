@@ -10,8 +10,7 @@ import { requestIdOf } from './request-context';
 function frameworkClientError(error: unknown): ApiError | null {
   // A path segment that does not even percent-decode cannot name one of our resources (docs/conventions.md#identifiers: 404).
   if (error instanceof URIError) return new NotFoundError();
-  const status =
-    (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
+  const status = (error as { status?: unknown; statusCode?: unknown } | null)?.status ?? (error as { statusCode?: unknown } | null)?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return status === 404 ? new NotFoundError() : gatewayErrors.badRequest('The request could not be read.');
   }
@@ -62,12 +61,7 @@ export function errorMiddleware(logger: Logger): ErrorRequestHandler {
       path: req.path,
       error: error instanceof Error ? error.stack : String(error),
     });
-    const internal = new ApiError(
-      500,
-      'internal_error',
-      'Internal server error',
-      'Something went wrong on our side; quote error_id when reporting it.',
-    );
+    const internal = new ApiError(500, 'internal_error', 'Internal server error', 'Something went wrong on our side; quote error_id when reporting it.');
     sendProblem(res, internal, requestId, errorId);
   };
 }

@@ -39,8 +39,7 @@ export function sendProblem(res: Response, error: ApiError, requestId: string, e
 export const gatewayErrors = {
   unsupportedMediaType: () =>
     new ApiError(415, 'unsupported_media_type', 'Unsupported media type', 'Send the body as application/json (UTF-8, not compressed).'),
-  payloadTooLarge: (limitBytes: number) =>
-    new ApiError(413, 'payload_too_large', 'Payload too large', `The body exceeds ${limitBytes} bytes.`),
+  payloadTooLarge: (limitBytes: number) => new ApiError(413, 'payload_too_large', 'Payload too large', `The body exceeds ${limitBytes} bytes.`),
   invalidJson: (detail = 'The body is not valid JSON.') => new ApiError(400, 'invalid_json', 'Invalid JSON', detail),
   invalidSignature: () => new ApiError(401, 'unauthorized', 'Unauthorized', 'The request signature does not verify.'),
   forbidden: (detail: string) => new ApiError(403, 'forbidden', 'Forbidden', detail),

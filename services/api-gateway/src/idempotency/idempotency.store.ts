@@ -53,7 +53,9 @@ return false
 // KEYS[3..] the recipient's suppression keys on the plan's channels. ARGV: record, TTL, window µs, quota,
 // member. Replies { allowed, count, oldest age, outcome, current }: outcome 0 reserved, 1 suppressed
 // (nothing reserved: the caller takes the long way), 2 the key holds `current`, 3 refused by the limit.
-const SEND_SCRIPT_LUA = SLIDING_WINDOW_LUA_FUNCTION + `
+const SEND_SCRIPT_LUA =
+  SLIDING_WINDOW_LUA_FUNCTION +
+  `
 local limit = { 1, 0, 0 }
 if KEYS[2] ~= '' then
   limit = sliding_window(KEYS[2], tonumber(ARGV[3]), tonumber(ARGV[4]), ARGV[5])
@@ -79,10 +81,7 @@ return 0
 type IdempotencyRedis = Redis & {
   switchboardIdemReserve(key: string, value: string, ttlSeconds: number): Promise<string | null>;
   switchboardIdemSwap(key: string, expected: string, next: string, ttlSeconds: number): Promise<number>;
-  switchboardIdemSendScript(
-    numberOfKeys: number,
-    ...keysThenArgs: Array<string | number>
-  ): Promise<[number, number, number, number, string]>;
+  switchboardIdemSendScript(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<[number, number, number, number, string]>;
 };
 
 export interface IdempotencyStoreOptions {
@@ -129,13 +128,7 @@ function parseRecord(raw: string): IdempotencyRecord | null {
  * also the BullMQ job id: a request that finds a reservation orphaned by a crash enqueues with the same
  * id, and BullMQ ignores a second add of it. One key, one job, even across a gateway crash.
  */
-export function createIdempotencyStore({
-  redis,
-  keyPrefix,
-  ttlSeconds,
-  leaseMs,
-  clock = Date.now,
-}: IdempotencyStoreOptions): IdempotencyStore {
+export function createIdempotencyStore({ redis, keyPrefix, ttlSeconds, leaseMs, clock = Date.now }: IdempotencyStoreOptions): IdempotencyStore {
   if (!('switchboardIdemReserve' in redis)) {
     redis.defineCommand('switchboardIdemReserve', { numberOfKeys: 1, lua: RESERVE_LUA });
     redis.defineCommand('switchboardIdemSwap', { numberOfKeys: 1, lua: SWAP_LUA });
@@ -155,8 +148,7 @@ export function createIdempotencyStore({
       outcome: 'existing',
       record,
       leaseExpired: clock() - record.started_at >= leaseMs,
-      takeOver: async () =>
-        (await client.switchboardIdemSwap(key, raw, JSON.stringify({ ...record, started_at: clock() }), ttlSeconds)) === 1,
+      takeOver: async () => (await client.switchboardIdemSwap(key, raw, JSON.stringify({ ...record, started_at: clock() }), ttlSeconds)) === 1,
     };
   }
 

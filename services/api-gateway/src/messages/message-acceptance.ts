@@ -107,10 +107,7 @@ function append<K, V>(map: Map<K, V[]>, key: K, values: V[]): void {
   else map.set(key, values);
 }
 
-async function placeInTurn(
-  fairShare: Pick<FairShare, 'priorities'>,
-  placements: readonly SendJobPlacement[],
-): Promise<Map<TrafficLane, SendJobPlacement[]>> {
+async function placeInTurn(fairShare: Pick<FairShare, 'priorities'>, placements: readonly SendJobPlacement[]): Promise<Map<TrafficLane, SendJobPlacement[]>> {
   const groups = new Map<string, SendJobPlacement[]>();
   const byLane = new Map<TrafficLane, SendJobPlacement[]>();
   for (const placement of placements) {
@@ -162,9 +159,7 @@ export function createMessageAcceptance({
   async function addInTurn(placements: readonly SendJobPlacement[]): Promise<void> {
     const byLane = await placeInTurn(fairShare, placements);
     await Promise.all(
-      [...byLane].map(([lane, placed]) =>
-        placed.length === 1 ? enqueueSendMessage(lanes.of(lane), placed[0]) : enqueueSendMessages(lanes.of(lane), placed),
-      ),
+      [...byLane].map(([lane, placed]) => (placed.length === 1 ? enqueueSendMessage(lanes.of(lane), placed[0]) : enqueueSendMessages(lanes.of(lane), placed))),
     );
   }
 

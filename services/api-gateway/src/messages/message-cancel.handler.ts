@@ -17,8 +17,7 @@ export interface MessageCancelDeps {
   clock?: () => number;
 }
 
-const notCancelable = (status: string) =>
-  new ConflictError('message_not_cancelable', `Only a scheduled message can be canceled; this one is ${status}.`);
+const notCancelable = (status: string) => new ConflictError('message_not_cancelable', `Only a scheduled message can be canceled; this one is ${status}.`);
 
 /**
  * `DELETE /v1/messages/{id}` (docs/messages.md#canceling-a-scheduled-message). Race-safe against the
@@ -27,21 +26,12 @@ const notCancelable = (status: string) =>
  * finds an ended row and sends nothing. If the dispatcher inserted first, the message is `queued` or
  * beyond and the answer is 409. Removing the delayed job afterwards only saves the dispatcher a no-op run.
  */
-export function createMessageCancelHandler({
-  queue,
-  reads,
-  scheduled,
-  publishEvents,
-  guard,
-  logger,
-  clock = Date.now,
-}: MessageCancelDeps): RequestHandler {
+export function createMessageCancelHandler({ queue, reads, scheduled, publishEvents, guard, logger, clock = Date.now }: MessageCancelDeps): RequestHandler {
   return async (req, res) => {
     const { accountId } = callerOf(res);
     const id = req.params.id;
     // No id of another shape can exist, so naming the field tells nothing about which ids do.
-    if (!isId('msg', id))
-      throw new ValidationError([{ field: 'path:id', message: 'must be a message id (msg_…)' }], 'The message id is malformed.');
+    if (!isId('msg', id)) throw new ValidationError([{ field: 'path:id', message: 'must be a message id (msg_…)' }], 'The message id is malformed.');
     const stored = await guard('store', () => reads.findForAccount(accountId, id));
     if (stored) {
       // Canceling twice answers like the first time.
@@ -57,9 +47,7 @@ export function createMessageCancelHandler({
     }
     if (!data.scheduled_until || Date.parse(data.scheduled_until) <= clock()) throw notCancelable('queued');
     const { message_id: messageId, ...accepted } = data;
-    const result = await guard('store', () =>
-      scheduled.cancelScheduled({ message: { id: messageId, ...accepted }, at: new Date(clock()) }),
-    );
+    const result = await guard('store', () => scheduled.cancelScheduled({ message: { id: messageId, ...accepted }, at: new Date(clock()) }));
     if (result.outcome === 'not_cancelable') throw notCancelable(result.row.status);
     await publishEvents(result.events, { message_id: id });
     // A job the dispatcher already holds cannot be removed; its run finds the canceled row and ends.

@@ -47,8 +47,7 @@ export function createQuietHoursSchedule({ accountQuietHours, templateCategory, 
 
   /** Milliseconds from `at` (now, or the request's send_at) until the quiet period around it ends. */
   return async (accountId: string, request: MessageRequest, at: number = clock()): Promise<number> => {
-    const quiet =
-      request.quiet_hours ?? ((await isMarketing(accountId, request)) ? await guard('store', () => accountQuietHours(accountId)) : null);
+    const quiet = request.quiet_hours ?? ((await isMarketing(accountId, request)) ? await guard('store', () => accountQuietHours(accountId)) : null);
     if (!quiet) return 0;
     return quietDelay(at, quiet, await recipientTimeZones(request.recipient));
   };

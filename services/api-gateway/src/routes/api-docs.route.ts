@@ -17,10 +17,7 @@ export function apiDocsRouter({ publicBaseUrl }: ApiDocsOptions = {}): Router {
   const openApi = () => {
     if (built) return built;
     const document = buildOpenApiDocument();
-    const fixed =
-      publicBaseUrl === undefined
-        ? undefined
-        : JSON.stringify({ ...document, servers: [{ url: publicBaseUrl, description: 'This gateway' }] });
+    const fixed = publicBaseUrl === undefined ? undefined : JSON.stringify({ ...document, servers: [{ url: publicBaseUrl, description: 'This gateway' }] });
     return (built = { document, fixed });
   };
   let rendered: DocsPage | undefined;
@@ -30,9 +27,7 @@ export function apiDocsRouter({ publicBaseUrl }: ApiDocsOptions = {}): Router {
   const router = Router();
   router.get('/v1/openapi.json', (req, res) => {
     const { document, fixed } = openApi();
-    res
-      .type('application/json')
-      .send(fixed ?? JSON.stringify({ ...document, servers: [{ url: serverOf(req), description: 'This gateway' }] }));
+    res.type('application/json').send(fixed ?? JSON.stringify({ ...document, servers: [{ url: serverOf(req), description: 'This gateway' }] }));
   });
   router.get('/docs', (_req, res) => {
     const { contentSecurityPolicy, html } = page();

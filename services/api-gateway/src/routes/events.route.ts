@@ -41,9 +41,7 @@ export function createEventsRouter(deps: EventRouteDeps): Router {
     const page = readPageParams(query, 'evt', errors);
     if (errors.length > 0) throw new ValidationError(errors, 'The query string is invalid.');
     const { type, resource_id: resourceId } = query as EventListQuery;
-    const rows = await deps.guard('store', () =>
-      events.list(callerOf(res).accountId, { ...page, type, resourceId, limit: page.limit + 1 }),
-    );
+    const rows = await deps.guard('store', () => events.list(callerOf(res).accountId, { ...page, type, resourceId, limit: page.limit + 1 }));
     res.json(pageOf(rows, page.limit));
   });
 

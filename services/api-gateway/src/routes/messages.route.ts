@@ -40,8 +40,7 @@ function sendAccepted(res: Response, response: StoredResponse, replayed: boolean
   res.end(response.body);
 }
 
-const inUse = () =>
-  new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.', { 'Retry-After': '1' });
+const inUse = () => new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.', { 'Retry-After': '1' });
 const reused = () =>
   new UnprocessableError('idempotency_key_reused', 'This Idempotency-Key was used with a different request body.', [
     { field: 'header:Idempotency-Key', message: 'was used with a different body' },
@@ -85,9 +84,7 @@ export function createSendMessageHandler({
     const keys = suppressionKeys(caller.accountId, request.recipient, job.plan);
     const claimed = claimDeferredRateLimit(res);
     const count = claimed ? slidingWindow.call(claimed.keyId, claimed.quota) : null;
-    const { limit, reservation } = await guard('redis', () =>
-      idempotency.reserveInSendScript(scope, fingerprint, job.message_id, response, keys, count),
-    );
+    const { limit, reservation } = await guard('redis', () => idempotency.reserveInSendScript(scope, fingerprint, job.message_id, response, keys, count));
     if (claimed && limit) settleClaimedRateLimit(res, slidingWindow.decision(limit, claimed.quota));
     if (reservation.outcome === 'suppressed' || reservation.outcome === 'limited') return null;
     return { job, response, reservation };

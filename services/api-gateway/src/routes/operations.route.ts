@@ -18,21 +18,17 @@ export interface OperationsDeps {
 function withTimeout(check: () => Promise<unknown>, timeoutMs: number): Promise<boolean> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), timeoutMs);
-    check().then(
-      () => resolve(true),
-      () => resolve(false),
-    ).finally(() => clearTimeout(timer));
+    check()
+      .then(
+        () => resolve(true),
+        () => resolve(false),
+      )
+      .finally(() => clearTimeout(timer));
   });
 }
 
 /** `/healthz` (the process lives), `/readyz` (Redis and the store answer), `/metrics` (docs/running.md#health-readiness-and-metrics). */
-export function operationsRouter({
-  checks,
-  metrics,
-  checkTimeoutMs,
-  isDraining = () => false,
-  isStarting = () => false,
-}: OperationsDeps): Router {
+export function operationsRouter({ checks, metrics, checkTimeoutMs, isDraining = () => false, isStarting = () => false }: OperationsDeps): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -62,7 +62,14 @@ export function providerCallbacksRouter(deps: ProviderCallbackDeps): Router {
     },
     runMany: async (callbacks, source) => {
       const job = callbackJob(source, onlyReceipts(callbacks.flatMap((callback) => callback.receipts)));
-      await enqueueProviderCallback(queue, job, providerCallbackJobId.signedBodies(source, callbacks.map((callback) => callback.digest)));
+      await enqueueProviderCallback(
+        queue,
+        job,
+        providerCallbackJobId.signedBodies(
+          source,
+          callbacks.map((callback) => callback.digest),
+        ),
+      );
       return callbacks.map(() => undefined);
     },
     flush: 'after-previous',
@@ -77,9 +84,7 @@ export function providerCallbacksRouter(deps: ProviderCallbackDeps): Router {
       await guard('redis', () => enqueueReceipts({ digest, receipts: contents.receipts }, source));
       return;
     }
-    await guard('redis', () =>
-      enqueueProviderCallback(queue, callbackJob(source, contents), providerCallbackJobId.signedBody(source, digest)),
-    );
+    await guard('redis', () => enqueueProviderCallback(queue, callbackJob(source, contents), providerCallbackJobId.signedBody(source, digest)));
   }
 
   /** A signed body we cannot read would be retried forever by the upstream; 400 ends that. */

@@ -1,11 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { isId, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
-import {
-  compileQuerySchema,
-  createSuppressionRequestValidator,
-  suppressionListQuerySchema,
-  type SuppressionListQuery,
-} from '@switchboard/schemas';
+import { compileQuerySchema, createSuppressionRequestValidator, suppressionListQuerySchema, type SuppressionListQuery } from '@switchboard/schemas';
 import type { SuppressionCache } from '@switchboard/shared-state';
 import { createSuppressionsRepository, type Queryable, type SuppressionRow } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
@@ -49,9 +44,7 @@ export function createSuppressionsRouter(deps: SuppressionsRouteDeps): Router {
     const page = readPageParams(query, 'sup', errors);
     if (errors.length > 0) throw new ValidationError(errors, 'The query string is invalid.');
     const { channel, recipient } = query as SuppressionListQuery;
-    const rows = await deps.guard('store', () =>
-      suppressions.list(callerOf(res).accountId, { ...page, channel, recipient, limit: page.limit + 1 }),
-    );
+    const rows = await deps.guard('store', () => suppressions.list(callerOf(res).accountId, { ...page, channel, recipient, limit: page.limit + 1 }));
     res.json(pageOf(rows.map(suppressionView), page.limit));
   });
 

@@ -36,11 +36,7 @@ export function createTemplateHandlers({ templates, submitQueue, validate, guard
         at: new Date(clock()),
       }),
     );
-    if (!row)
-      throw new ConflictError(
-        'template_already_exists',
-        `A template "${t.name}" in language "${t.language}" already exists; delete it first.`,
-      );
+    if (!row) throw new ConflictError('template_already_exists', `A template "${t.name}" in language "${t.language}" already exists; delete it first.`);
     const job: SubmitTemplateJob = { template_id: row.id, account_id: caller.accountId, mode: caller.mode };
     try {
       await guard('redis', () => enqueueTemplateSubmit(submitQueue, job));

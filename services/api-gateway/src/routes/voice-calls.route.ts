@@ -31,8 +31,7 @@ export interface VoiceCallHandlersDeps {
  * one that was answered with `record` and whose recording is being stored, will have one later.
  */
 export function noRecordingDetail(row: Pick<CallRow, 'status' | 'record' | 'answered_at'>): string {
-  if (row.status === 'ringing' || row.status === 'in-progress')
-    return `The call is ${row.status}: its recording exists once the call has ended.`;
+  if (row.status === 'ringing' || row.status === 'in-progress') return `The call is ${row.status}: its recording exists once the call has ended.`;
   if (!row.answered_at) return `The call ended ${row.status} without being answered: it has no recording.`;
   if (!row.record) return 'The call was placed without `record`: it has no recording.';
   return 'The call has ended and its recording is still being stored: try again in a moment.';
@@ -60,8 +59,7 @@ export function createVoiceCallHandlers(deps: VoiceCallHandlersDeps) {
     if (status !== undefined && !CALL_STATUSES.includes(status as CallStatus))
       errors.push({ field: 'query:status', message: `must be one of ${CALL_STATUSES.join(', ')}` });
     if (query.to !== undefined && !isValidE164(query.to)) errors.push({ field: 'query:to', message: 'must be an E.164 number' });
-    if (query.agent_id !== undefined && !isId('agt', query.agent_id))
-      errors.push({ field: 'query:agent_id', message: 'must be an agent id' });
+    if (query.agent_id !== undefined && !isId('agt', query.agent_id)) errors.push({ field: 'query:agent_id', message: 'must be an agent id' });
     if (errors.length > 0) throw new ValidationError(errors, 'The query string is invalid.');
     const rows = await guard('store', () =>
       deps.calls.list(accountId, {

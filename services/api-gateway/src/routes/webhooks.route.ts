@@ -90,9 +90,7 @@ export function createWebhooksRouter(deps: WebhookRouteDeps): Router {
   });
 
   router.post('/v1/webhooks/:id/rotate-secret', ...write, async (req, res) => {
-    const rotated = await deps.guard('store', () =>
-      endpoints.rotateSecret(callerOf(res).accountId, idParam(req.params.id), clock(), overlapMs),
-    );
+    const rotated = await deps.guard('store', () => endpoints.rotateSecret(callerOf(res).accountId, idParam(req.params.id), clock(), overlapMs));
     if (!rotated) throw new NotFoundError();
     res.json({ id: rotated.id, secret: rotated.secret, previous_secret_expires_at: toIso(rotated.previous_secret_expires_at) });
   });

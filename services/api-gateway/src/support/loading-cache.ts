@@ -11,12 +11,7 @@ export interface LoadingCacheOptions<V> {
  * A small read-through cache with a TTL. Concurrent misses for one key share a single load, so a burst
  * on a cold key costs one query; a failed load is not cached.
  */
-export function createLoadingCache<V>({
-  load,
-  ttlMs,
-  maxEntries = 10_000,
-  clock = Date.now,
-}: LoadingCacheOptions<V>): (key: string) => Promise<V> {
+export function createLoadingCache<V>({ load, ttlMs, maxEntries = 10_000, clock = Date.now }: LoadingCacheOptions<V>): (key: string) => Promise<V> {
   const entries = new Map<string, { value: V; expiresAt: number }>();
   const pending = new Map<string, Promise<V>>();
   return (key) => {

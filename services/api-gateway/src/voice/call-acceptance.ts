@@ -29,14 +29,9 @@ export interface AcceptedCall {
 }
 
 const concurrentCallLimit = (limit: number) =>
-  new ApiError(
-    429,
-    'concurrent_call_limit',
-    'Too many live calls',
-    `The account already has ${limit} calls ringing or in progress; wait for one to end.`,
-    [],
-    { 'Retry-After': '5' },
-  );
+  new ApiError(429, 'concurrent_call_limit', 'Too many live calls', `The account already has ${limit} calls ringing or in progress; wait for one to end.`, [], {
+    'Retry-After': '5',
+  });
 
 /**
  * `POST /v1/voice/calls` after validation (docs/voice.md#placing-a-call): the sender and agent checks, the row with
@@ -44,11 +39,7 @@ const concurrentCallLimit = (limit: number) =>
  */
 export function createCallAcceptance(deps: CallAcceptanceDeps) {
   const { guard, clock = Date.now } = deps;
-  return async (
-    caller: CallCaller,
-    request: CallRequest,
-    idempotency: { key: string; fingerprint: string } | null,
-  ): Promise<AcceptedCall> => {
+  return async (caller: CallCaller, request: CallRequest, idempotency: { key: string; fingerprint: string } | null): Promise<AcceptedCall> => {
     const numbers = await deps.accountNumbers(caller.accountId);
     if (!numbers.some((n) => n.e164 === request.from && n.channels.includes('voice'))) {
       throw new UnprocessableError('from_number_not_provisioned', `${request.from} is not a voice number of this account.`, [

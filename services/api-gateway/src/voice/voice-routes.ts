@@ -31,10 +31,7 @@ export function createVoiceRouters(deps: VoiceRoutesDeps): Router[] {
   // Shares the gateway's producer connection (offline queue off: an outage is a 503 at once).
   const voiceQueue = openQueue(VOICE_CALLS_QUEUE, { connection: deps.redis, prefix: config.queuePrefix });
   voiceQueue.on('error', () => undefined);
-  const publishEvents = publishEventsOrLeaveInOutbox(
-    createEventPublisher({ queue: deps.eventFanoutQueue, outbox: createEventsRepository(db) }),
-    deps.logger,
-  );
+  const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: deps.eventFanoutQueue, outbox: createEventsRepository(db) }), deps.logger);
   const calls = createCallsRepository(db);
   const agents = createAgentsRepository(db);
   const newId = createPooledIdGenerator();

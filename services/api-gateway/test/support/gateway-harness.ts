@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { createAccountKey, createTestDatabase, startService, testSecretsKeys, type AccountKeyOptions, type ServiceProcess, type TestDatabase } from '@switchboard/devstack';
+import {
+  createAccountKey,
+  createTestDatabase,
+  startService,
+  testSecretsKeys,
+  type AccountKeyOptions,
+  type ServiceProcess,
+  type TestDatabase,
+} from '@switchboard/devstack';
 import { MESSAGE_SEND_QUEUE, PROVIDER_CALLBACKS_QUEUE } from '@switchboard/queues';
 
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';

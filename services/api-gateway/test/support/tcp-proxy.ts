@@ -19,7 +19,10 @@ export async function startTcpProxy(host: string, port: number): Promise<TcpProx
       return;
     }
     const upstream = connect(port, host);
-    for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
       open.add(from);
       from.on('error', () => to.destroy());
       from.on('close', () => {

@@ -29,12 +29,16 @@ type Refusal = { kind: GraphErrorKind; details: string; outcome: SendOutcome };
 
 /** `POST /{version}/{phone-number-id}/messages`: the Cloud API send endpoint. */
 export function createSendChatMessageHandler(deps: ChatMessagesDeps): (req: SendRequest, res: JsonAnswer) => void {
-  const record = (phoneNumberId: string, m: Partial<ParsedChatMessage> & { to: string }, fields: {
-    outcome: SendOutcome;
-    error_code: string | null;
-    upstream_message_id: string | null;
-    text?: string | null;
-  }) =>
+  const record = (
+    phoneNumberId: string,
+    m: Partial<ParsedChatMessage> & { to: string },
+    fields: {
+      outcome: SendOutcome;
+      error_code: string | null;
+      upstream_message_id: string | null;
+      text?: string | null;
+    },
+  ) =>
     deps.sends.add(
       {
         channel: 'chat',
@@ -67,7 +71,11 @@ export function createSendChatMessageHandler(deps: ChatMessagesDeps): (req: Send
       return { kind: 'invalidParameter', outcome: 'rejected', details: 'The recipient phone number is not accepted for messaging.' };
     }
     if (verdict === 'throttle') {
-      return { kind: 'throttled', outcome: 'throttled', details: 'Message failed to send because there were too many messages sent from this phone number in a short period of time.' };
+      return {
+        kind: 'throttled',
+        outcome: 'throttled',
+        details: 'Message failed to send because there were too many messages sent from this phone number in a short period of time.',
+      };
     }
     if (m.template) {
       const template = deps.templates.find(m.template.name, m.template.language);
@@ -84,7 +92,11 @@ export function createSendChatMessageHandler(deps: ChatMessagesDeps): (req: Send
       return null;
     }
     if (deps.enforceChatWindow && !deps.windows.isOpen(phoneNumberId, m.to, deps.now())) {
-      return { kind: 'outsideWindow', outcome: 'rejected', details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.' };
+      return {
+        kind: 'outsideWindow',
+        outcome: 'rejected',
+        details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+      };
     }
     return null;
   };
@@ -113,7 +125,11 @@ export function createSendChatMessageHandler(deps: ChatMessagesDeps): (req: Send
     }
     const validation = validateChatMessage(body);
     if (!validation.ok) {
-      record(phoneNumberId, { to: validation.to }, { outcome: 'rejected', error_code: String(GRAPH_ERRORS.invalidParameter.code), upstream_message_id: null, text: null });
+      record(
+        phoneNumberId,
+        { to: validation.to },
+        { outcome: 'rejected', error_code: String(GRAPH_ERRORS.invalidParameter.code), upstream_message_id: null, text: null },
+      );
       sendGraphError(res, 'invalidParameter', validation.details);
       return;
     }

@@ -28,7 +28,13 @@ export function createCloudApiRouter(
 
   const templates = createMessageTemplateHandlers(deps);
   const faults: RequestHandler = deps.faults
-    ? createFaultGate({ channel: 'chat', faults: deps.faults, scheduler: deps.scheduler, logger: deps.logger, refuse: (res) => sendGraphError(res, 'serviceUnavailable', 'The service is temporarily unavailable.') })
+    ? createFaultGate({
+        channel: 'chat',
+        faults: deps.faults,
+        scheduler: deps.scheduler,
+        logger: deps.logger,
+        refuse: (res) => sendGraphError(res, 'serviceUnavailable', 'The service is temporarily unavailable.'),
+      })
     : (_req, _res, next) => next();
   router.post('/:version/:phoneNumberId/messages', graphVersion, auth, faults, json, numericId, createSendChatMessageHandler(deps));
   router.post('/:version/:wabaId/message_templates', graphVersion, auth, json, numericId, templates.create);

@@ -37,7 +37,11 @@ export function createMessageTemplateHandlers(deps: MessageTemplatesDeps): {
   const knownWaba = (req: Request, res: Response): boolean => {
     const wabaId = String(req.params.wabaId);
     if (wabaId === deps.wabaId) return true;
-    sendGraphError(res, 'invalidParameterGeneric', `Unsupported request. Object with ID '${wabaId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`);
+    sendGraphError(
+      res,
+      'invalidParameterGeneric',
+      `Unsupported request. Object with ID '${wabaId}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+    );
     return false;
   };
 
@@ -91,7 +95,10 @@ export function createMessageTemplateHandlers(deps: MessageTemplatesDeps): {
   const list: RequestHandler = (req, res) => {
     if (!knownWaba(req, res)) return;
     const name = typeof req.query.name === 'string' ? req.query.name : undefined;
-    const data = deps.templates.list().filter((t) => !name || t.name === name).map(publicView);
+    const data = deps.templates
+      .list()
+      .filter((t) => !name || t.name === name)
+      .map(publicView);
     res.json({ data, paging: { cursors: { before: 'MAZDZD', after: 'MAZDZD' } } });
   };
 

@@ -44,7 +44,13 @@ class NodeJsonAnswer implements JsonAnswer {
  * compressed body, odd paths) goes to the express app unchanged, which keeps every refusal byte-for-byte what it was
  * (docs/performance/carrier-sim.md#carrier-sim).
  */
-export function createFastSendsListener(deps: { routes: FastSendRoute[]; faults: FaultSwitchStore; gate: SendGate; fallback: RequestListener; logger: Logger }): RequestListener {
+export function createFastSendsListener(deps: {
+  routes: FastSendRoute[];
+  faults: FaultSwitchStore;
+  gate: SendGate;
+  fallback: RequestListener;
+  logger: Logger;
+}): RequestListener {
   const pick = (req: IncomingMessage, path: string): { route: FastSendRoute; params: Record<string, string> } | null => {
     if (req.method !== 'POST' || !/^application\/json\s*(;|$)/i.test(req.headers['content-type'] ?? '')) return null;
     // A compressed body is express.json's to inflate.
@@ -95,9 +101,11 @@ export function createFastSendsListener(deps: { routes: FastSendRoute[]; faults:
       if (size <= BODY_LIMIT) chunks.push(chunk);
     });
     // A request closed while it waited at the gate has nobody to answer: it is not sent at all.
-    req.on('end', () => deps.gate.admit(() => {
-      if (!res.destroyed) handle();
-    }));
+    req.on('end', () =>
+      deps.gate.admit(() => {
+        if (!res.destroyed) handle();
+      }),
+    );
     req.on('error', () => res.destroy());
   };
 }

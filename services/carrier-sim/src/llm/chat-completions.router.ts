@@ -17,7 +17,9 @@ function chunksOf(text: string): string[] {
 function streamReply(res: Response, id: string, model: string, reply: StandInReply): void {
   res.status(200).setHeader('content-type', 'text/event-stream').setHeader('cache-control', 'no-cache');
   const send = (delta: Record<string, unknown>, finish: string | null) =>
-    res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+    );
   const pieces = chunksOf(reply.content);
   let i = 0;
   const next = () => {
@@ -28,7 +30,14 @@ function streamReply(res: Response, id: string, model: string, reply: StandInRep
       return;
     }
     if (reply.toolCall) {
-      send({ tool_calls: [{ index: 0, id: `call_${id}`, type: 'function', function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.arguments) } }] }, null);
+      send(
+        {
+          tool_calls: [
+            { index: 0, id: `call_${id}`, type: 'function', function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.arguments) } },
+          ],
+        },
+        null,
+      );
     }
     send({}, reply.toolCall ? 'tool_calls' : 'stop');
     res.end('data: [DONE]\n\n');
@@ -58,7 +67,9 @@ export function createChatCompletionsRouter(): Router {
     if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     const users = (body.messages as Array<{ role?: unknown; content?: unknown }>).filter((m) => m.role === 'user');
     const last = users.length > 0 ? String(users[users.length - 1].content ?? '') : null;
-    const tools = Array.isArray(body.tools) ? (body.tools as Array<{ function?: { name?: unknown } }>).map((t) => String(t.function?.name ?? '')).filter(Boolean) : [];
+    const tools = Array.isArray(body.tools)
+      ? (body.tools as Array<{ function?: { name?: unknown } }>).map((t) => String(t.function?.name ?? '')).filter(Boolean)
+      : [];
     const reply = standInReply(last, tools);
     const id = randomBytes(6).toString('hex');
     if (body.stream === true) return streamReply(res, id, model, reply);
@@ -73,7 +84,13 @@ export function createChatCompletionsRouter(): Router {
           message: {
             role: 'assistant',
             content: reply.content,
-            ...(reply.toolCall ? { tool_calls: [{ id: `call_${id}`, type: 'function', function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.arguments) } }] } : {}),
+            ...(reply.toolCall
+              ? {
+                  tool_calls: [
+                    { id: `call_${id}`, type: 'function', function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.arguments) } },
+                  ],
+                }
+              : {}),
           },
           finish_reason: reply.toolCall ? 'tool_calls' : 'stop',
         },

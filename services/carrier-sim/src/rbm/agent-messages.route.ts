@@ -106,7 +106,8 @@ export function createAgentMessageHandlers(deps: AgentMessagesDeps): { capabilit
     }
     const verdict = sendVerdict('rcs', phone, deps.sends.throttledSinceAccepted('rcs', phone));
     if (verdict === 'not_rcs_capable') return refuse('NOT_FOUND', 'rejected', 'Requested entity was not found.');
-    if (verdict === 'reject') return refuse('INVALID_ARGUMENT', 'rejected', 'Request contains an invalid argument: the recipient cannot receive agent messages.');
+    if (verdict === 'reject')
+      return refuse('INVALID_ARGUMENT', 'rejected', 'Request contains an invalid argument: the recipient cannot receive agent messages.');
     if (verdict === 'throttle') return refuse('RESOURCE_EXHAUSTED', 'throttled', 'Quota exceeded for quota metric agent messages per minute.');
 
     record('accepted', null);

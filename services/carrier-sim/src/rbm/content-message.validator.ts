@@ -50,7 +50,6 @@ export function validateAgentMessage(body: unknown): { ok: true; message: Parsed
       return { ok: false, details: 'each suggestion must be a reply or an action.' };
     }
   }
-  const text =
-    type === 'text' ? (content.text as string) : type === 'richCard' ? richCardText(content.richCard as Obj) : null;
+  const text = type === 'text' ? (content.text as string) : type === 'richCard' ? richCardText(content.richCard as Obj) : null;
   return { ok: true, message: { type, text, contentMessage: content } };
 }

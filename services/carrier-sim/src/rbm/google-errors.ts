@@ -1,13 +1,6 @@
 import type { JsonAnswer } from '../http/json-answer';
 
-export type GoogleStatus =
-  | 'INVALID_ARGUMENT'
-  | 'UNAUTHENTICATED'
-  | 'NOT_FOUND'
-  | 'ALREADY_EXISTS'
-  | 'RESOURCE_EXHAUSTED'
-  | 'INTERNAL'
-  | 'UNAVAILABLE';
+export type GoogleStatus = 'INVALID_ARGUMENT' | 'UNAUTHENTICATED' | 'NOT_FOUND' | 'ALREADY_EXISTS' | 'RESOURCE_EXHAUSTED' | 'INTERNAL' | 'UNAVAILABLE';
 
 const HTTP_CODE: Record<GoogleStatus, number> = {
   INVALID_ARGUMENT: 400,

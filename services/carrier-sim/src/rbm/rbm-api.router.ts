@@ -15,7 +15,13 @@ export function createRbmApiRouter(deps: AgentMessagesDeps & { accessToken: stri
   const handlers = createAgentMessageHandlers(deps);
   router.get('/v1/phones/:phone/capabilities', auth, handlers.capabilities);
   const faults: RequestHandler = deps.faults
-    ? createFaultGate({ channel: 'rcs', faults: deps.faults, scheduler: deps.scheduler, logger: deps.logger, refuse: (res) => sendGoogleError(res, 'UNAVAILABLE', 'The service is currently unavailable.') })
+    ? createFaultGate({
+        channel: 'rcs',
+        faults: deps.faults,
+        scheduler: deps.scheduler,
+        logger: deps.logger,
+        refuse: (res) => sendGoogleError(res, 'UNAVAILABLE', 'The service is currently unavailable.'),
+      })
     : (_req, _res, next) => next();
   router.post('/v1/phones/:phone/agentMessages', auth, faults, express.json({ limit: '1mb' }), handlers.send);
 

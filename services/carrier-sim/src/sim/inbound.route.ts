@@ -93,17 +93,13 @@ export function createInboundHandler(deps: InboundDeps): RequestHandler {
   const rcsInbound = (req: InboundRequest): string => {
     // RBM addresses an agent, not a number: answer the agent that last wrote to this customer.
     const agentId =
-      deps.sends.latestAccepted('rcs', (r) => r.to === req.from)?.from ??
-      deps.sends.latestAccepted('rcs', () => true)?.from ??
-      deps.defaultAgentId;
+      deps.sends.latestAccepted('rcs', (r) => r.to === req.from)?.from ?? deps.sends.latestAccepted('rcs', () => true)?.from ?? deps.defaultAgentId;
     const messageId = newRbmUserMessageId();
     deps.rbmEvents.sendUserMessage({
       senderPhoneNumber: req.from,
       messageId,
       agentId,
-      ...(req.reply
-        ? { suggestionResponse: { postbackData: req.reply.id, text: req.reply.title, type: 'REPLY' as const } }
-        : { text: req.text }),
+      ...(req.reply ? { suggestionResponse: { postbackData: req.reply.id, text: req.reply.title, type: 'REPLY' as const } } : { text: req.text }),
     });
     return messageId;
   };

@@ -27,7 +27,10 @@ export function receiptDate(date: Date): string {
 export function formatReceiptText(fields: ReceiptFields): string {
   const delivered = fields.delivered ?? fields.stat === 'DELIVRD';
   // The receipt goes out GSM-7 coded; characters outside printable ASCII would not survive, so they become '?'.
-  const echo = Array.from(fields.text).slice(0, 20).join('').replace(/[^\x20-\x7e]/g, '?');
+  const echo = Array.from(fields.text)
+    .slice(0, 20)
+    .join('')
+    .replace(/[^\x20-\x7e]/g, '?');
   const err = String(fields.err ?? 0).padStart(3, '0');
   return (
     `id:${fields.messageId} sub:001 dlvrd:${delivered ? '001' : '000'} ` +

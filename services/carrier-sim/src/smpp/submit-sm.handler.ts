@@ -134,7 +134,10 @@ export function createSubmitSmHandler(deps: SubmitSmDeps): (session: Session, sy
       attempt = attemptFor(key, pdu, to, from, part);
       attempt.partsSeen.add(part.seq);
       attempt.texts.set(part.seq, text);
-      attempt.record.text = [...attempt.texts].sort(([a], [b]) => a - b).map(([, t]) => t).join('');
+      attempt.record.text = [...attempt.texts]
+        .sort(([a], [b]) => a - b)
+        .map(([, t]) => t)
+        .join('');
       if (attempt.partsSeen.size >= part.total) attempts.delete(key);
     } else {
       attempt = startAttempt(pdu, to, from, 1);
@@ -157,7 +160,11 @@ export function createSubmitSmHandler(deps: SubmitSmDeps): (session: Session, sy
     const messageId = newSmscMessageId();
     attempt.record.upstream_message_id ??= messageId;
     session.send(pdu.response({ message_id: messageId }));
-    deps.logger.debug('submit_sm accepted', { to, message_id: messageId, part: part?.seq ?? 1, parts: part?.total ?? 1,
+    deps.logger.debug('submit_sm accepted', {
+      to,
+      message_id: messageId,
+      part: part?.seq ?? 1,
+      parts: part?.total ?? 1,
       validity_seconds: validity.kind === 'relative' ? validity.seconds : undefined,
     });
     scheduleReceipt(session, systemId, pdu, messageId, text, part);

@@ -18,5 +18,5 @@ export function parseValidityPeriod(value: unknown, nowMs: number): Validity {
   if (!match) return { kind: 'invalid' };
   const [years, months, days, hours, minutes, seconds] = match.slice(1).map(Number);
   // Years and months are approximated (365 and 30 days); the simulator needs only an order of magnitude.
-  return { kind: 'relative', seconds: ((((years * 365 + months * 30 + days) * 24 + hours) * 60 + minutes) * 60) + seconds };
+  return { kind: 'relative', seconds: (((years * 365 + months * 30 + days) * 24 + hours) * 60 + minutes) * 60 + seconds };
 }

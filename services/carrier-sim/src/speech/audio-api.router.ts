@@ -34,7 +34,10 @@ export function createAudioApiRouter(deps: { logger: Logger }): Router {
     if (await answeredByFault(parsed.value.model, res)) return;
     try {
       const audio = await renderSpeech(parsed.value.input, parsed.value.voice, parsed.value.format);
-      res.status(200).setHeader('content-type', parsed.value.format === 'wav' ? 'audio/wav' : 'audio/pcm').end(audio);
+      res
+        .status(200)
+        .setHeader('content-type', parsed.value.format === 'wav' ? 'audio/wav' : 'audio/pcm')
+        .end(audio);
     } catch (error) {
       failed(res, 'speech rendering', error);
     }

@@ -42,7 +42,14 @@ const loadDictionary = () =>
 
 /** The words of the prompt that the pronunciation dictionary knows, sorted: the grammar's vocabulary. */
 export function promptVocabulary(prompt: string, known: (word: string) => boolean = (w) => loadDictionary().has(w)): string[] {
-  return [...new Set(prompt.toLowerCase().split(/[^a-z']+/).filter((w) => w && known(w)))].sort();
+  return [
+    ...new Set(
+      prompt
+        .toLowerCase()
+        .split(/[^a-z']+/)
+        .filter((w) => w && known(w)),
+    ),
+  ].sort();
 }
 
 /**
@@ -59,11 +66,16 @@ export function transcribe(audio: Buffer, prompt: string): Promise<string> {
     await writeFile(join(dir, 'prompt.gram'), `#JSGF V1.0;\ngrammar prompt;\npublic <utterance> = <word>+;\n<word> = ${words.join(' | ')};\n`);
     await run('sox', [join(dir, 'upload.wav'), '-r', '16000', '-c', '1', '-b', '16', '-e', 'signed-integer', join(dir, 'speech.wav')]);
     const { stdout } = await run('pocketsphinx_continuous', [
-      '-infile', join(dir, 'speech.wav'),
-      '-jsgf', join(dir, 'prompt.gram'),
-      '-hmm', join(MODEL, 'en-us'),
-      '-dict', join(MODEL, 'cmudict-en-us.dict'),
-      '-logfn', '/dev/null',
+      '-infile',
+      join(dir, 'speech.wav'),
+      '-jsgf',
+      join(dir, 'prompt.gram'),
+      '-hmm',
+      join(MODEL, 'en-us'),
+      '-dict',
+      join(MODEL, 'cmudict-en-us.dict'),
+      '-logfn',
+      '/dev/null',
     ]);
     return stdout.trim().split(/\s+/).filter(Boolean).join(' ');
   });

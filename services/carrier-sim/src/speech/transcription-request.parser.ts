@@ -31,7 +31,8 @@ export async function parseTranscriptionRequest(body: Buffer, contentType: strin
   const prompt = form.get('prompt') ?? '';
   if (typeof prompt !== 'string') return { ok: false, param: 'prompt', message: "'prompt' must be text" };
   const responseFormat = form.get('response_format') ?? 'json';
-  if (typeof responseFormat !== 'string' || !RESPONSE_FORMATS.includes(responseFormat)) return { ok: false, param: 'response_format', message: `'response_format' must be one of ${RESPONSE_FORMATS.join(', ')}` };
+  if (typeof responseFormat !== 'string' || !RESPONSE_FORMATS.includes(responseFormat))
+    return { ok: false, param: 'response_format', message: `'response_format' must be one of ${RESPONSE_FORMATS.join(', ')}` };
   const bytes = Buffer.from(await file.arrayBuffer());
   if (bytes.length === 0) return { ok: false, param: 'file', message: 'the uploaded file is empty' };
   return { ok: true, value: { file: bytes, model, prompt, responseFormat } };
@@ -56,6 +57,7 @@ export function parseSpeechRequest(body: unknown): Parsed<SpeechRequest> {
   if (typeof b.voice !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(b.voice)) return { ok: false, param: 'voice', message: "'voice' is required" };
   const format = b.response_format ?? 'mp3';
   // OpenAI's default is mp3; the stand-in renders only the formats a phone line needs no decoder for.
-  if (format !== 'wav' && format !== 'pcm') return { ok: false, param: 'response_format', message: "the simulator renders only response_format 'wav' or 'pcm'" };
+  if (format !== 'wav' && format !== 'pcm')
+    return { ok: false, param: 'response_format', message: "the simulator renders only response_format 'wav' or 'pcm'" };
   return { ok: true, value: { model: b.model, input: b.input, voice: b.voice, format } };
 }

@@ -44,9 +44,10 @@ export function createFaultSwitchStore(): FaultSwitchStore {
       else faults.clear();
     },
     current: (channel = 'sms') => faults.get(channel) ?? null,
-    all: () => FAULT_CHANNELS.flatMap((channel) => {
-      const fault = faults.get(channel);
-      return fault ? [{ channel, fault }] : [];
-    }),
+    all: () =>
+      FAULT_CHANNELS.flatMap((channel) => {
+        const fault = faults.get(channel);
+        return fault ? [{ channel, fault }] : [];
+      }),
   };
 }

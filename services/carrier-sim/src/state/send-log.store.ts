@@ -99,9 +99,7 @@ export function createSendLogStore(): SendLogStore {
       const to = filter.to ? toE164(filter.to) : undefined;
       return records.filter(
         (r) =>
-          (!filter.channel || r.channel === filter.channel) &&
-          (!to || r.to === to) &&
-          (filter.client_ref === undefined || r.client_ref === filter.client_ref),
+          (!filter.channel || r.channel === filter.channel) && (!to || r.to === to) && (filter.client_ref === undefined || r.client_ref === filter.client_ref),
       );
     },
     clear() {

@@ -48,7 +48,13 @@ export function calleeBehaviourFor(dialled: string): CalleeBehaviour {
       return { kind: 'speak-over', lines: [{ atMs: 1_000, text: SALES_PHRASE }] };
     case '11':
       // Acknowledges the agent 1 s into its greeting, then cuts in 3 s later.
-      return { kind: 'speak-over', lines: [{ atMs: 1_000, text: BACKCHANNEL_PHRASE }, { atMs: 4_000, text: SALES_PHRASE }] };
+      return {
+        kind: 'speak-over',
+        lines: [
+          { atMs: 1_000, text: BACKCHANNEL_PHRASE },
+          { atMs: 4_000, text: SALES_PHRASE },
+        ],
+      };
     case '05':
       return { kind: 'answer-silent' };
     case '06':

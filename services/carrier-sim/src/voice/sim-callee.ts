@@ -1,4 +1,11 @@
-import { createSipCalleeServer, parseSimCallerVoice, SIM_CALLER_VOICE_HEADER, type CalleeLeg, type IncomingCall, type SipCalleeServer } from '@switchboard/telephony';
+import {
+  createSipCalleeServer,
+  parseSimCallerVoice,
+  SIM_CALLER_VOICE_HEADER,
+  type CalleeLeg,
+  type IncomingCall,
+  type SipCalleeServer,
+} from '@switchboard/telephony';
 import type { Logger } from '../support/json-logger';
 import { fitMulaw, speakMulaw, toneMulaw, type CalleeVoice } from './callee-audio';
 import { calleeBehaviourFor, type CalleeBehaviour } from './callee-behaviour';
@@ -31,7 +38,10 @@ export async function startSimCallee(opts: SimCalleeOptions): Promise<SipCalleeS
     switch (behaviour.kind) {
       case 'answer-and-press': {
         let presses = 0;
-        leg.on('audio', createPromptListener(() => presses++ < 5 && leg.sendDtmf(behaviour.digit)));
+        leg.on(
+          'audio',
+          createPromptListener(() => presses++ < 5 && leg.sendDtmf(behaviour.digit)),
+        );
         return;
       }
       case 'answer-and-speak': {
@@ -43,7 +53,10 @@ export async function startSimCallee(opts: SimCalleeOptions): Promise<SipCalleeS
           // Long enough to hear the agent's answer begin, as a person would.
           leg.on('playback-drained', () => setTimeout(() => leg.hangup(), 6_000));
         };
-        leg.on('audio', createPromptListener(() => void speak()));
+        leg.on(
+          'audio',
+          createPromptListener(() => void speak()),
+        );
         return;
       }
       case 'speak-over': {
@@ -83,7 +96,11 @@ export async function startSimCallee(opts: SimCalleeOptions): Promise<SipCalleeS
 
   const onInvite = (call: IncomingCall) => {
     const behaviour = withCallerVoice(calleeBehaviourFor(call.to), parseSimCallerVoice(call.header(SIM_CALLER_VOICE_HEADER)));
-    logger.info('sim call', { to: call.to, behaviour: behaviour.kind, ...('voice' in behaviour && behaviour.voice ? { voice: `${behaviour.voice.engine}:${behaviour.voice.voice}` } : {}) });
+    logger.info('sim call', {
+      to: call.to,
+      behaviour: behaviour.kind,
+      ...('voice' in behaviour && behaviour.voice ? { voice: `${behaviour.voice.engine}:${behaviour.voice.voice}` } : {}),
+    });
     switch (behaviour.kind) {
       case 'busy':
         return call.reject(486, 'Busy Here');

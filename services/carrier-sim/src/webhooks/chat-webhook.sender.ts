@@ -75,12 +75,7 @@ export function buildStatusesNotification(wabaId: string, phoneNumberId: string,
   return messagesChange(wabaId, phoneNumberId, { statuses: stamped.map(({ report, atMs }) => statusEntry(report, atMs)) });
 }
 
-function buildInboundNotification(
-  wabaId: string,
-  phoneNumberId: string,
-  message: ChatInboundMessage,
-  profileName: string,
-) {
+function buildInboundNotification(wabaId: string, phoneNumberId: string, message: ChatInboundMessage, profileName: string) {
   return messagesChange(wabaId, phoneNumberId, {
     contacts: [{ profile: { name: profileName }, wa_id: message.from }],
     messages: [message],
@@ -161,7 +156,10 @@ export function createChatWebhookSender(deps: {
     for (const [phoneNumberId, stamped] of batches) {
       for (let i = 0; i < stamped.length; i += maxStatuses) {
         const slice = stamped.slice(i, i + maxStatuses);
-        post(slice.length === 1 ? `chat.status.${slice[0].report.status}` : `chat.statuses.${slice.length}`, buildStatusesNotification(deps.wabaId, phoneNumberId, slice));
+        post(
+          slice.length === 1 ? `chat.status.${slice[0].report.status}` : `chat.statuses.${slice.length}`,
+          buildStatusesNotification(deps.wabaId, phoneNumberId, slice),
+        );
       }
     }
   };

@@ -108,7 +108,10 @@ export class HttpResponseReader {
       const colon = lines[i].indexOf(':');
       if (colon < 0) continue;
       const name = lines[i].slice(0, colon).trim().toLowerCase();
-      const value = lines[i].slice(colon + 1).trim().toLowerCase();
+      const value = lines[i]
+        .slice(colon + 1)
+        .trim()
+        .toLowerCase();
       if (name === 'content-length') contentLength = Number(value);
       else if (name === 'transfer-encoding') chunked = value.split(',').at(-1)?.trim() === 'chunked';
       else if (name === 'connection') connection = value;

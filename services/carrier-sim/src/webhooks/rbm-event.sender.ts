@@ -26,12 +26,7 @@ export interface PubSubPush {
  * Wraps an RBM event in a Pub/Sub push envelope. Pub/Sub sends both the camelCase and the
  * snake_case spelling of the message fields, so the simulator does too.
  */
-export function buildPubSubPush(
-  clientToken: string,
-  agentId: string,
-  event: Record<string, unknown>,
-  nowIso: string,
-): PubSubPush {
+export function buildPubSubPush(clientToken: string, agentId: string, event: Record<string, unknown>, nowIso: string): PubSubPush {
   const data = Buffer.from(JSON.stringify(event), 'utf8');
   const pubSubId = newPubSubMessageId();
   const envelope = {
@@ -47,12 +42,7 @@ export function buildPubSubPush(
   return { body: JSON.stringify(envelope), signature: googSignature(clientToken, data) };
 }
 
-export function createRbmEventSender(deps: {
-  poster: WebhookPoster;
-  webhookUrl: string;
-  clientToken: string;
-  now?: () => Date;
-}): RbmEventSender {
+export function createRbmEventSender(deps: { poster: WebhookPoster; webhookUrl: string; clientToken: string; now?: () => Date }): RbmEventSender {
   const now = deps.now ?? (() => new Date());
   const push = (kind: string, agentId: string, event: Record<string, unknown>) => {
     const nowIso = now().toISOString();

@@ -50,12 +50,7 @@ export const WEBHOOK_TIMEOUT_MS = 5_000;
  * restart mid-test, so a refused connection is retried rather than dropped, and a webhook that
  * never lands is only logged: the simulator must keep serving whatever happens downstream.
  */
-export function createWebhookPoster(deps: {
-  scheduler: Scheduler;
-  logger: Logger;
-  retryDelaysMs: readonly number[];
-  timeoutMs: number;
-}): WebhookPoster {
+export function createWebhookPoster(deps: { scheduler: Scheduler; logger: Logger; retryDelaysMs: readonly number[]; timeoutMs: number }): WebhookPoster {
   let stopped = false;
 
   // Deliveries past the in-flight bound wait here as plain objects, not as built requests, so a burst of

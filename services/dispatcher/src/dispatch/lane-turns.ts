@@ -55,7 +55,9 @@ export function createLaneTurns({ fairShare, lanes, logger }: { fairShare: FairS
   async function liftStragglers(lane: TrafficLane): Promise<void> {
     // Highest numbers first: the stragglers, if any, are at that end.
     const waiting = (await Promise.all(queuesOf(lane).map((queue) => queue.getJobs(['prioritized'], 0, STRAGGLERS_LIFTED_MAX - 1, false)))).flat();
-    await Promise.all(waiting.filter((job) => (job.priority ?? job.opts.priority ?? 0) >= FAIR_SHARE_RESET_FROM).map((job) => job.changePriority({ priority: 1 })));
+    await Promise.all(
+      waiting.filter((job) => (job.priority ?? job.opts.priority ?? 0) >= FAIR_SHARE_RESET_FROM).map((job) => job.changePriority({ priority: 1 })),
+    );
   }
 
   async function resetIdleLane(lane: TrafficLane): Promise<void> {

@@ -1,11 +1,4 @@
-import {
-  isTextContent,
-  renderAsText,
-  templateParameters,
-  type ConcreteChannel,
-  type MessageContent,
-  type TemplateReference,
-} from '@switchboard/domain';
+import { isTextContent, renderAsText, templateParameters, type ConcreteChannel, type MessageContent, type TemplateReference } from '@switchboard/domain';
 import type { OutboundContent } from '@switchboard/providers';
 
 export interface MessagePayload {

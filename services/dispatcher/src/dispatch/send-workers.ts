@@ -1,5 +1,13 @@
 import type { Job } from 'bullmq';
-import { createJobWorker, MESSAGE_SEND_CHUNKS_QUEUE, MESSAGE_SEND_LANES, type JobWorker, type JobWorkerOptions, type SendMessageJob, type TrafficLane } from '@switchboard/queues';
+import {
+  createJobWorker,
+  MESSAGE_SEND_CHUNKS_QUEUE,
+  MESSAGE_SEND_LANES,
+  type JobWorker,
+  type JobWorkerOptions,
+  type SendMessageJob,
+  type TrafficLane,
+} from '@switchboard/queues';
 import { CHUNKS_AT_ONCE, type createSendChunkProcessor } from '../processors/send-chunk.processor';
 
 /**
@@ -25,7 +33,11 @@ export interface SendWorkersDeps {
 export function createSendWorkers({ sendMessage, sendChunk, startedIn, options, concurrency }: SendWorkersDeps): JobWorker[] {
   const common = { ...options, maxStalledCount: SEND_JOB_MAX_STALLS };
   const laneWorker = (lane: TrafficLane) =>
-    createJobWorker(MESSAGE_SEND_LANES[lane], { [MESSAGE_SEND_LANES[lane].jobs.sendMessage]: sendMessage }, { ...common, concurrency: concurrency[lane], onJobStart: startedIn(lane) });
+    createJobWorker(
+      MESSAGE_SEND_LANES[lane],
+      { [MESSAGE_SEND_LANES[lane].jobs.sendMessage]: sendMessage },
+      { ...common, concurrency: concurrency[lane], onJobStart: startedIn(lane) },
+    );
   const chunks = createJobWorker(
     MESSAGE_SEND_CHUNKS_QUEUE,
     { [MESSAGE_SEND_CHUNKS_QUEUE.jobs.sendChunk]: { process: sendChunk.process, retry: { onFailedForGood: sendChunk.onFailedForGood } } },

@@ -20,7 +20,9 @@ export interface InboundHandlerDeps {
 const isText = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
 function isUsable(item: UpstreamInbound): boolean {
-  return isText(item.channel) && isText(item.upstreamId) && isText(item.from) && isText(item.to) && isText(item.type) && !Number.isNaN(Date.parse(item.receivedAt));
+  return (
+    isText(item.channel) && isText(item.upstreamId) && isText(item.from) && isText(item.to) && isText(item.type) && !Number.isNaN(Date.parse(item.receivedAt))
+  );
 }
 
 /**

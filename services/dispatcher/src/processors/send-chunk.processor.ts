@@ -109,7 +109,8 @@ export function createSendChunkProcessor(deps: SendChunkDeps) {
             await deps.sendMember(data, host, known.get(data.message_id));
           } catch (error) {
             const at = error instanceof HandOff ? error.at : clock() + CHUNK_RETRY_HANDOFF_MS;
-            if (!(error instanceof HandOff)) logger.warn('chunk message failed; retrying in a job of its own', { ...host.fields, error: (error as Error).message });
+            if (!(error instanceof HandOff))
+              logger.warn('chunk message failed; retrying in a job of its own', { ...host.fields, error: (error as Error).message });
             handOffs.push({ job: data, delayMs: Math.max(0, at - clock()), priority });
           }
         }),

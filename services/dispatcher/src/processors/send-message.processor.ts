@@ -192,7 +192,13 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
       throttleDelayMs: config.throttleDelayMs,
       rcsDeduped: deps.rcsResendDeduped?.(ctx.data.mode) ?? true,
     });
-    const base = { messageId: ctx.data.message_id, attemptId: attempt.id, errorCode: decision.errorCode, errorMessage: decision.errorMessage, at: new Date(clock()) };
+    const base = {
+      messageId: ctx.data.message_id,
+      attemptId: attempt.id,
+      errorCode: decision.errorCode,
+      errorMessage: decision.errorMessage,
+      at: new Date(clock()),
+    };
     const logFields = { ...ctx.fields, channel, action: decision.action, error_code: decision.errorCode, detail: decision.errorMessage };
     switch (decision.action) {
       case 'fallback': {

@@ -134,7 +134,8 @@ export function createAdapterSets(deps: {
   };
   const describe = (mode: KeyMode, set: UpstreamSet): UpstreamDescription[] =>
     (['chat', 'rcs', 'sms'] as const).flatMap((channel) => set[channel].map((u) => ({ name: u.name, channel, mode, priority: u.priority, weight: u.weight })));
-  const named = (channel: 'chat' | 'rcs' | 'sms') => [...new Set([...sandbox[channel], ...live[channel]].map((u) => u.name))].map((name) => ({ channel, name }));
+  const named = (channel: 'chat' | 'rcs' | 'sms') =>
+    [...new Set([...sandbox[channel], ...live[channel]].map((u) => u.name))].map((name) => ({ channel, name }));
   return {
     byMode: { test: sandboxSet, live: liveSet },
     smsSessions: sessions.map((s) => s.adapter),

@@ -26,7 +26,8 @@ export function parseChatUpstreams(
     fields: ['base_url', 'access_token', 'waba_id'],
     checkEntry: (e, at, problems) => {
       if (typeof e.base_url !== 'string' || !HTTP_URL.test(e.base_url)) problems.push(`${at}.base_url must be an http(s) URL`);
-      if (e.access_token !== undefined && (typeof e.access_token !== 'string' || e.access_token === '')) problems.push(`${at}.access_token must be a non-empty string`);
+      if (e.access_token !== undefined && (typeof e.access_token !== 'string' || e.access_token === ''))
+        problems.push(`${at}.access_token must be a non-empty string`);
       if (e.waba_id !== undefined && (typeof e.waba_id !== 'string' || !/^\d+$/.test(e.waba_id))) problems.push(`${at}.waba_id must be a string of digits`);
     },
     build: (e, common) => ({

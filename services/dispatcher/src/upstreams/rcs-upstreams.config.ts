@@ -26,7 +26,8 @@ export function parseRcsUpstreams(
     fields: ['base_url', 'access_token', 'agent_id'],
     checkEntry: (e, at, problems) => {
       if (typeof e.base_url !== 'string' || !HTTP_URL.test(e.base_url)) problems.push(`${at}.base_url must be an http(s) URL`);
-      if (e.access_token !== undefined && (typeof e.access_token !== 'string' || e.access_token === '')) problems.push(`${at}.access_token must be a non-empty string`);
+      if (e.access_token !== undefined && (typeof e.access_token !== 'string' || e.access_token === ''))
+        problems.push(`${at}.access_token must be a non-empty string`);
       if (e.agent_id !== undefined && (typeof e.agent_id !== 'string' || e.agent_id === '')) problems.push(`${at}.agent_id must be a non-empty string`);
     },
     build: (e, common) => ({

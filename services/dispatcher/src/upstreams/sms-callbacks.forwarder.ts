@@ -55,7 +55,8 @@ export function forwardSmsCallbacks(deps: {
     onGroupFailure: 'retry-each-alone',
   });
   const acceptanceOf = (receipt: UpstreamReceipt) =>
-    (receipt.partId !== undefined ? deps.pendingAcceptances?.settled(receipt.partId) : undefined) ?? deps.pendingAcceptances?.settled(receipt.upstreamMessageId);
+    (receipt.partId !== undefined ? deps.pendingAcceptances?.settled(receipt.partId) : undefined) ??
+    deps.pendingAcceptances?.settled(receipt.upstreamMessageId);
   sms.onReceipt(async (receipt) => {
     const acceptance = acceptanceOf(receipt);
     if (acceptance) await waitAtMost(acceptance, deps.maxAcceptanceWaitMs ?? 1_000);

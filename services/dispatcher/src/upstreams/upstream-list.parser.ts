@@ -56,7 +56,9 @@ export function parseUpstreamList<T extends UpstreamListEntry>(options: {
       problems.push(`${at}.name "${String(e.name)}" is used twice`);
       return;
     }
-    upstreams.push(options.build(e, { name: e.name as string, priority: (e.priority as number | undefined) ?? 1, weight: (e.weight as number | undefined) ?? 1 }));
+    upstreams.push(
+      options.build(e, { name: e.name as string, priority: (e.priority as number | undefined) ?? 1, weight: (e.weight as number | undefined) ?? 1 }),
+    );
   });
   return { upstreams, problems };
 }

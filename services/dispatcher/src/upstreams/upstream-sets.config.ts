@@ -33,7 +33,10 @@ export function readUpstreamSets(read: EnvReader, env: Env): { sandbox: Upstream
   const smsList = (variable: string, fallback: SmsUpstreamConfig[], credentials?: { systemId: string; password: string }) => {
     const raw = env[variable];
     if (raw === undefined || raw.trim() === '') return fallback;
-    const defaults = { systemId: fallback[0]?.systemId ?? SANDBOX_CREDENTIALS.smppSystemId, password: fallback[0]?.password ?? SANDBOX_CREDENTIALS.smppPassword };
+    const defaults = {
+      systemId: fallback[0]?.systemId ?? SANDBOX_CREDENTIALS.smppSystemId,
+      password: fallback[0]?.password ?? SANDBOX_CREDENTIALS.smppPassword,
+    };
     const parsed = parseSmsUpstreams(variable, raw, defaults, credentials);
     read.problems.push(...parsed.problems);
     return parsed.upstreams;
@@ -41,7 +44,10 @@ export function readUpstreamSets(read: EnvReader, env: Env): { sandbox: Upstream
   const chatList = (variable: string, fallback: ChatUpstreamConfig[], credentials?: { accessToken: string; wabaId: string }) => {
     const raw = env[variable];
     if (raw === undefined || raw.trim() === '') return fallback;
-    const defaults = { accessToken: fallback[0]?.accessToken ?? SANDBOX_CREDENTIALS.chatAccessToken, wabaId: fallback[0]?.wabaId ?? SANDBOX_CREDENTIALS.chatWabaId };
+    const defaults = {
+      accessToken: fallback[0]?.accessToken ?? SANDBOX_CREDENTIALS.chatAccessToken,
+      wabaId: fallback[0]?.wabaId ?? SANDBOX_CREDENTIALS.chatWabaId,
+    };
     const parsed = parseChatUpstreams(variable, raw, defaults, credentials);
     read.problems.push(...parsed.problems);
     return parsed.upstreams;
@@ -49,7 +55,10 @@ export function readUpstreamSets(read: EnvReader, env: Env): { sandbox: Upstream
   const rcsList = (variable: string, fallback: RcsUpstreamConfig[], credentials?: { accessToken: string; agentId: string }) => {
     const raw = env[variable];
     if (raw === undefined || raw.trim() === '') return fallback;
-    const defaults = { accessToken: fallback[0]?.accessToken ?? SANDBOX_CREDENTIALS.rbmAccessToken, agentId: fallback[0]?.agentId ?? SANDBOX_CREDENTIALS.rbmAgentId };
+    const defaults = {
+      accessToken: fallback[0]?.accessToken ?? SANDBOX_CREDENTIALS.rbmAccessToken,
+      agentId: fallback[0]?.agentId ?? SANDBOX_CREDENTIALS.rbmAgentId,
+    };
     const parsed = parseRcsUpstreams(variable, raw, defaults, credentials);
     read.problems.push(...parsed.problems);
     return parsed.upstreams;
@@ -148,7 +157,8 @@ export function readUpstreamSets(read: EnvReader, env: Env): { sandbox: Upstream
   }
   const chatNames = new Set([...sandbox.chat, ...live.chat].map((u) => u.name));
   for (const name of new Set([...sandbox.rcs, ...live.rcs].map((u) => u.name))) {
-    if (smsNames.has(name) || chatNames.has(name)) read.problems.push(`upstream name "${name}" is used by an RBM upstream and another channel's; names key the breakers, so use another`);
+    if (smsNames.has(name) || chatNames.has(name))
+      read.problems.push(`upstream name "${name}" is used by an RBM upstream and another channel's; names key the breakers, so use another`);
   }
   for (const u of live.rcs) {
     const twin = sandbox.rcs.find((s) => s.name === u.name);

@@ -9,7 +9,9 @@ import type { DispatcherContext } from './dispatcher-context';
 export function wireEventPublishing({ db, logger, queueOptions }: DispatcherContext) {
   const eventFanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOptions);
   const publishEvents = publishEventsOrLeaveInOutbox(
-    createBatchingEventPublisher(createEventPublisher({ queue: eventFanoutQueue, outbox: { ...createEventsRepository(db), ...createEventTargetsRepository(db) } })),
+    createBatchingEventPublisher(
+      createEventPublisher({ queue: eventFanoutQueue, outbox: { ...createEventsRepository(db), ...createEventTargetsRepository(db) } }),
+    ),
     logger,
   );
   return { eventFanoutQueue, publishEvents };

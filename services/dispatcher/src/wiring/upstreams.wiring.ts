@@ -11,7 +11,16 @@ import type { DispatcherContext } from './dispatcher-context';
  */
 export function wireUpstreams({ config, logger, metrics, redis, clock }: DispatcherContext) {
   const breakers = coalesceBreakerStore(createUpstreamBreakerStore({ redis, prefix: config.queuePrefix, windowSize: config.breaker.windowSize }));
-  const adapters = createAdapterSets({ sandbox: config.sandbox, live: config.live, logger, breakers, policy: config.breaker, clock, metrics, smpp: config.smpp });
+  const adapters = createAdapterSets({
+    sandbox: config.sandbox,
+    live: config.live,
+    logger,
+    breakers,
+    policy: config.breaker,
+    clock,
+    metrics,
+    smpp: config.smpp,
+  });
   const stopSync = syncUpstreamState({
     descriptions: adapters.descriptions,
     names: adapters.breakerNames,

@@ -67,7 +67,11 @@ export function createCallListener(media: AgentMedia, opts: { backchannelMs: num
   // The utterance being said: its loud frames, and what played when it started.
   let current: { loudFrames: number; overAudio: AgentAudio | undefined; interrupted: boolean } | undefined;
   let consumer:
-    | { recognize?: (audio: Buffer) => Promise<string>; completes?: (words: string) => boolean; deliver: (audio: Buffer, early: Promise<string> | undefined, how: UtteranceEnd) => void }
+    | {
+        recognize?: (audio: Buffer) => Promise<string>;
+        completes?: (words: string) => boolean;
+        deliver: (audio: Buffer, early: Promise<string> | undefined, how: UtteranceEnd) => void;
+      }
     | undefined;
   let atLastPause: Promise<string> | undefined;
   // Loud since the last pause was handed to the recogniser: its words no longer end the utterance.

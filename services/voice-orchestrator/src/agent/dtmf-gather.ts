@@ -12,7 +12,12 @@ export interface DtmfGatherOptions {
  * Collects digits (docs/voice-agents.md#gather): a digit while the prompt plays stops it (barge-in); collection ends at
  * `maxDigits`, at the finish key (not included), or when the inter-digit timeout passes. Empty means no input.
  */
-export async function gatherDigits(media: AgentMedia, promptPlaying: boolean, opts: DtmfGatherOptions, stopPrompt = () => media.clearPlayback()): Promise<string> {
+export async function gatherDigits(
+  media: AgentMedia,
+  promptPlaying: boolean,
+  opts: DtmfGatherOptions,
+  stopPrompt = () => media.clearPlayback(),
+): Promise<string> {
   let digits = '';
   const accept = (digit: string): boolean => {
     if (opts.finishKey && digit === opts.finishKey) return true;

@@ -11,7 +11,13 @@ import { END_OF_SPEECH_MS } from './speech-capture';
 import { createCallListener, type CallListener, type UtteranceEnd } from './call-listener';
 import type { RecognitionMethod } from '../speech/pocketsphinx-stt';
 
-export type FlowEnd = { kind: 'hangup' } | { kind: 'transferred'; referTo: string } | { kind: 'bridged'; to: string } | { kind: 'call_ended' } | { kind: 'unsupported'; node: string; type: string } | { kind: 'too_many_steps' };
+export type FlowEnd =
+  | { kind: 'hangup' }
+  | { kind: 'transferred'; referTo: string }
+  | { kind: 'bridged'; to: string }
+  | { kind: 'call_ended' }
+  | { kind: 'unsupported'; node: string; type: string }
+  | { kind: 'too_many_steps' };
 
 export interface FlowEngineDeps {
   media: AgentMedia;
@@ -157,7 +163,9 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
             listener.interrupt();
             if (firstDigit === dtmf.finishKey) digits = '';
             else if (dtmf.maxDigits <= 1) digits = firstDigit;
-            else digits = firstDigit + (await gatherDigits(media, false, { ...dtmf, maxDigits: dtmf.maxDigits - 1, firstDigitTimeoutMs: dtmf.interDigitTimeoutMs }));
+            else
+              digits =
+                firstDigit + (await gatherDigits(media, false, { ...dtmf, maxDigits: dtmf.maxDigits - 1, firstDigitTimeoutMs: dtmf.interDigitTimeoutMs }));
           } else {
             utterance = await speech.utterance;
             heardEarly = speech.recognizedEarly();
@@ -233,7 +241,9 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
           // The second party's audio is not the agent's: nothing may cut it, and the agent does not listen meanwhile.
           listener.pause();
           const ringSeconds = node.timeout_seconds ?? DEFAULT_BRIDGE_RING_SECONDS;
-          const bridged = deps.bridge ? await deps.bridge(node.to, ringSeconds * 1000) : { connected: false as const, to: node.to, reason: 'bridging is not available' };
+          const bridged = deps.bridge
+            ? await deps.bridge(node.to, ringSeconds * 1000)
+            : { connected: false as const, to: node.to, reason: 'bridging is not available' };
           if (media.isEnded) return { kind: 'call_ended' };
           if (bridged.connected) {
             await deps.transcript('agent', `Bridged to ${bridged.to}`);
@@ -253,7 +263,8 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
           await deps.transcript('agent', `Transferred to ${result.referTo}`);
           return { kind: 'transferred', referTo: result.referTo };
         }
-        const why = result.referStatus === 0 ? 'no answer to REFER' : `REFER ${result.referStatus}${result.notifyStatus ? `, NOTIFY ${result.notifyStatus}` : ''}`;
+        const why =
+          result.referStatus === 0 ? 'no answer to REFER' : `REFER ${result.referStatus}${result.notifyStatus ? `, NOTIFY ${result.notifyStatus}` : ''}`;
         await deps.transcript('agent', `Transfer to ${result.referTo} failed (${why})`);
         variables.transfer_error = why;
         if (typeof node.on_error !== 'string') return { kind: 'hangup' };

@@ -33,7 +33,12 @@ const SENTENCE_END = /[.!?](\s+|$)/;
  * as its last token arrived, so the agent starts speaking before the model has finished. Tool calls are assembled
  * from their deltas. A non-2xx answer or a broken stream throws.
  */
-export async function streamChatCompletion(endpoint: LlmEndpoint, messages: ChatMessage[], tools: ChatTool[], onSentence: (sentence: string) => void): Promise<ChatReply> {
+export async function streamChatCompletion(
+  endpoint: LlmEndpoint,
+  messages: ChatMessage[],
+  tools: ChatTool[],
+  onSentence: (sentence: string) => void,
+): Promise<ChatReply> {
   const res = await fetch(`${endpoint.baseUrl.replace(/\/$/, '')}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
@@ -69,7 +74,13 @@ export async function streamChatCompletion(endpoint: LlmEndpoint, messages: Chat
       if (!line.startsWith('data:')) continue;
       const data = line.slice(5).trim();
       if (data === '[DONE]') continue;
-      const delta = (JSON.parse(data) as { choices?: Array<{ delta?: { content?: string; tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> } }> }).choices?.[0]?.delta;
+      const delta = (
+        JSON.parse(data) as {
+          choices?: Array<{
+            delta?: { content?: string; tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> };
+          }>;
+        }
+      ).choices?.[0]?.delta;
       if (delta?.content) {
         content += delta.content;
         pending += delta.content;

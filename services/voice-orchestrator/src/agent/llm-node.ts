@@ -28,7 +28,8 @@ export interface LlmNodeDeps {
   listenTimeoutMs: number;
 }
 
-export type LlmOutcome = { kind: 'goal_reached'; result: Record<string, unknown> } | { kind: 'turns_exhausted' } | { kind: 'no_input' } | { kind: 'call_ended' };
+export type LlmOutcome =
+  { kind: 'goal_reached'; result: Record<string, unknown> } | { kind: 'turns_exhausted' } | { kind: 'no_input' } | { kind: 'call_ended' };
 
 /**
  * A conversation of at most `maxTurns` model turns. The model speaks first; each reply is spoken sentence by
@@ -37,7 +38,10 @@ export type LlmOutcome = { kind: 'goal_reached'; result: Record<string, unknown>
  */
 export async function runLlmConversation(node: AgentNodeOf<'llm'>, deps: LlmNodeDeps): Promise<LlmOutcome> {
   const messages: ChatMessage[] = [
-    { role: 'system', content: `${node.system_prompt}\nGoal: ${node.goal}\nYou are on a phone call: answer in short spoken sentences. Call end_goal once the goal is reached.` },
+    {
+      role: 'system',
+      content: `${node.system_prompt}\nGoal: ${node.goal}\nYou are on a phone call: answer in short spoken sentences. Call end_goal once the goal is reached.`,
+    },
   ];
   for (let turn = 0; turn < node.max_turns; turn += 1) {
     // Sentences are synthesised one after another, so they play in the order the model wrote them.
@@ -50,7 +54,9 @@ export async function runLlmConversation(node: AgentNodeOf<'llm'>, deps: LlmNode
     messages.push({
       role: 'assistant',
       content: reply.content,
-      ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+      ...(reply.toolCalls.length > 0
+        ? { tool_calls: reply.toolCalls.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.arguments } })) }
+        : {}),
     });
     const goal = reply.toolCalls.find((c) => c.name === END_GOAL_TOOL.function.name);
     if (goal) {

@@ -89,12 +89,23 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
       llm: deps.llmFor(call.mode, typeof agent.llm?.model === 'string' ? agent.llm.model : undefined),
       transfer: async (to) => {
         const result = await leg.transfer(to);
-        logger.info('transfer', { ...fields, refer_to: result.referTo, accepted: result.accepted, refer_status: result.referStatus, notify_status: result.notifyStatus });
+        logger.info('transfer', {
+          ...fields,
+          refer_to: result.referTo,
+          accepted: result.accepted,
+          refer_status: result.referStatus,
+          notify_status: result.notifyStatus,
+        });
         return result;
       },
       bridge: async (to, ringTimeoutMs) => {
         secondLegRinging = true;
-        const attempt = await bridgeSecondLeg(leg, media, { to, from: call.from, ringTimeoutMs }, { trunk, lines: deps.lines, transcript, logger, fields }).finally(() => (secondLegRinging = false));
+        const attempt = await bridgeSecondLeg(
+          leg,
+          media,
+          { to, from: call.from, ringTimeoutMs },
+          { trunk, lines: deps.lines, transcript, logger, fields },
+        ).finally(() => (secondLegRinging = false));
         // While bridged the agent is out of the conversation: a quiet pause between the two parties is theirs.
         if (attempt.connected) stopSilenceWatch();
         return attempt;
@@ -149,7 +160,14 @@ export async function runCallSession(trunk: TelephonyTrunk, call: CallRow, agent
   const status = statusOfEnd(end);
   const ended = await progress.ended(call.id, status, end.endReason, now());
   if (ended) await publishEvents(ended.events, fields);
-  logger.info('call ended', { ...fields, status, end_reason: end.endReason, frames_late: leg.mediaStats.framesLate, frames_sent: leg.mediaStats.framesSent, frame_lateness_ms: leg.mediaStats.latenessMs });
+  logger.info('call ended', {
+    ...fields,
+    status,
+    end_reason: end.endReason,
+    frames_late: leg.mediaStats.framesLate,
+    frames_sent: leg.mediaStats.framesSent,
+    frame_lateness_ms: leg.mediaStats.latenessMs,
+  });
   if (!call.record) return;
   const recording = recorder.finish();
   if (!recording) return;
@@ -175,10 +193,12 @@ function redialWanted(call: CallRow, end: CallEnd): boolean {
 
 function classifyAnswer(media: AgentMedia): Promise<AnsweredBy> {
   return new Promise((resolve) => {
-    const stop = media.onAudio(createAnsweringMachineDetector((answeredBy) => {
-      stop();
-      resolve(answeredBy);
-    }));
+    const stop = media.onAudio(
+      createAnsweringMachineDetector((answeredBy) => {
+        stop();
+        resolve(answeredBy);
+      }),
+    );
     void media.ended.then(() => resolve('unknown'));
   });
 }

@@ -11,7 +11,8 @@ export interface OpenAiAudioEndpoint {
   timeoutMs: number;
 }
 
-export const audioUrl = (endpoint: OpenAiAudioEndpoint, path: '/v1/audio/speech' | '/v1/audio/transcriptions') => `${endpoint.baseUrl.replace(/\/+$/, '')}${path}`;
+export const audioUrl = (endpoint: OpenAiAudioEndpoint, path: '/v1/audio/speech' | '/v1/audio/transcriptions') =>
+  `${endpoint.baseUrl.replace(/\/+$/, '')}${path}`;
 
 export const bearer = (endpoint: OpenAiAudioEndpoint): Record<string, string> => (endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {});
 

@@ -10,7 +10,10 @@ export function transcriptionForm(mulaw: Buffer, model: string, phrases: string[
   const form = new FormData();
   form.append('file', new Blob([lineMulawToWav(mulaw)], { type: 'audio/wav' }), 'utterance.wav');
   form.append('model', model);
-  const prompt = phrases.map((p) => p.trim()).filter(Boolean).join(', ');
+  const prompt = phrases
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .join(', ');
   if (prompt) form.append('prompt', prompt);
   form.append('response_format', 'json');
   return form;

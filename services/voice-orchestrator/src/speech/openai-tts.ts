@@ -10,7 +10,12 @@ export type SpeechResponseFormat = 'wav' | 'pcm';
  * to 8 kHz μ-law. Cached by (provider, voice, text) like the local engines. A non-2xx answer, a malformed body or the
  * timeout rejects, and the flow's say fails with it.
  */
-export function createOpenAiTts(opts: { endpoint: OpenAiAudioEndpoint; responseFormat: SpeechResponseFormat; defaultVoice: string; cacheEntries: number }): TextToSpeech {
+export function createOpenAiTts(opts: {
+  endpoint: OpenAiAudioEndpoint;
+  responseFormat: SpeechResponseFormat;
+  defaultVoice: string;
+  cacheEntries: number;
+}): TextToSpeech {
   const { endpoint } = opts;
   return createCachedTts({
     provider: 'openai',

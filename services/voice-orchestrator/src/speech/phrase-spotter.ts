@@ -13,7 +13,10 @@ const THRESHOLD_EXPONENT_PER_PHONE = 2;
 /** The phones of a phrase, by the first pronunciation of each of its words; null when a word is not in the dictionary. */
 function phoneCount(phrase: string, known: Map<string, string[]>): number | null {
   let phones = 0;
-  for (const word of phrase.toLowerCase().split(/[^a-z']+/).filter(Boolean)) {
+  for (const word of phrase
+    .toLowerCase()
+    .split(/[^a-z']+/)
+    .filter(Boolean)) {
     const lines = known.get(word);
     if (!lines) return null;
     phones += lines[0].split(/\s+/).length - 1;
@@ -26,7 +29,11 @@ export function keyphraseList(phrases: string[], known: Map<string, string[]>): 
   const lines = new Set<string>();
   for (const phrase of phrases) {
     const phones = phoneCount(phrase, known);
-    const words = phrase.toLowerCase().split(/[^a-z']+/).filter(Boolean).join(' ');
+    const words = phrase
+      .toLowerCase()
+      .split(/[^a-z']+/)
+      .filter(Boolean)
+      .join(' ');
     if (phones !== null) lines.add(`${words} /1e-${THRESHOLD_EXPONENT_PER_PHONE * phones}/`);
   }
   return lines.size > 0 ? `${[...lines].join('\n')}\n` : '';
@@ -46,7 +53,11 @@ export function createPhraseSpotter(): SpeechRecognizer {
       const keyphrases = keyphraseList(phrases, known);
       if (keyphrases === '' || mulaw.length === 0) return '';
       const stdout = await runPocketsphinx(addHighBandFloor(upsampleMulawTo16k(mulaw)), known, { kws: keyphrases });
-      return stdout.split('\n').map((line) => line.trim()).filter(Boolean).join(' ');
+      return stdout
+        .split('\n')
+        .map((line) => line.trim())
+        .filter(Boolean)
+        .join(' ');
     },
   };
 }

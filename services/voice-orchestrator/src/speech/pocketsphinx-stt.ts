@@ -70,11 +70,16 @@ export async function runPocketsphinx(pcm16k: Int16Array, known: Map<string, str
     const [flag, text] = 'jsgf' in search ? ['-jsgf', search.jsgf] : ['-kws', search.kws];
     await writeFile(join(dir, 'search.txt'), text);
     const { stdout } = await run('pocketsphinx_continuous', [
-      '-infile', join(dir, 'speech.wav'),
-      flag, join(dir, 'search.txt'),
-      '-hmm', join(MODEL, 'en-us'),
-      '-dict', join(dir, 'words.dict'),
-      '-logfn', '/dev/null',
+      '-infile',
+      join(dir, 'speech.wav'),
+      flag,
+      join(dir, 'search.txt'),
+      '-hmm',
+      join(MODEL, 'en-us'),
+      '-dict',
+      join(dir, 'words.dict'),
+      '-logfn',
+      '/dev/null',
     ]);
     return stdout;
   } finally {
@@ -113,7 +118,10 @@ export function matchPhrase(heard: string, phrases: string[]): number {
   let best = -1;
   let bestWords = 0;
   phrases.forEach((phrase, i) => {
-    const words = phrase.toLowerCase().split(/[^a-z']+/).filter(Boolean);
+    const words = phrase
+      .toLowerCase()
+      .split(/[^a-z']+/)
+      .filter(Boolean);
     if (words.length > bestWords && words.every((w) => said.has(w))) {
       best = i;
       bestWords = words.length;

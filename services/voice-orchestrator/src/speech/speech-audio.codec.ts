@@ -27,11 +27,17 @@ export function parseWav(file: Buffer): PcmAudio {
     const body = offset + 8;
     if (id === 'fmt ') {
       if (declared < 16 || body + 16 > file.length) throw new RangeError('WAV fmt chunk is too short');
-      format = { tag: file.readUInt16LE(body), channels: file.readUInt16LE(body + 2), sampleRate: file.readUInt32LE(body + 4), bits: file.readUInt16LE(body + 14) };
+      format = {
+        tag: file.readUInt16LE(body),
+        channels: file.readUInt16LE(body + 2),
+        sampleRate: file.readUInt32LE(body + 4),
+        bits: file.readUInt16LE(body + 14),
+      };
     } else if (id === 'data') {
       if (!format) throw new RangeError('WAV data chunk comes before its fmt chunk');
       // 0xFFFE is WAVE_FORMAT_EXTENSIBLE, whose PCM sub-format is read the same way.
-      if ((format.tag !== 1 && format.tag !== 0xfffe) || format.bits !== 16) throw new RangeError(`WAV must be 16-bit PCM (format ${format.tag}, ${format.bits} bits)`);
+      if ((format.tag !== 1 && format.tag !== 0xfffe) || format.bits !== 16)
+        throw new RangeError(`WAV must be 16-bit PCM (format ${format.tag}, ${format.bits} bits)`);
       if (format.channels < 1 || format.sampleRate < 1) throw new RangeError('WAV has no channels or no sample rate');
       const end = declared === 0 || declared === 0xffffffff ? file.length : Math.min(file.length, body + declared);
       return { sampleRate: format.sampleRate, samples: mixToMono(readInt16LE(file.subarray(body, end)), format.channels) };

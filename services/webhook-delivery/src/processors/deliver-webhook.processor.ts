@@ -5,7 +5,10 @@ import { createDeliveryAttempt, type AttemptDeps } from './delivery-attempt';
 
 /** A failed attempt with the wait the schedule chose; the retry policy below reads `delayMs`. */
 class RetryLaterError extends Error {
-  constructor(readonly delayMs: number, message: string) {
+  constructor(
+    readonly delayMs: number,
+    message: string,
+  ) {
     super(message);
   }
 }

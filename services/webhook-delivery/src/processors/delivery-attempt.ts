@@ -1,5 +1,12 @@
 import { withOutgoingTrace } from '@switchboard/queues';
-import { signingSecrets, toEnvelope, type AttemptRecord, type DeliveryForAttempt, type WebhookDeliveriesRepository, type WebhookEndpointsRepository } from '@switchboard/store';
+import {
+  signingSecrets,
+  toEnvelope,
+  type AttemptRecord,
+  type DeliveryForAttempt,
+  type WebhookDeliveriesRepository,
+  type WebhookEndpointsRepository,
+} from '@switchboard/store';
 import { nextRetryDelay, signedHeaders } from '@switchboard/webhooks';
 import type { EndpointSlots } from '../endpoint-slots';
 import type { WebhookSender, SendOutcome } from '../http/webhook-sender';
@@ -23,9 +30,7 @@ export interface AttemptDeps {
 
 /** What one attempt came to: the delivery ended (or had nothing to do), waits for a retry, or found its target full. */
 export type AttemptResult =
-  | { ended: 'delivered' | 'stale' | 'skipped' | 'gone' | 'refused' | 'disabled' | 'exhausted' }
-  | { retryInMs: number; error: string }
-  | { saturated: true };
+  { ended: 'delivered' | 'stale' | 'skipped' | 'gone' | 'refused' | 'disabled' | 'exhausted' } | { retryInMs: number; error: string } | { saturated: true };
 
 export interface AttemptInput {
   deliveryId: string;
@@ -64,9 +69,16 @@ export function createDeliveryAttempt(deps: AttemptDeps): (input: AttemptInput) 
   const loadDelivery = deps.loadDelivery ?? (async (id: string) => (await deps.deliveries.findForAttempt([id])).get(id) ?? null);
   const storeSuccess =
     deps.storeSuccess ??
-    (async ({ attempt, generation }: { attempt: AttemptRecord; generation: number }) => void (await deps.deliveries.storeAttempt(attempt, { settle: { generation, status: 'delivered' }, endpointRun: 'success' })));
+    (async ({ attempt, generation }: { attempt: AttemptRecord; generation: number }) =>
+      void (await deps.deliveries.storeAttempt(attempt, { settle: { generation, status: 'delivered' }, endpointRun: 'success' })));
   /** Stores an attempt that reached the network with its effects, and says what comes next. */
-  const storeOutcome = async (delivery: DeliveryForAttempt, url: string, outcome: SendOutcome, generation: number, attemptsBefore: number): Promise<AttemptResult> => {
+  const storeOutcome = async (
+    delivery: DeliveryForAttempt,
+    url: string,
+    outcome: SendOutcome,
+    generation: number,
+    attemptsBefore: number,
+  ): Promise<AttemptResult> => {
     const at = deps.clock();
     const attempt: AttemptRecord = {
       deliveryId: delivery.id,

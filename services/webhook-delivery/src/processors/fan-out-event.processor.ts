@@ -1,7 +1,15 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { enqueueDeliveries, type BulkJobAdder, type DeliverWebhookJob, type DeliveryToEnqueue, type FanOutEventJob } from '@switchboard/queues';
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
-import { CALLBACK_TARGET, type DeliveryForAttempt, type DeliveryTarget, type EventsRepository, type FanOutPlan, type PendingDelivery, type WebhookDeliveriesRepository } from '@switchboard/store';
+import {
+  CALLBACK_TARGET,
+  type DeliveryForAttempt,
+  type DeliveryTarget,
+  type EventsRepository,
+  type FanOutPlan,
+  type PendingDelivery,
+  type WebhookDeliveriesRepository,
+} from '@switchboard/store';
 import type { AttemptInput, AttemptResult } from './delivery-attempt';
 
 type FannedOutDelivery = PendingDelivery & { forAttempt?: DeliveryForAttempt };
@@ -44,7 +52,9 @@ export interface FanOutDeps {
  */
 export function createFanOutEventProcessor(deps: FanOutDeps) {
   const loadPlan = deps.loadPlan ?? (async (id: string) => (await deps.events.fanOutPlans([id])).get(id) ?? null);
-  const createDeliveries = deps.createDeliveries ?? ((i: { event: FanOutPlan['event']; targets: DeliveryTarget[]; at: Date }) => deps.deliveries.createForEvent(i.event, i.targets, i.at));
+  const createDeliveries =
+    deps.createDeliveries ??
+    ((i: { event: FanOutPlan['event']; targets: DeliveryTarget[]; at: Date }) => deps.deliveries.createForEvent(i.event, i.targets, i.at));
   const enqueue = deps.enqueue ?? (async (jobs: DeliveryToEnqueue[]) => void (await enqueueDeliveries(deps.deliveryQueue, jobs, deps.retryScheduleMs)));
   const markPublished = deps.markPublished ?? ((i: { id: string; at: Date }) => deps.events.markPublished([i.id], i.at));
   const attemptFirst = deps.retryScheduleMs[0] === 0 ? deps.attemptFirst : undefined;
