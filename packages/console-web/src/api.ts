@@ -31,7 +31,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   if (method !== 'GET') headers['X-CSRF-Token'] = csrfToken;
   const res = await fetch(`/console/api${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
   if (res.status === 204) return undefined as T;
-  const json = await res.json().catch(() => ({ status: res.status, code: 'unreadable', detail: `HTTP ${res.status}` }));
+  const json: unknown = await res.json().catch(() => ({ status: res.status, code: 'unreadable', detail: `HTTP ${res.status}` }));
   if (!res.ok) {
     if (res.status === 401 && !path.startsWith('/session')) onSignedOut();
     throw new ApiProblem(json as Problem);
@@ -49,4 +49,10 @@ export function query(params: Record<string, string | undefined>): string {
 export interface Page<T> {
   data: T[];
   next_cursor: string | null;
+}
+
+/** A text field of a submitted form: its value, or '' when the form has no such field (these forms have no file inputs). */
+export function formText(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
 }

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api } from '../api';
+import { api, formText } from '../api';
 import { ListTable } from '../components/ListTable';
 import { EmptyState, ProblemMessage, ShownOnce, Time } from '../components/ui';
 import { useCanEdit } from '../session';
@@ -28,7 +28,7 @@ export function KeysPage() {
   function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const rate = String(form.get('rate') ?? '').trim();
+    const rate = formText(form, 'rate').trim();
     void act(async () =>
       setCreated(
         await api('POST', '/keys', {

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { api, query, type Page } from '../api';
+import { api, formText, query, type Page } from '../api';
 import { ListTable } from '../components/ListTable';
 import { Pager } from '../components/Pager';
 import { EmptyState, ProblemMessage, StatusBadge, Time } from '../components/ui';
@@ -21,7 +21,7 @@ const STATUSES = ['queued', 'scheduled', 'sending', 'sent', 'delivered', 'read',
 const CHANNELS = ['auto', 'chat', 'sms', 'rcs'];
 
 /** `datetime-local` gives local wall time without a zone; the API wants an instant. */
-const instant = (local: FormDataEntryValue | null) => (local ? new Date(String(local)).toISOString() : undefined);
+const instant = (local: string) => (local ? new Date(local).toISOString() : undefined);
 
 export function MessagesPage() {
   const [filters, setFilters] = useState<Record<string, string | undefined>>({});
@@ -34,11 +34,11 @@ export function MessagesPage() {
     const form = new FormData(event.currentTarget);
     pages.reset();
     setFilters({
-      status: String(form.get('status') || '') || undefined,
-      channel: String(form.get('channel') || '') || undefined,
-      recipient: String(form.get('recipient') || '').trim() || undefined,
-      from: instant(form.get('from')),
-      to: instant(form.get('to')),
+      status: formText(form, 'status') || undefined,
+      channel: formText(form, 'channel') || undefined,
+      recipient: formText(form, 'recipient').trim() || undefined,
+      from: instant(formText(form, 'from')),
+      to: instant(formText(form, 'to')),
     });
   }
 

@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { api } from '../api';
+import { api, formText } from '../api';
 import { ListTable } from '../components/ListTable';
 import { EmptyState, ProblemMessage, Time } from '../components/ui';
 import { useCanEdit } from '../session';
@@ -23,7 +23,7 @@ export function NumbersPage() {
   function add(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    void act(() => api('POST', '/numbers', { e164: String(form.get('e164') ?? '').trim(), channels: form.getAll('channels') }));
+    void act(() => api('POST', '/numbers', { e164: formText(form, 'e164').trim(), channels: form.getAll('channels') }));
   }
 
   return (

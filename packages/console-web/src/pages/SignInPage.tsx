@@ -22,7 +22,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (a: { user: ConsoleUser
   return (
     <main id="main" className="auth">
       <h1>Sign in to the Switchboard console</h1>
-      <form onSubmit={submit} className="card">
+      <form onSubmit={(event) => void submit(event)} className="card">
         <label>
           Email
           <input name="email" type="email" autoComplete="username" required />

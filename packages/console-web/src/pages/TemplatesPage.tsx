@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { api, type Page } from '../api';
+import { api, formText, type Page } from '../api';
 import { ListTable } from '../components/ListTable';
 import { EmptyState, ProblemMessage, StatusBadge, Time } from '../components/ui';
 import { useCanEdit } from '../session';
@@ -26,10 +26,10 @@ export function TemplatesPage() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const components: Array<Record<string, string>> = [];
-    const header = String(form.get('header') ?? '').trim();
+    const header = formText(form, 'header').trim();
     if (header) components.push({ type: 'header', text: header });
-    components.push({ type: 'body', text: String(form.get('body') ?? '') });
-    const footer = String(form.get('footer') ?? '').trim();
+    components.push({ type: 'body', text: formText(form, 'body') });
+    const footer = formText(form, 'footer').trim();
     if (footer) components.push({ type: 'footer', text: footer });
     void act(() => api('POST', '/v1/templates', { name: form.get('name'), language: form.get('language'), category: form.get('category'), components }));
   }

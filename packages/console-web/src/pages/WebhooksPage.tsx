@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, type Page } from '../api';
+import { api, formText, type Page } from '../api';
 import { ListTable } from '../components/ListTable';
 import { EmptyState, ProblemMessage, ShownOnce, StatusBadge, Time } from '../components/ui';
 import { useCanEdit } from '../session';
@@ -40,10 +40,10 @@ export function WebhooksPage() {
   function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const description = String(form.get('description') ?? '').trim();
+    const description = formText(form, 'description').trim();
     void act(async () => {
       const created = await api<Endpoint & { secret: string }>('POST', '/v1/webhooks', {
-        url: String(form.get('url') ?? '').trim(),
+        url: formText(form, 'url').trim(),
         events: form.getAll('events'),
         ...(description ? { description } : {}),
       });
@@ -170,7 +170,7 @@ function DeliveryLog({ endpointId, canEdit, onError }: { endpointId: string; can
             {canEdit && (
               <button
                 type="button"
-                onClick={() => api('POST', `/v1/events/${a.event_id}/redeliver`).then(log.reload, onError)}
+                onClick={() => void api('POST', `/v1/events/${a.event_id}/redeliver`).then(log.reload, onError)}
                 aria-label={`Redeliver ${a.event_type} event ${a.event_id}`}
               >
                 Redeliver

@@ -20,7 +20,7 @@ export function WelcomePage({ onSignedIn }: { onSignedIn: (a: { user: ConsoleUse
       const answer = await api<{ user: ConsoleUser; csrf_token: string }>('POST', '/session/redeem', { token, password: form.get('password') });
       history.replaceState(null, '', window.location.pathname);
       onSignedIn(answer);
-      navigate('/keys', { replace: true });
+      void navigate('/keys', { replace: true });
     } catch (e) {
       setError(e);
     }
@@ -28,7 +28,7 @@ export function WelcomePage({ onSignedIn }: { onSignedIn: (a: { user: ConsoleUse
   return (
     <main id="main" className="auth">
       <h1>Welcome to the Switchboard console</h1>
-      <form onSubmit={submit} className="card">
+      <form onSubmit={(event) => void submit(event)} className="card">
         <p>Choose a password (at least 10 characters). This link works once.</p>
         <label>
           New password
