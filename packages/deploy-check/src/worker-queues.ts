@@ -35,6 +35,6 @@ const isQueueContract = (value: unknown): value is { name: string; jobs: object 
   typeof (value as { jobs?: unknown }).jobs === 'object';
 
 /** Every queue contract packages/queues exports: each must be scaled on by the worker that drains it. */
-export const ALL_QUEUES: readonly string[] = Object.values(queues)
+export const ALL_QUEUES: readonly string[] = Object.values<unknown>(queues)
   .filter(isQueueContract)
   .map((contract) => contract.name);

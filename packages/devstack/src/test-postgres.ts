@@ -31,7 +31,7 @@ async function answers(url: string): Promise<boolean> {
  * temporary folder, so a fresh machine needs nothing installed. TEST_EMBEDDED_POSTGRES=1 skips the probe.
  */
 export async function ensurePostgres(env: NodeJS.ProcessEnv = process.env): Promise<PostgresForTests> {
-  if (env.TEST_EMBEDDED_POSTGRES !== '1' && (await answers(LOCAL_POSTGRES_URL))) return { url: LOCAL_POSTGRES_URL, stop: async () => undefined };
+  if (env.TEST_EMBEDDED_POSTGRES !== '1' && (await answers(LOCAL_POSTGRES_URL))) return { url: LOCAL_POSTGRES_URL, stop: () => Promise.resolve() };
   const home = mkdtempSync(join(tmpdir(), 'sb-postgres-'));
   // mkdtemp makes it 0700; the server runs as the postgres user when we are root and must reach its cluster.
   chmodSync(home, 0o755);

@@ -25,7 +25,9 @@ export function prettyLine(info: Record<string, unknown>, colorize: (level: stri
   const fields = Object.keys(info)
     .filter((key) => !HIDDEN.has(key))
     .map((key) => `${key}=${typeof info[key] === 'string' ? info[key] : inspect(info[key], { breakLength: Infinity, depth: 4 })}`);
-  return [time, colorize(level, level.padEnd(5)), `\x1b[2m${String(info.service ?? '')}\x1b[0m`, String(info.message), ...fields].filter(Boolean).join(' ');
+  return [time, colorize(level, level.padEnd(5)), `\x1b[2m${typeof info.service === 'string' ? info.service : ''}\x1b[0m`, String(info.message), ...fields]
+    .filter(Boolean)
+    .join(' ');
 }
 
 const colorizer = winston.format.colorize();

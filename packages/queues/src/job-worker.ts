@@ -78,7 +78,7 @@ export function createJobWorker<C extends QueueContract>(
   type Data = PayloadOf<C>;
   const { logger } = options;
   const byName = new Map<string, { process: JobProcessor<Data>; retry: RetryPolicy<Data> }>();
-  for (const [name, handler] of Object.entries(handlers) as Array<[string, JobHandler<Data>]>) {
+  for (const [name, handler] of Object.entries<JobHandler<Data>>(handlers)) {
     byName.set(name, typeof handler === 'function' ? { process: handler, retry: {} } : handler);
   }
   const connection = createWorkerConnection(options, options.autoPipelining ? { enableAutoPipelining: true } : {});

@@ -34,6 +34,7 @@ export function enableTracing(on: boolean, options: TracingOptions): void {
   if (!on || provider) return;
   // Loaded only when tracing is on: the SDK and the OTLP exporter are about 300 modules and 20 MB of a
   // process's memory that a service with tracing off never uses (docs/performance/batch.md#gateway-memory).
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on demand, as said above */
   const { AsyncLocalStorageContextManager } = require('@opentelemetry/context-async-hooks') as typeof import('@opentelemetry/context-async-hooks');
   const { W3CTraceContextPropagator } = require('@opentelemetry/core') as typeof import('@opentelemetry/core');
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
@@ -104,6 +105,7 @@ function bullSpan(span: OtelSpan): Span<Context> {
 }
 
 const contextManager: ContextManager<Context> = {
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-return -- BullMQ types the callback with `any`; OpenTelemetry returns what it returns
   with: (ctx, fn) => context.with(ctx, fn),
   active: () => context.active(),
   getMetadata: (ctx) => {

@@ -2,7 +2,8 @@ import type { Logger } from '@switchboard/logger';
 
 export interface ShutdownStep {
   name: string;
-  run: () => Promise<unknown> | unknown;
+  /** May return a promise, which is awaited. */
+  run: () => unknown;
 }
 
 export interface ShutdownOptions {

@@ -1,7 +1,6 @@
 import { ApiError, ValidationError, type FieldError } from '@switchboard/domain';
 import { BATCH_DEFAULT_FIELDS, BATCH_ITEM_FIELDS, batchRequestSchema, type BatchItemCheck, type BatchRequest } from './batch-request.schema';
 import { childPointer } from './field-errors';
-import type { MessageRequest } from './message-request.schema';
 import { createMessageRequestValidator, type MessageRequestRules } from './message-request.validator';
 import { sendAtErrors } from './send-at.schema';
 import { compileSchema } from './validator';
@@ -49,7 +48,7 @@ function pointAt(error: FieldError, index: number, item: Body, defaults: Body): 
 
 /** The same refusal of item `index` of the batch `body`, with its field errors pointed into the batch. */
 export function repointBatchItemError(error: ApiError, index: number, body: unknown): ApiError {
-  const item = isObject(body) && Array.isArray(body.messages) ? body.messages[index] : undefined;
+  const item: unknown = isObject(body) && Array.isArray(body.messages) ? body.messages[index] : undefined;
   if (!isObject(body) || !isObject(item)) return error;
   const defaults = batchDefaults(body);
   const errors = error.errors?.map((e) => pointAt(e, index, item, defaults));

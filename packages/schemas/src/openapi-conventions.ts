@@ -64,7 +64,7 @@ function discriminatedRule(rule: unknown): Rule | null {
   if (names.length !== 1) return null;
   const test = (properties as Record<string, Record<string, unknown>>)[names[0]];
   const keys = Object.keys(test ?? {});
-  const value =
+  const value: unknown =
     keys.length === 1 && keys[0] === 'const' ? test.const : keys.length === 1 && Array.isArray(test.enum) && test.enum.length === 1 ? test.enum[0] : undefined;
   if (value === undefined) return null;
   if (required !== undefined && !(Array.isArray(required) && required.length === 1 && required[0] === names[0])) return null;

@@ -255,7 +255,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
     MessageEvents: messageEventsSchema,
     Problem: problemSchema,
     WebhookEventEnvelope: webhookEventEnvelopeSchema,
-    ...Object.assign({}, ...OPENAPI_PARTS.map((part) => part.schemas)),
+    ...(Object.assign({}, ...OPENAPI_PARTS.map((part) => part.schemas)) as Record<string, JsonSchema>),
   };
   // The batch part adds DELETE to /v1/messages/{id}, which another part owns: it merges per method, not per path.
   const allPaths = finishPaths(

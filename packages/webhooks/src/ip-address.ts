@@ -45,7 +45,7 @@ function parseIPv6(text: string): number[] | null {
   const groups = (s: string) => (s === '' ? [] : s.split(':').map((g) => parseInt(g, 16)));
   const left = groups(head);
   const right = rest === undefined ? [] : groups(rest);
-  const fill = rest === undefined ? [] : new Array(8 - left.length - right.length).fill(0);
+  const fill = rest === undefined ? [] : new Array<number>(8 - left.length - right.length).fill(0);
   const words = [...left, ...fill, ...right];
   if (words.length !== 8) return null;
   const bytes = words.flatMap((w) => [w >> 8, w & 0xff]);

@@ -32,7 +32,7 @@ function chatErrorKindForCode(code: number): ProviderFailureKind | undefined {
 function readGraphError(body: unknown): { code?: number; message?: string; details?: string } {
   if (!isRecord(body) || !isRecord(body.error)) return {};
   const error = body.error;
-  const code = typeof error.code === 'number' ? error.code : Number.parseInt(String(error.code ?? ''), 10);
+  const code = typeof error.code === 'number' ? error.code : Number.parseInt(typeof error.code === 'string' ? error.code : '', 10);
   const details = isRecord(error.error_data) && typeof error.error_data.details === 'string' ? error.error_data.details : undefined;
   return {
     code: Number.isFinite(code) ? code : undefined,

@@ -3,7 +3,7 @@
  * Returns undefined when absent or unreadable, so callers fall back to their own schedule.
  */
 export function parseRetryAfterMs(value: unknown, now: number = Date.now()): number | undefined {
-  const raw = Array.isArray(value) ? value[0] : value;
+  const raw: unknown = Array.isArray(value) ? value[0] : value;
   if (typeof raw === 'number' && Number.isFinite(raw) && raw >= 0) return Math.round(raw * 1000);
   if (typeof raw !== 'string' || raw.trim() === '') return undefined;
   const trimmed = raw.trim();

@@ -2,9 +2,9 @@ export interface PartIdRegistry {
   /** Remembers that every id in `partIds` belongs to the message whose first part is `partIds[0]`. */
   remember(partIds: string[]): void;
   /** The first-part id for any part id still remembered; the id itself otherwise. */
-  firstIdOf(partId: string): string;
+  firstIdOf: (partId: string) => string;
   /** How many parts the message of `partId` has, while remembered; 1 otherwise. */
-  partsOf(partId: string): number;
+  partsOf: (partId: string) => number;
 }
 
 /**

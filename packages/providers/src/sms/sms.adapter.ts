@@ -231,7 +231,11 @@ export function createSmppBind(deps: {
       logger.warn('sms submit refused', { message_id: message.clientRef, kind: error.kind, upstream_code: error.upstreamCode, parts: parts.length });
       throw error;
     }
-    const ids = results.map((result) => String((result as PromiseFulfilledResult<smpp.PDU>).value.message_id ?? ''));
+    const ids = results.map((result) => {
+      // node-smpp decodes message_id, a C-octet string, as a string.
+      const id = (result as PromiseFulfilledResult<smpp.PDU>).value.message_id;
+      return typeof id === 'string' ? id : '';
+    });
     partIds.remember(ids);
     return { upstreamMessageId: ids[0], parts: ids.length, partIds: ids };
   }

@@ -109,7 +109,10 @@ export function nodeExits(node: Record<string, unknown>): Array<{ pointer: strin
   }
   for (const list of ['branches', 'conditions']) {
     const items = node[list];
-    if (Array.isArray(items)) items.forEach((item, i) => typeof item?.next === 'string' && exits.push({ pointer: `/${list}/${i}/next`, target: item.next }));
+    if (Array.isArray(items))
+      items.forEach(
+        (item: { next?: unknown } | null | undefined, i) => typeof item?.next === 'string' && exits.push({ pointer: `/${list}/${i}/next`, target: item.next }),
+      );
   }
   return exits;
 }

@@ -5,7 +5,6 @@ import type { SecretCipher } from '../secret-cipher';
 import { callbackSecretLocation } from './accounts.repository';
 import { openEndpointSecrets } from './webhook-endpoints.repository';
 import {
-  CALLBACK_TARGET,
   type WebhookDeliveryRow,
   type DeliveryTarget,
   type AttemptRecord,

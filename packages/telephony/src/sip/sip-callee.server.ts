@@ -119,7 +119,8 @@ export async function createSipCalleeServer(opts: { bindAddress: string; port: n
         });
         finalSent = true;
         pendingInvites.delete(callId);
-        const remoteTarget = String((invite.headers.contact as Array<{ uri: string }> | undefined)?.[0]?.uri ?? `sip:${(invite.headers.from as NameAddr).uri}`);
+        const remoteTarget =
+          (invite.headers.contact as Array<{ uri: string }> | undefined)?.[0]?.uri ?? `sip:${sip.stringifyUri((invite.headers.from as NameAddr).uri)}`;
         let cseq = 1;
         dialogs.set(callId, {
           onRequest: (request) => {
@@ -137,7 +138,8 @@ export async function createSipCalleeServer(opts: { bindAddress: string; port: n
         // answered: this phone stands in for the transfer target too, so there is no second call to report on.
         const acceptRefer = (refer: SipRequest) => {
           respond(refer, 202, 'Accepted', { headers: { to, contact } });
-          const referTo = /<?([^<>\s]+)>?/.exec(String(refer.headers['refer-to'] ?? ''))?.[1] ?? '';
+          const referToHeader = refer.headers['refer-to'];
+          const referTo = /<?([^<>\s]+)>?/.exec(typeof referToHeader === 'string' ? referToHeader : '')?.[1] ?? '';
           stack.send(
             {
               method: 'NOTIFY',

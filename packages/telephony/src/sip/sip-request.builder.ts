@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { NameAddr, SipRequest, SipResponse } from 'sip';
+import { stringifyUri, type NameAddr, type SipRequest, type SipResponse } from 'sip';
 
 // Builders for the requests a UAC sends in an outbound call (RFC 3261 §8.1.1, §9.1, §12.2, §13.2.2.4, §15.1.1).
 // Via is left empty: the stack adds the top Via with a fresh branch, except for CANCEL, which carries the INVITE's.
@@ -66,7 +66,7 @@ export function dialogFromAnswer(invite: SipRequest, answer: SipResponse): UacDi
     callId: invite.headers['call-id'] as string,
     local: invite.headers.from as NameAddr,
     remote: answer.headers.to as NameAddr,
-    remoteTarget: contact ? String(contact.uri) : String(invite.uri),
+    remoteTarget: stringifyUri(contact ? contact.uri : invite.uri),
     routeSet: [...(answer.headers['record-route'] ?? [])].reverse(),
   };
 }
@@ -122,6 +122,10 @@ export function buildCancel(invite: SipRequest): SipRequest {
 /** A blind transfer (RFC 3515 §2.4): REFER in our dialog, naming the new target in Refer-To; Referred-By is us. */
 export function buildRefer(dialog: UacDialog, seq: number, referTo: string, contactUri: string): SipRequest {
   const refer = inDialog(dialog, 'REFER', seq);
-  Object.assign(refer.headers, { 'refer-to': `<${referTo}>`, 'referred-by': `<${dialog.local.uri}>`, contact: [{ uri: contactUri, params: {} }] });
+  Object.assign(refer.headers, {
+    'refer-to': `<${referTo}>`,
+    'referred-by': `<${stringifyUri(dialog.local.uri)}>`,
+    contact: [{ uri: contactUri, params: {} }],
+  });
   return refer;
 }
