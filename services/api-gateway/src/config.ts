@@ -147,7 +147,7 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     startupTimeoutMs: 30_000,
     drainIdleGraceMs: 1_000,
     drainDeadlineMs: 10_000,
-    secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', SecretKeyring.parse, SECRETS_KEYS_FORMAT),
+    secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', (text) => SecretKeyring.parse(text), SECRETS_KEYS_FORMAT),
     tls: readTlsFiles(r),
     trustProxy: env.TRUST_PROXY ? r.parsed('TRUST_PROXY', parseTrustProxy, TRUST_PROXY_FORMAT) : false,
     requireTls: r.bool('REQUIRE_TLS', false),

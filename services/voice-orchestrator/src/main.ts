@@ -59,6 +59,7 @@ runWorkerService({
       onSecondLegsChanged: (secondLegs) => worker.setConcurrency(config.capacity - secondLegs),
     });
     const tts = createTextToSpeech(config.speech.tts);
+    const speechRecognizer = createSpeechRecognizer(config.speech.stt);
     const placeCall = createPlaceCallProcessor({
       progress,
       agents: createAgentsRepository(db),
@@ -69,7 +70,7 @@ runWorkerService({
       publishEvents,
       speak: (text, voice) => tts.synthesize(text, voice ?? undefined),
       fetchJson: createGuardedHttpClient(config.httpNodePolicy),
-      recognize: createSpeechRecognizer(config.speech.stt).recognize,
+      recognize: (...args) => speechRecognizer.recognize(...args),
       matchPhrase,
       llmFor: (mode, model) => {
         const target = mode === 'test' ? { baseUrl: config.sandboxLlmBaseUrl } : config.llm;
@@ -111,7 +112,7 @@ runWorkerService({
         // The calls still up are cut because their orchestrator goes away: they end failed / orchestrator_lost (docs/voice.md#shutdown).
         { name: 'hang up live calls', run: () => liveCalls.hangupAll('orchestrator_lost') },
         { name: 'close workers (active calls finish)', run: () => worker.close() },
-        { name: 'stop heartbeat', run: async () => heartbeat.stop() },
+        { name: 'stop heartbeat', run: () => heartbeat.stop() },
         { name: 'close sip trunks', run: () => Promise.all([trunks.test.close(), trunks.live?.close()]) },
         { name: 'close queues', run: () => Promise.all([fanout.close(), callQueue.close()]) },
         { name: 'close redis', run: () => Promise.all([redis.quit(), subscriber.quit()]) },

@@ -1,7 +1,6 @@
 import type { RequestHandler, Response } from 'express';
 import { createConcurrencyLimit } from '@switchboard/runtime';
 import { ApiError, ConflictError, newId, UnprocessableError } from '@switchboard/domain';
-import type { SendMessageJob } from '@switchboard/queues';
 import { repointBatchItemError, type BatchRequest } from '@switchboard/schemas';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { callerOf, requestIdOf } from '../http/request-context';

@@ -28,7 +28,7 @@ export function createConsoleMessagesRouter({ reads, guard }: { reads: MessageRe
     const errors: FieldError[] = [];
     const createdFrom = timeParam(query, 'from', errors);
     const createdTo = timeParam(query, 'to', errors);
-    let filter;
+    let filter: ReturnType<typeof parseListQuery> | undefined;
     try {
       filter = parseListQuery(query);
     } catch (error) {

@@ -30,6 +30,7 @@ function recordHelmet(handler: ReturnType<typeof helmet>): HeaderEffect {
   };
   let done = false;
   handler({ method: 'GET', url: '/', headers: {} } as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever a middleware passes to next() becomes the message
     if (error) throw error instanceof Error ? error : new Error(String(error));
     done = true;
   });

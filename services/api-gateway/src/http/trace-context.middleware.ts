@@ -16,7 +16,7 @@ export function traceContextMiddleware(): RequestHandler {
       res.once('close', () => end());
       // The body's `data` and `end` events come from the socket, outside this context; bound here, the
       // body readers (and the handlers they call next) stay in the request's trace.
-      req.emit = AsyncResource.bind(req.emit.bind(req)) as typeof req.emit;
+      req.emit = AsyncResource.bind(req.emit.bind(req));
       next();
     });
   };

@@ -94,7 +94,7 @@ export function createSendMessageHandler({
     res: Response,
     taken: Exclude<Reservation, { outcome: 'reserved' }>,
     job: SendMessageJob | null,
-    refusal?: unknown,
+    refusal?: ApiError,
   ): Promise<void> {
     if (taken.outcome === 'reused') throw reused();
     if (taken.outcome === 'in_use') throw inUse();

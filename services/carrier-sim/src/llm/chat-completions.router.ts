@@ -66,9 +66,10 @@ export function createChatCompletionsRouter(): Router {
     }
     if (fault?.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     const users = (body.messages as Array<{ role?: unknown; content?: unknown }>).filter((m) => m.role === 'user');
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- the fake model answers any content with its String() form, as before
     const last = users.length > 0 ? String(users[users.length - 1].content ?? '') : null;
     const tools = Array.isArray(body.tools)
-      ? (body.tools as Array<{ function?: { name?: unknown } }>).map((t) => String(t.function?.name ?? '')).filter(Boolean)
+      ? (body.tools as Array<{ function?: { name?: unknown } }>).map((t) => (typeof t.function?.name === 'string' ? t.function.name : '')).filter(Boolean)
       : [];
     const reply = standInReply(last, tools);
     const id = randomBytes(6).toString('hex');

@@ -119,13 +119,14 @@ export function createSubmitSmHandler(deps: SubmitSmDeps): (session: Session, sy
   };
 
   const handle = (session: Session, systemId: string, pdu: PDU) => {
-    const destination = String(pdu.destination_addr ?? '').replace(/^\+/, '');
+    // node-smpp decodes both addresses, C-octet strings, as strings.
+    const destination = typeof pdu.destination_addr === 'string' ? pdu.destination_addr.replace(/^\+/, '') : '';
     if (!/^\d{6,15}$/.test(destination)) {
       session.send(pdu.response({ command_status: smpp.ESME_RINVDSTADR }));
       return;
     }
     const to = toE164(destination);
-    const from = toE164(String(pdu.source_addr ?? ''));
+    const from = toE164(typeof pdu.source_addr === 'string' ? pdu.source_addr : '');
     const text = textOf(pdu);
     const part = concatOf(pdu);
     let attempt: Attempt;

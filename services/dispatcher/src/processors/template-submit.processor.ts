@@ -24,7 +24,8 @@ export function toGraphComponents(components: unknown[]): unknown[] {
   return components.map((raw) => {
     const c = { ...(raw as Component) };
     c.type = String(c.type).toUpperCase();
-    if (c.type === 'HEADER') c.format = String(c.format ?? 'text').toUpperCase();
+    // The template schema (packages/schemas) lets a header's format be one of its strings or absent.
+    if (c.type === 'HEADER') c.format = (typeof c.format === 'string' ? c.format : 'text').toUpperCase();
     if (Array.isArray(c.buttons)) c.buttons = c.buttons.map((b: Component) => ({ ...b, type: String(b.type).toUpperCase() }));
     return c;
   });

@@ -98,6 +98,8 @@ export function createUpstreamFailover<A>(
         logger.warn(`${channel} upstream failed transiently; trying the next one`, { upstream: upstream.name, error: String(error) });
       }
     }
-    throw lastError ?? new ProviderError('transient', 'no_upstream_available', `every ${channel} upstream has an open circuit breaker`);
+    // The last upstream's own error, whatever it threw, or ours when every breaker was open.
+    const failure: unknown = lastError ?? new ProviderError('transient', 'no_upstream_available', `every ${channel} upstream has an open circuit breaker`);
+    throw failure;
   };
 }

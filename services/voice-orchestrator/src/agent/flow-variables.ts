@@ -3,6 +3,7 @@ export function renderTemplate(text: string, variables: Record<string, unknown>)
   return text.replace(/\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g, (_, path: string) => {
     let value: unknown = variables;
     for (const part of path.split('.')) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects were turned into JSON just before; what is left is a primitive
     return value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
   });
 }
