@@ -5,7 +5,8 @@
 // pauses seen so far (count, major collections) and the process's CPU time. Other node processes ignore it.
 const { readFileSync, writeFileSync, mkdirSync } = require('node:fs');
 const { join } = require('node:path');
-const { PerformanceObserver, constants } = require('node:perf_hooks');
+// PerformanceObserver is node:perf_hooks' own, also a global.
+const { constants } = require('node:perf_hooks');
 
 const service = /services\/([^/]+)\/dist\/main\.js$/.exec(process.argv[1] ?? '')?.[1];
 if (service && process.env.MEMORY_PROBE_DIR) {

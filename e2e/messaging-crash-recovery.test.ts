@@ -1,5 +1,5 @@
 import { eventually } from '@switchboard/devstack';
-import { reached, SANDBOX_SENDER, startMessagingStack, type MessagingStack, type SimSend } from './messaging-helpers';
+import { SANDBOX_SENDER, startMessagingStack, type MessagingStack, type SimSend } from './messaging-helpers';
 
 /**
  * At-most-once dispatch across a crash (docs/architecture.md#exactly-once-dispatch): the dispatcher is SIGKILLed while it has sends in

@@ -95,7 +95,7 @@ export async function startMessagingStack(dispatcherEnv: Record<string, string> 
     message,
     waitForMessage: (id, done, what, timeoutMs = 20_000) => eventually(() => message(id), done, { what: `${id} ${what}`, timeoutMs, intervalMs: 150 }),
     async simSends(filter = {}) {
-      const res = await fetch(`${started.simUrl}/sim/sends?${new URLSearchParams(filter)}`);
+      const res = await fetch(`${started.simUrl}/sim/sends?${new URLSearchParams(filter).toString()}`);
       return ((await res.json()) as { data: SimSend[] }).data;
     },
     async simInbound(body) {

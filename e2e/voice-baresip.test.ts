@@ -77,15 +77,15 @@ describe('a voice agent calling baresip through the live SIP trunk', () => {
     const created = await api('POST', '/v1/voice/calls', { to: TO, from: FROM, agent_id: agent.id });
     // Once the prompt has been spoken (its transcript turn is written as it starts playing), press 5.
     await eventually(
-      () => api('GET', `/v1/voice/calls/${created.call_id}`),
+      () => api('GET', `/v1/voice/calls/${String(created.call_id)}`),
       (c) => (c.transcript as unknown[]).length >= 1 || !['ringing', 'in-progress'].includes(c.status as string),
       { what: 'the prompt', timeoutMs: 30_000 },
     );
     await new Promise((resolve) => setTimeout(resolve, 2_500));
-    expect(await api('GET', `/v1/voice/calls/${created.call_id}`)).toMatchObject({ status: 'in-progress', end_reason: null });
+    expect(await api('GET', `/v1/voice/calls/${String(created.call_id)}`)).toMatchObject({ status: 'in-progress', end_reason: null });
     await expect(baresip.command('sndcode', '5')).resolves.toMatchObject({ ok: true });
     const call = await eventually(
-      () => api('GET', `/v1/voice/calls/${created.call_id}`),
+      () => api('GET', `/v1/voice/calls/${String(created.call_id)}`),
       (c) => c.status !== 'ringing' && c.status !== 'in-progress',
       { what: 'the call to end', timeoutMs: 60_000 },
     );

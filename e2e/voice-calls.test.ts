@@ -180,12 +180,12 @@ describe('voice calls through the full stack', () => {
     expect(third.body.code).toBe('concurrent_call_limit');
 
     for (const created of [first, second]) {
-      const hangup = await api('POST', `/v1/voice/calls/${created.body.call_id}/hangup`);
+      const hangup = await api('POST', `/v1/voice/calls/${String(created.body.call_id)}/hangup`);
       expect([200, 202]).toContain(hangup.status);
       const call = await callEnds(created.body.call_id as string, 'the ringing call to be canceled');
       expect(call).toMatchObject({ status: 'canceled', end_reason: 'hangup_api' });
     }
-    const again = await api('POST', `/v1/voice/calls/${first.body.call_id}/hangup`);
+    const again = await api('POST', `/v1/voice/calls/${String(first.body.call_id)}/hangup`);
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('call_already_ended');
   });
@@ -270,11 +270,11 @@ describe('voice calls through the full stack', () => {
     });
     const created = await api('POST', '/v1/voice/calls', { to: callee('05'), from: FROM, agent_id: agent.body.id });
     await eventually(
-      async () => (await api('GET', `/v1/voice/calls/${created.body.call_id}`)).body as unknown as CallView,
+      async () => (await api('GET', `/v1/voice/calls/${String(created.body.call_id)}`)).body as unknown as CallView,
       (c) => c.status === 'in-progress',
       { what: 'the call to be answered', timeoutMs: 30_000 },
     );
-    const hangup = await api('POST', `/v1/voice/calls/${created.body.call_id}/hangup`);
+    const hangup = await api('POST', `/v1/voice/calls/${String(created.body.call_id)}/hangup`);
     expect(hangup.status).toBe(200);
     expect(hangup.body).toMatchObject({ status: 'completed', end_reason: 'hangup_api' });
 
@@ -397,7 +397,7 @@ describe('voice calls through the full stack', () => {
     const created = await api('POST', '/v1/voice/calls', { to: callee('01'), from: FROM, retry: { attempts: 2, delay_seconds: 30, on: ['busy'] } });
     expect(created.status).toBe(201);
     const call = await eventually(
-      async () => (await api('GET', `/v1/voice/calls/${created.body.call_id}`)).body as unknown as CallView & { attempt: number },
+      async () => (await api('GET', `/v1/voice/calls/${String(created.body.call_id)}`)).body as unknown as CallView & { attempt: number },
       (c) => c.status !== 'ringing',
       { what: 'the second attempt to end', timeoutMs: 90_000, intervalMs: 500 },
     );
@@ -414,7 +414,7 @@ describe('voice calls through the full stack', () => {
     });
     const created = await api('POST', '/v1/voice/calls', { to: callee('05'), from: FROM, agent_id: agent.body.id });
     await eventually(
-      async () => (await api('GET', `/v1/voice/calls/${created.body.call_id}`)).body as unknown as CallView,
+      async () => (await api('GET', `/v1/voice/calls/${String(created.body.call_id)}`)).body as unknown as CallView,
       (c) => c.status === 'in-progress',
       { what: 'the call to be answered', timeoutMs: 30_000 },
     );

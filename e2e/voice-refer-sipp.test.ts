@@ -37,7 +37,7 @@ describe("a voice agent's transfer node against SIPp as the transferee", () => {
     });
     const created = await api('POST', '/v1/voice/calls', { to: '+447911123456', from: FROM, agent_id: agent.id });
     return eventually(
-      async () => (await api('GET', `/v1/voice/calls/${created.call_id}`)) as unknown as CallView,
+      async () => (await api('GET', `/v1/voice/calls/${String(created.call_id)}`)) as unknown as CallView,
       (c) => !['ringing', 'in-progress'].includes(c.status),
       { what: 'the call to end', timeoutMs: 30_000, intervalMs: 250 },
     );

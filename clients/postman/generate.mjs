@@ -12,12 +12,12 @@ import { promisify } from 'node:util';
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
 const OUTPUT = join(here, 'switchboard.postman_collection.json');
+const converter = require('openapi-to-postmanv2');
 const { buildOpenApiDocument } = require('../../packages/schemas/dist/index.js');
 // The number the demo account of `npm start` owns: the collection's default business number.
 const { DEMO_NUMBER } = require('../../packages/devstack/dist/demo-account.js');
 /** The business number of the document's examples, which the collection replaces with {{businessNumber}}. */
 const EXAMPLE_BUSINESS_NUMBER = '+14155550199';
-const converter = require('openapi-to-postmanv2');
 
 /** The order requests run in: each folder's creates come before the reads that use their ids; deletes run last. */
 const FOLDER_ORDER = ['Operations', 'Provider callbacks', 'Account', 'Webhooks', 'Messages', 'Chat', 'Voice', 'Suppressions', 'Events', 'Upstreams'];

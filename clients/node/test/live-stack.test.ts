@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { ApiError, Switchboard, verify, WebhookVerificationError, type Message, type TemplateCreateRequest } from '../src/index';
+import { ApiError, Switchboard, verify, WebhookVerificationError, type Message } from '../src/index';
 
 const env = process.env;
 const live = Boolean(env.SWITCHBOARD_BASE_URL);
@@ -46,7 +46,7 @@ async function injected(): Promise<number> {
 }
 
 // Each test is skipped on its own (not the whole describe), so the runner counts them as skipped.
-const liveTest = (name: string, fn: () => Promise<void>) => test(name, { skip: live ? false : 'needs a running stack (e2e/sdk-node.test.ts)' }, fn);
+const liveTest = (name: string, fn: () => Promise<void>): void => void test(name, { skip: live ? false : 'needs a running stack (e2e/sdk-node.test.ts)' }, fn);
 
 describe('the SDK against the running stack', () => {
   const client = () => new Switchboard({ baseUrl: need('SWITCHBOARD_BASE_URL'), apiKey: need('SWITCHBOARD_API_KEY') });

@@ -1,4 +1,4 @@
-import { ApiError, ValidationError } from '@switchboard/domain';
+import { ValidationError } from '@switchboard/domain';
 import { CHAT_LIMITS, chatRequestToMessageRequest, createChatMessageRequestValidator } from '@switchboard/schemas';
 
 const validate = createChatMessageRequestValidator({

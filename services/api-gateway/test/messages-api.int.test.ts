@@ -25,7 +25,7 @@ describe('POST /v1/messages: acceptance', () => {
     expect(body).toMatchObject({ status: 'queued', channel: 'sms', recipient: VALID_RECIPIENT, cost_units: 3 });
     expect(body.id).toMatch(/^msg_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect(res.headers.get('location')).toBe(`/v1/messages/${body.id}`);
+    expect(res.headers.get('location')).toBe(`/v1/messages/${String(body.id)}`);
     expect(res.headers.get('x-request-id')).toBeTruthy();
 
     const job = await h.messageQueue.getJob(body.id as string);

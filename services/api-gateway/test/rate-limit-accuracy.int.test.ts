@@ -47,7 +47,9 @@ function recordAdmissions(keyId: string): { stop: () => Promise<Map<string, numb
     for (let i = 0; i < flat.length; i += 2) seen.set(flat[i], Number(flat[i + 1]) / 1000);
   };
   let reading = Promise.resolve();
-  const timer = setInterval(() => (reading = reading.then(read)), 200);
+  const timer = setInterval(() => {
+    reading = reading.then(read);
+  }, 200);
   return {
     stop: async () => {
       clearInterval(timer);

@@ -40,7 +40,11 @@ async function connectEsme(): Promise<Esme> {
   session.on('deliver_sm', (pdu: PDU) => {
     delivered.push(pdu);
     session.send(pdu.response());
-    for (const waiter of [...waiters]) if (waiter[0](pdu)) waiters.splice(waiters.indexOf(waiter), 1) && waiter[1](pdu);
+    for (const waiter of [...waiters])
+      if (waiter[0](pdu)) {
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter[1](pdu);
+      }
   });
   return {
     session,

@@ -1,19 +1,18 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import { newId, type UpstreamReceipt } from '@switchboard/domain';
 import type { ProviderCallbackJob } from '@switchboard/queues';
-import type { Db, MessageWritesRepository, StoredEvent } from '@switchboard/store';
+import type { MessageWritesRepository, StoredEvent } from '@switchboard/store';
 import { createProviderCallbackProcessor, type CallbackHandlers } from '../src/processors/provider-callback.processor';
 import { createReceiptBatcher } from '../src/processors/receipt-batcher';
 import { openMessageStore, type MessageStore } from './support/message-store';
 
 let world: MessageStore;
-let db: Db;
 let store: MessageWritesRepository;
 let accountId: string;
 
 beforeAll(async () => {
   world = await openMessageStore('callback-test', 4);
-  ({ db, store, accountId } = world);
+  ({ store, accountId } = world);
 });
 
 afterAll(() => world.close());

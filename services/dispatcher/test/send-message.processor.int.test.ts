@@ -2,19 +2,18 @@ import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
 import { newId } from '@switchboard/domain';
 import { ProviderError, type OutboundMessage, type SendAccepted } from '@switchboard/providers';
 import type { SendMessageJob } from '@switchboard/queues';
-import type { Db, MessageWritesRepository, StoredEvent } from '@switchboard/store';
+import type { MessageWritesRepository, StoredEvent } from '@switchboard/store';
 import { createSendMessageProcessor } from '../src/processors/send-message.processor';
 import type { AdaptersByMode, ChannelAdapters } from '../src/upstreams/adapter-sets';
 import { openMessageStore, type MessageStore } from './support/message-store';
 
 let world: MessageStore;
-let db: Db;
 let store: MessageWritesRepository;
 let accountId: string;
 
 beforeAll(async () => {
   world = await openMessageStore('dispatch-test', 4);
-  ({ db, store, accountId } = world);
+  ({ store, accountId } = world);
 });
 
 afterAll(() => world.close());
