@@ -1,6 +1,7 @@
 import { ApiError, ValidationError, type FieldError } from '@switchboard/domain';
 import { BATCH_DEFAULT_FIELDS, BATCH_ITEM_FIELDS, batchRequestSchema, type BatchItemCheck, type BatchRequest } from './batch-request.schema';
 import { childPointer } from './field-errors';
+import type { MessageRequest } from './message-request.schema';
 import { createMessageRequestValidator, type MessageRequestRules } from './message-request.validator';
 import { sendAtErrors } from './send-at.schema';
 import { compileSchema } from './validator';
