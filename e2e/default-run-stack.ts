@@ -39,8 +39,8 @@ export function startDefaultRun(home: string, port: number, readyTimeoutMs: numb
   const child = spawn('npm', ['start'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stdout: string[] = [];
   const stderr: string[] = [];
-  createInterface({ input: child.stdout! }).on('line', (line) => stdout.push(line));
-  createInterface({ input: child.stderr! }).on('line', (line) => stderr.push(line));
+  createInterface({ input: child.stdout }).on('line', (line) => stdout.push(line));
+  createInterface({ input: child.stderr }).on('line', (line) => stderr.push(line));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const run: Omit<DefaultRun, 'baseUrl' | 'demoKey'> = {

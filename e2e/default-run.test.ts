@@ -3,8 +3,8 @@ import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '@switchboard/devstack';
 import { connect } from 'node:net';
+import { freePort } from '@switchboard/devstack';
 import { errorLines, httpClient, REPO_ROOT, startDefaultRun, stillRunning, type Answer, type DefaultRun } from './default-run-stack';
 
 /**

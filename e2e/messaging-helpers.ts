@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { SANDBOX_WINDOW_ACCOUNT } from '@switchboard/domain';
 import { customerWindowCacheKey } from '@switchboard/shared-state';
-import { assertDocumentedResponse } from './support/openapi-responses';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { assertDocumentedResponse } from './support/openapi-responses';
 
 /** The sender test keys fall back to when the account provisioned none (SANDBOX_SENDER). */
 export const SANDBOX_SENDER = '+14155550100';

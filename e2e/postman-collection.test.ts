@@ -58,6 +58,7 @@ describe('the Postman collection', () => {
     const collection = JSON.parse(readFileSync(COLLECTION, 'utf8')) as { item: Array<{ item: unknown[] }> };
     const requests = collection.item.reduce((n, folder) => n + folder.item.length, 0);
     // newman ships no types: required with the one function used.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- newman has no types; the one function used is typed here
     const newman = require('newman') as { run: (options: unknown, done: (error: Error | null, summary: NewmanSummary) => void) => void };
     const summary = await promisify(newman.run)({
       collection,

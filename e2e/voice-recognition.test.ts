@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeMulaw } from '@switchboard/telephony';
-import { readWav } from '../packages/telephony/test/support/wav.reader';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { readWav } from '../packages/telephony/test/support/wav.reader';
 import { callee, FROM, type CallView } from './support/voice-calls';
 import { TEST_REDIS_URL } from './webhooks-harness';
 

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // The generator is a CommonJS script beside the package (scripts/), run by `npm run generate -w @switchboard/sdk`.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the package, outside its TypeScript sources
 const generator = require(join(__dirname, '..', '..', 'scripts', 'generate-types.cjs')) as {
   renderTypes(document: unknown): Promise<string>;
   currentDocument(): unknown;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { helm, renderChart, CHART_DIR, REPO_DIR, type KubeObject } from '../src';
 import { parse } from 'yaml';
+import { helm, renderChart, CHART_DIR, REPO_DIR, type KubeObject } from '../src';
 import { byComponent, environmentOf, ofKind, type Loose } from './chart-objects';
 import { SERVICE_NODE_FLAGS } from '../../devstack/src/service-node-flags';
 

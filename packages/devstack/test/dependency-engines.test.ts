@@ -5,6 +5,7 @@ import { join } from 'node:path';
 // package of the lock file supports the lowest Node that package.json's `engines` allows, and every package with
 // an install script is named in `allowScripts`.
 // semver is installed as a dependency of other packages, without a type package: required with the two functions used.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- semver has no types installed; the two functions used are typed here
 const semver = require('semver') as { satisfies(version: string, range: string): boolean; minVersion(range: string): { version: string } | null };
 
 const ROOT = join(__dirname, '..', '..', '..');

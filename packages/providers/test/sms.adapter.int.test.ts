@@ -1,6 +1,6 @@
 import type { PDU } from 'smpp';
-import { ProviderError } from '../src/provider-error';
 import type { UpstreamInbound, UpstreamReceipt } from '@switchboard/domain';
+import { ProviderError } from '../src/provider-error';
 import type { OutboundMessage, SmsAdapter } from '../src/provider.types';
 import { createSmsAdapter, SmsAdapterConfig } from '../src/sms/sms.adapter';
 import { FakeSmsc, startFakeSmsc } from './support/fake-smsc';

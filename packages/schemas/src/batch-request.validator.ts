@@ -1,7 +1,6 @@
 import { ApiError, ValidationError, type FieldError } from '@switchboard/domain';
 import { BATCH_DEFAULT_FIELDS, BATCH_ITEM_FIELDS, batchRequestSchema, type BatchItemCheck, type BatchRequest } from './batch-request.schema';
 import { childPointer } from './field-errors';
-import type { MessageRequest } from './message-request.schema';
 import { createMessageRequestValidator, type MessageRequestRules } from './message-request.validator';
 import { sendAtErrors } from './send-at.schema';
 import { compileSchema } from './validator';
@@ -83,7 +82,7 @@ export function createBatchRequestValidator(rules: MessageRequestRules): (body: 
         };
       }
       try {
-        return { request: validateMessage(mergeBatchItem(defaults, item)) as MessageRequest };
+        return { request: validateMessage(mergeBatchItem(defaults, item)) };
       } catch (error) {
         if (error instanceof ApiError) return { error: repointBatchItemError(error, index, envelope) };
         throw error;

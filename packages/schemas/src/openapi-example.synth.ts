@@ -41,7 +41,7 @@ function sampleString(schema: JsonSchema): string {
 function resolve(schema: JsonSchema, schemas: Record<string, JsonSchema>): JsonSchema {
   let current = schema;
   for (let hops = 0; typeof current.$ref === 'string' && hops < 10; hops++) {
-    current = schemas[(current.$ref as string).replace('#/components/schemas/', '')] ?? {};
+    current = schemas[current.$ref.replace('#/components/schemas/', '')] ?? {};
   }
   return current;
 }

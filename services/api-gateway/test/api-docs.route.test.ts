@@ -1,8 +1,8 @@
 import { get } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { apiDocsRouter } from '../src/routes/api-docs.route';
 import { SecretKeyring } from '@switchboard/store';
+import { apiDocsRouter } from '../src/routes/api-docs.route';
 import { loadConfig } from '../src/config';
 
 /** `servers` is absolute: PUBLIC_BASE_URL, or the host the request was sent to (docs/api.md#the-openapi-document). */

@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
-import type { SendLanes } from '@switchboard/queues';
 import { Redis } from 'ioredis';
+import type { SendLanes } from '@switchboard/queues';
 import { buildOpenApiDocument } from '@switchboard/schemas';
 import { getLogger } from '@switchboard/logger';
 import { MetricsRegistry } from '@switchboard/runtime';

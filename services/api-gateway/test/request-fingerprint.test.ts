@@ -1,6 +1,6 @@
+import { ApiError } from '@switchboard/domain';
 import { canonicalJson, requestFingerprint } from '../src/idempotency/request-fingerprint';
 import { readIdempotencyKey } from '../src/idempotency/idempotency-key';
-import { ApiError } from '@switchboard/domain';
 
 describe('idempotency fingerprint', () => {
   it('ignores key order and whitespace, so a retry of the same request matches', () => {

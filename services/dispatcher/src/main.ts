@@ -89,8 +89,8 @@ runWorkerService({
       },
       shutdown: [
         { name: 'workers', run: () => Promise.all(workers.map((w) => w.close())) },
-        { name: 'upstream state sync', run: async () => upstreams.stopSync() },
-        { name: 'lane turns', run: async () => sending.laneTurns.stop() },
+        { name: 'upstream state sync', run: () => upstreams.stopSync() },
+        { name: 'lane turns', run: () => sending.laneTurns.stop() },
         { name: 'smpp sessions', run: upstreams.closeSessions },
         {
           name: 'queues',

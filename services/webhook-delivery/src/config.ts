@@ -47,7 +47,7 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
       allowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
       allowedHosts: r.list('WEBHOOK_ALLOWED_HOSTS', []),
     },
-    secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', SecretKeyring.parse, SECRETS_KEYS_FORMAT),
+    secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', (value) => SecretKeyring.parse(value), SECRETS_KEYS_FORMAT),
   };
   return r.finish('webhook-delivery', config);
 }

@@ -33,7 +33,7 @@ const SINGLE_EXITS = ['next', 'no_input', 'no_match', 'on_error', 'else'];
 export function flowEdges(flow: Flow): FlowEdge[] {
   const edges: FlowEdge[] = [];
   for (const [name, node] of Object.entries(flow.nodes ?? {})) {
-    for (const key of SINGLE_EXITS) if (typeof node[key] === 'string') edges.push({ from: name, to: node[key] as string, label: key === 'next' ? '' : key });
+    for (const key of SINGLE_EXITS) if (typeof node[key] === 'string') edges.push({ from: name, to: node[key], label: key === 'next' ? '' : key });
     const branches = Array.isArray(node.branches) ? (node.branches as Array<{ match?: unknown; next?: unknown }>) : [];
     for (const b of branches) if (typeof b?.next === 'string') edges.push({ from: name, to: b.next, label: `= ${String(b.match)}` });
     const conditions = Array.isArray(node.conditions) ? (node.conditions as Array<{ if?: unknown; next?: unknown }>) : [];

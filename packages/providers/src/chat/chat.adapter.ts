@@ -1,6 +1,6 @@
 import type { AxiosInstance } from 'axios';
-import { ProviderError } from '../provider-error';
 import type { Logger } from '@switchboard/logger';
+import { ProviderError } from '../provider-error';
 import type { ChatAdapter, OutboundMessage, SendAccepted, TemplateCreated, TemplateDraft } from '../provider.types';
 import { silentLogger } from '../silent.logger';
 import { createUpstreamHttp, isRecord, toNetworkFailure, UpstreamFailure } from '../http/upstream-response';

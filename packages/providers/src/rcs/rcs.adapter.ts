@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AxiosResponse } from 'axios';
-import { ProviderError } from '../provider-error';
 import type { Logger } from '@switchboard/logger';
+import { ProviderError } from '../provider-error';
 import type { OutboundMessage, RcsAdapter, SendAccepted } from '../provider.types';
 import { silentLogger } from '../silent.logger';
 import { createUpstreamHttp, isRecord, toNetworkFailure } from '../http/upstream-response';

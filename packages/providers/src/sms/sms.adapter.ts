@@ -1,9 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import * as smpp from 'smpp';
 import { splitSmsIntoParts as splitWithDomainRules } from '@switchboard/domain';
-import { ProviderError } from '../provider-error';
 import type { UpstreamInbound, UpstreamReceipt } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
+import { ProviderError } from '../provider-error';
 import type { OutboundMessage, SendAccepted, SmsAdapter, SplitSmsIntoParts } from '../provider.types';
 import { silentLogger } from '../silent.logger';
 import { readDeliverSm } from './deliver-sm.reader';

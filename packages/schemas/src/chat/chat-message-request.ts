@@ -1,8 +1,8 @@
 import { isValidE164, UnprocessableError, ValidationError, type FieldError, type MessageContent, type TemplateReference } from '@switchboard/domain';
+import type { TrafficClass } from '@switchboard/domain';
 import { CHAT_PAYLOAD_TYPES, type ChatPayloadType } from '../chat-payload.schema';
 import { e164Schema, type JsonSchema } from '../json-schema';
 import { callbackUrlSchema, metadataSchema, trafficClassSchema, type MessageRequest } from '../message-request.schema';
-import type { TrafficClass } from '@switchboard/domain';
 import { compileSchema } from '../validator';
 import { webhookUrlRefusal, type WebhookTargetPolicy } from '../webhook-target.guard';
 import { chatPayloadRuleErrors, pointAtFirstExcessItem, type ChatPayloadRules } from './chat-payload.checks';

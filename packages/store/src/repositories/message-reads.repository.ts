@@ -1,6 +1,6 @@
+import { toIso } from '@switchboard/domain';
 import type { Queryable } from '../db';
 import { toMessageResource, type AttemptRow, type MessageResource, type MessageRow } from '../message-resource';
-import { toIso } from '@switchboard/domain';
 
 export interface MessageListFilter {
   status?: string;

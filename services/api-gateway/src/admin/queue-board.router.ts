@@ -1,6 +1,6 @@
 import { Router, type ErrorRequestHandler, type RequestHandler } from 'express';
-import { ApiError } from '@switchboard/domain';
 import type { ConnectionOptions, Queue } from 'bullmq';
+import { ApiError } from '@switchboard/domain';
 import { MESSAGE_TIMERS_QUEUE, openQueue, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
 
 /** Where Bull Board lives (docs/observability.md#bull-board). */
@@ -78,9 +78,11 @@ export function queueBoardRouter({
 
 function buildBoard(queues: readonly Queue[], connection: ConnectionOptions, prefix: string): RequestHandler {
   // require, not import: loaded on the first admin request only (queueBoardRouter's lazyBoard).
+  /* eslint-disable @typescript-eslint/no-require-imports -- Bull Board loads on the board's first request only (lazy-modules.test.ts) */
   const { createBullBoard } = require('@bull-board/api') as typeof import('@bull-board/api');
   const { BullMQAdapter } = require('@bull-board/api/bullMQAdapter') as typeof import('@bull-board/api/bullMQAdapter');
   const { ExpressAdapter } = require('@bull-board/express') as typeof import('@bull-board/express');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   // The queues only workers use, opened on the gateway's connection so that the board shows every queue.
   const workerOnly = [MESSAGE_TIMERS_QUEUE, WEBHOOK_DELIVERY_QUEUE].map((contract) => openQueue(contract, { connection, prefix }) as Queue);
   for (const queue of workerOnly) queue.on('error', () => undefined);

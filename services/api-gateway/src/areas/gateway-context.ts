@@ -57,8 +57,9 @@ export interface GatewayContext extends Required<Pick<GatewayDeps, 'clock'>>, Om
 export function createGatewayContext(deps: GatewayDeps): GatewayContext {
   const { config, db, redis, clock = Date.now } = deps;
   const guard = createDependencyGuard(deps.logger);
+  const apiKeys = createApiKeysRepository(db);
   const authenticator = createApiKeyAuthenticator({
-    findByHash: createApiKeysRepository(db).findByHash,
+    findByHash: (hash) => apiKeys.findByHash(hash),
     guard,
     ttlMs: config.keyCacheTtlMs,
     clock,

@@ -51,6 +51,7 @@ export function wireMessageAcceptance(ctx: GatewayContext): MessageAcceptanceWir
   const timersQueue = openQueue(MESSAGE_TIMERS_QUEUE, { connection: redis, prefix: config.queuePrefix });
   // A Redis outage reaches each request through the guard; unheard, the queue's own 'error' event would crash the process.
   timersQueue.on('error', () => undefined);
+  const messageReads = createMessageReadsRepository(db);
   const acceptanceDeps: MessageAcceptanceDeps = {
     lanes: ctx.sendLanes,
     fairShare: createFairShare({ redis, prefix: config.queuePrefix }),
@@ -59,14 +60,14 @@ export function wireMessageAcceptance(ctx: GatewayContext): MessageAcceptanceWir
     prices: config.prices,
     sandboxSender: config.sandboxSender,
     chatGate,
-    suppressionGate: createSuppressionGate({ suppressedChannels: suppressionCache.suppressedChannels, guard }),
+    suppressionGate: createSuppressionGate({ suppressedChannels: (...args) => suppressionCache.suppressedChannels(...args), guard }),
     quietHoursDelay: createQuietHoursSchedule({
       accountQuietHours,
       templateCategory: async (accountId, t) => (await templateFacts(`${accountId}\n${t.name}\n${t.language}`))?.category ?? null,
       guard,
       clock,
     }),
-    messageStored: createMessageReadsRepository(db).exists,
+    messageStored: (id) => messageReads.exists(id),
     timersQueue,
     clock,
   };

@@ -24,7 +24,14 @@ export function createMessagesArea(ctx: GatewayContext, wiring: MessageAcceptanc
   const acceptance = createMessageAcceptance(acceptanceDeps);
   const slidingWindow = createSlidingWindowCalls(config.queuePrefix);
   const mediaLinks = { webhookTargets: config.webhookTargets, allowHttpMediaLinks: config.chatMediaAllowHttp };
-  const shared = { acceptance, idempotency, guard, newMessageId, suppressionKeys: suppressionCache.keysFor, slidingWindow };
+  const shared = {
+    acceptance,
+    idempotency,
+    guard,
+    newMessageId,
+    suppressionKeys: (...args: Parameters<typeof suppressionCache.keysFor>) => suppressionCache.keysFor(...args),
+    slidingWindow,
+  };
   const sendMessage = createSendMessageHandler({ validateRequest: createMessageRequestValidator(mediaLinks), ...shared });
   const sendChatMessage = createSendMessageHandler({
     validateRequest: chatMessageRequestReader(createChatMessageRequestValidator(mediaLinks)),

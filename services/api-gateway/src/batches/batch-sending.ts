@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
+import type { Queue } from 'bullmq';
 import type { Scope } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
 import { createEventPublisher, publishEventsOrLeaveInOutbox, type SendLanes } from '@switchboard/queues';
-import type { Queue } from 'bullmq';
 import { createBatchRequestValidator } from '@switchboard/schemas';
 import {
   createBatchCountsRepository,

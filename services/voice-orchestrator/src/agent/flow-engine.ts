@@ -200,7 +200,7 @@ async function runNodes(flow: AgentFlowDocument, variables: Record<string, unkno
       case 'http': {
         try {
           const url = renderTemplate(node.url, variables);
-          const body = node.body === undefined ? undefined : JSON.parse(renderTemplate(JSON.stringify(node.body), variables));
+          const body = node.body === undefined ? undefined : (JSON.parse(renderTemplate(JSON.stringify(node.body), variables)) as unknown);
           variables[node.save_as] = await deps.fetchJson(node.method, url, body, node.timeout_ms ?? 3_000);
           nodeId = node.next;
         } catch (error) {
