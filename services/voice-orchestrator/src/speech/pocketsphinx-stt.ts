@@ -60,9 +60,10 @@ export type PocketsphinxSearch = { jsgf: string } | { kws: string };
 
 /**
  * One run of Debian's pocketsphinx over 16 kHz audio with a dictionary of the given words only and `search`;
- * answers what it printed. Both local methods (the grammar here, the phrase spotter) run through it.
+ * answers what it printed. Both local methods (the grammar here, the phrase spotter) run through it. `mllr` is a
+ * transform of the model's means (pocketsphinx's `-mllr`), such as the telephone-band adaptation.
  */
-export async function runPocketsphinx(pcm16k: Int16Array, known: Map<string, string[]>, search: PocketsphinxSearch): Promise<string> {
+export async function runPocketsphinx(pcm16k: Int16Array, known: Map<string, string[]>, search: PocketsphinxSearch, mllr?: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'sb-stt-'));
   try {
     await writeFile(join(dir, 'speech.wav'), encodeWav(pcm16k, 1, 16_000));
@@ -80,6 +81,7 @@ export async function runPocketsphinx(pcm16k: Int16Array, known: Map<string, str
       join(dir, 'words.dict'),
       '-logfn',
       '/dev/null',
+      ...(mllr ? ['-mllr', mllr] : []),
     ]);
     return stdout;
   } finally {
