@@ -4,7 +4,7 @@ import type { FairShare, SendChunkJob, SendChunkProgress, SendJobPlacement, Send
 import { createConcurrencyLimit } from '@switchboard/runtime';
 import { JOB_PAYLOAD_CHECKS } from '@switchboard/schemas';
 import type { MessageWritesRepository, StoredProgress } from '@switchboard/store';
-import type { MessageRunHost } from './send-message.processor';
+import type { MessageRunHost } from './message-run-host';
 
 /**
  * Messages whose rows are read together and whose sends run side by side before the chunk records its

@@ -1,4 +1,4 @@
-import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { UnrecoverableError, type Job } from 'bullmq';
 import { randomInt } from 'node:crypto';
 import type { ConcreteChannel, TemplateReference } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
@@ -12,6 +12,7 @@ import { classifySendFailure } from '../dispatch/send-failure.policy';
 import type { DispatcherMetrics } from '../metrics';
 import type { AdaptersByMode } from '../upstreams/adapter-sets';
 import type { MessageTimers } from '../dispatch/message-timers';
+import { jobHost, type MessageRunHost } from './message-run-host';
 
 export type SendMessageStore = Pick<
   MessageWritesRepository,
@@ -67,36 +68,12 @@ type Pass = 'done' | 'next';
 
 const IN_FLIGHT_RECHECK_MS = 1_000;
 
-/**
- * What carries a message's run: its own job, or the chunk it travels in (docs/messages.md#chunk-lifecycle).
- */
-export interface MessageRunHost {
-  /** Log fields naming the job. */
-  fields: Record<string, unknown>;
-  /** Leaves the run until `at` without using up an attempt: the job moves to delayed, a chunk hands the message off. */
-  leaveUntil(at: number): Promise<never>;
-  /** Whether a transient failure now is the last try (no retry left to reconcile or resend). */
-  lastAttempt: boolean;
-}
-
 interface RunContext {
   host: MessageRunHost;
   data: SendMessageJob;
   fields: Record<string, unknown>;
   /** The channel whose per-sender slot this run already took. */
   slotTakenFor?: ConcreteChannel;
-}
-
-/** The host of a message's own job: BullMQ's delayed set and attempts. */
-function jobHost(job: Job<SendMessageJob>, token: string | undefined, data: SendMessageJob): MessageRunHost {
-  return {
-    fields: { message_id: data.message_id, job_id: job.id, queue: job.queueName, attempt: job.attemptsMade + 1 },
-    async leaveUntil(at) {
-      await job.moveToDelayed(at, token);
-      throw new DelayedError();
-    },
-    lastAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
-  };
 }
 
 /**
