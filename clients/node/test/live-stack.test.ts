@@ -239,7 +239,7 @@ describe('the SDK against the running stack', () => {
       name,
       language: 'en_US',
       category: 'utility',
-      components: [{ type: 'body', text: 'Hi {{1}}, your order has shipped.' } as TemplateCreateRequest['components'][number]],
+      components: [{ type: 'body', text: 'Hi {{1}}, your order has shipped.' }],
     });
     assert.equal(template.status, 'pending');
     await eventually(
