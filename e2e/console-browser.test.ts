@@ -1,30 +1,22 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createConsoleUser, createTestDatabase, eventually, launchChromium, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { checkPage, consoleBrowser, consoleSession, expectAccessible, signInWithLink, UI_TIMEOUT_MS, visit } from './support/console-browser-kit';
+import { FROM, IVR_FLOW, talkedOverFlow } from './support/voice-calls';
 import { ReceiverProcess, TEST_REDIS_URL } from './webhooks-harness';
 
 // The console in a real Chromium against a real stack (docs/console.md#tests): sign-in, keys, a message's live
 // timeline to `read`, a webhook delivery and its redelivery, a template, an agent and a call, a viewer, and a
 // second account.
 
-// Screenshots go to docs/images when UPDATE_CONSOLE_SCREENSHOTS=1 (docs/console.md#screenshots); otherwise to a
-// temporary folder, so a test run leaves the work tree clean.
-const SHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? join(__dirname, '..', 'docs', 'images') : mkdtempSync(join(tmpdir(), 'sb-console-shots-'));
-const AXE = require.resolve('axe-core/axe.min.js');
-const PASSWORD = 'a long console password';
-const UI_TIMEOUT_MS = 60_000;
-
 let database: TestDatabase;
 let stack: Stack;
 let browser: Browser;
 const receiver = new ReceiverProcess();
 const run = Math.random().toString(36).slice(2, 8);
-const externalRequests: string[] = [];
+let kit: ReturnType<typeof consoleBrowser>;
+const openContext = () => kit.openContext();
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true });
   database = await createTestDatabase();
   await receiver.start();
   stack = await startStack({
@@ -35,6 +27,7 @@ beforeAll(async () => {
     env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000' },
   });
   browser = await launchChromium();
+  kit = consoleBrowser(browser, stack.baseUrl);
 }, 180_000);
 
 afterAll(async () => {
@@ -44,81 +37,12 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** A fresh browser profile; the CSP is bypassed only so that the test can inject axe-core. */
-async function openContext(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ bypassCSP: true, colorScheme: 'light', viewport: { width: 1280, height: 860 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(UI_TIMEOUT_MS);
-  page.on('request', (req) => {
-    if (!req.url().startsWith(stack.baseUrl) && !req.url().startsWith('data:')) externalRequests.push(req.url());
-  });
-  return { context, page };
-}
-
-async function signInWithLink(page: Page, url: string): Promise<void> {
-  await page.goto(url);
-  await page.getByLabel('New password').fill(PASSWORD);
-  await page.getByLabel('Repeat the password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Set password and sign in' }).click();
-  await page.getByRole('heading', { name: 'Developer settings' }).waitFor();
-}
-
-/** axe-core in the page: no serious or critical violation (docs/console.md#accessibility). */
-async function expectAccessible(page: Page, name: string): Promise<void> {
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const result = await (
-      window as unknown as { axe: { run: () => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: unknown }> }> }> } }
-    ).axe.run();
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target) }));
-  });
-  expect({ page: name, violations }).toEqual({ page: name, violations: [] });
-}
-
-async function visit(page: Page, link: string, heading: string): Promise<void> {
-  await page.getByRole('navigation').getByRole('link', { name: link }).click();
-  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-}
-
-async function checkPage(page: Page, name: string): Promise<void> {
-  await expectAccessible(page, name);
-  await page.screenshot({ path: join(SHOTS, `console-${name}.png`), fullPage: true });
-}
+/** A console user of the account, and the one-time link that signs it in (docs/console.md#sign-in). */
+const signInLink = (account: string, email: string, role: 'owner' | 'viewer') =>
+  createConsoleUser(database.url, { account, email, role, baseUrl: stack.baseUrl, secretsKeys: stack.secretsKeys });
 
 // The agent of docs/voice.md's walk-through: the sandbox phone (numbers ending in 00) presses 1, so the call goes to sales.
-const IVR_AGENT = {
-  name: `ivr-${run}`,
-  voice: 'slt',
-  flow: {
-    start: 'greet',
-    nodes: {
-      greet: { type: 'say', text: 'Hello {{name}}, this is Switchboard.', next: 'menu' },
-      menu: {
-        type: 'gather',
-        input: 'dtmf',
-        prompt: 'Press 1 for sales or 2 for support.',
-        max_digits: 1,
-        timeout_seconds: 8,
-        save_as: 'choice',
-        branches: [
-          { match: '1', next: 'route' },
-          { match: '2', next: 'route' },
-        ],
-        no_input: 'bye',
-        no_match: 'bye',
-      },
-      route: { type: 'branch', conditions: [{ if: '{{choice}} == 1', next: 'sales' }], else: 'support' },
-      sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
-      support: { type: 'say', text: 'Connecting you to support.', next: 'bye' },
-      bye: { type: 'hangup' },
-    },
-  },
-};
-const VOICE_NUMBER = '+447911123499';
-
-const session = (page: Page) => page.evaluate(async () => (await (await fetch('/console/api/session')).json()) as { csrf_token: string });
+const IVR_AGENT = { name: `ivr-${run}`, voice: 'slt', flow: IVR_FLOW };
 
 describe('the console in Chromium', () => {
   const accountA = `console-a-${run}`;
@@ -135,13 +59,7 @@ describe('the console in Chromium', () => {
   });
 
   it('signs in through the one-time link and shows the sign-in page to a stranger', async () => {
-    const link = await createConsoleUser(database.url, {
-      account: accountA,
-      email: `owner-${run}@example.com`,
-      role: 'owner',
-      baseUrl: stack.baseUrl,
-      secretsKeys: stack.secretsKeys,
-    });
+    const link = await signInLink(accountA, `owner-${run}@example.com`, 'owner');
     const stranger = await openContext();
     // Checking for a session is not an error: the sign-in page loads without one in the browser's console.
     const browserErrors: string[] = [];
@@ -170,8 +88,7 @@ describe('the console in Chromium', () => {
       .waitFor();
     await checkPage(page, 'developer-settings');
     await page.emulateMedia({ colorScheme: 'dark' });
-    await expectAccessible(page, 'developer-settings (dark)');
-    await page.screenshot({ path: join(SHOTS, 'console-developer-settings-dark.png'), fullPage: true });
+    await checkPage(page, 'developer-settings-dark');
     await page.emulateMedia({ colorScheme: 'light' });
   });
 
@@ -331,7 +248,7 @@ describe('the console in Chromium', () => {
 
   it("shows a call placed with the API key in Calls, with its transcript, a playable recording and the agent's flow", async () => {
     const { page } = owner;
-    const { csrf_token } = await session(page);
+    const { csrf_token } = await consoleSession(page);
     const added = await page.evaluate(
       async ({ csrf, e164 }) =>
         (
@@ -341,13 +258,13 @@ describe('the console in Chromium', () => {
             body: JSON.stringify({ e164, channels: ['voice'] }),
           })
         ).status,
-      { csrf: csrf_token, e164: VOICE_NUMBER },
+      { csrf: csrf_token, e164: FROM },
     );
     expect(added).toBe(201);
     const res = await fetch(`${stack.baseUrl}/v1/voice/calls`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ to: '+447911123400', from: VOICE_NUMBER, agent_id: agentId, record: true, metadata: { name: 'Ada' } }),
+      body: JSON.stringify({ to: '+447911123400', from: FROM, agent_id: agentId, record: true, metadata: { name: 'Ada' } }),
     });
     expect(res.status).toBe(201);
     const callId = ((await res.json()) as { call_id: string }).call_id;
@@ -409,28 +326,9 @@ describe('the console in Chromium', () => {
         })
       ).json();
     const greeting = 'Thank you for calling the Switchboard demonstration line where we will now read you a very long list of all our departments';
-    const agent = (await api('POST', '/v1/voice/agents', {
-      name: 'talked over',
-      flow: {
-        start: 'greet',
-        nodes: {
-          greet: { type: 'say', text: greeting, next: 'ask' },
-          ask: {
-            type: 'gather',
-            input: 'speech',
-            prompt: 'Which department?',
-            timeout_seconds: 8,
-            branches: [{ match: 'sales', next: 'sales' }],
-            no_input: 'bye',
-            no_match: 'bye',
-          },
-          sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
-          bye: { type: 'hangup' },
-        },
-      },
-    })) as { id: string };
+    const agent = (await api('POST', '/v1/voice/agents', { name: 'talked over', flow: talkedOverFlow(greeting) })) as { id: string };
     // The simulator's 10 phone says "I want to speak to sales" 1 s into the greeting (docs/voice.md#carrier-simulator).
-    const { call_id: callId } = (await api('POST', '/v1/voice/calls', { to: '+447911123410', from: VOICE_NUMBER, agent_id: agent.id })) as { call_id: string };
+    const { call_id: callId } = (await api('POST', '/v1/voice/calls', { to: '+447911123410', from: FROM, agent_id: agent.id })) as { call_id: string };
     await visit(page, 'Calls', 'Calls');
     await page.locator(`tr[data-call="${callId}"]`).getByRole('link').click();
     const transcript = page.getByTestId('transcript');
@@ -442,13 +340,7 @@ describe('the console in Chromium', () => {
   }, 240_000);
 
   it('lets a viewer see keys but not revoke one, in the page or through the API', async () => {
-    const link = await createConsoleUser(database.url, {
-      account: accountA,
-      email: `viewer-${run}@example.com`,
-      role: 'viewer',
-      baseUrl: stack.baseUrl,
-      secretsKeys: stack.secretsKeys,
-    });
+    const link = await signInLink(accountA, `viewer-${run}@example.com`, 'viewer');
     const viewer = await openContext();
     try {
       await signInWithLink(viewer.page, link.sign_in_url);
@@ -456,7 +348,7 @@ describe('the console in Chromium', () => {
       await row.waitFor();
       expect(await viewer.page.getByRole('button', { name: /^Revoke/ }).count()).toBe(0);
       const keyId = (await row.getAttribute('data-key-id')) ?? '';
-      const { csrf_token } = await session(viewer.page);
+      const { csrf_token } = await consoleSession(viewer.page);
       const status = await viewer.page.evaluate(
         async ({ keyId, csrf }) => (await fetch(`/console/api/keys/${keyId}/revoke`, { method: 'POST', headers: { 'X-CSRF-Token': csrf } })).status,
         { keyId, csrf: csrf_token },
@@ -480,13 +372,7 @@ describe('the console in Chromium', () => {
   });
 
   it("shows account B none of account A's messages", async () => {
-    const link = await createConsoleUser(database.url, {
-      account: `console-b-${run}`,
-      email: `owner-b-${run}@example.com`,
-      role: 'owner',
-      baseUrl: stack.baseUrl,
-      secretsKeys: stack.secretsKeys,
-    });
+    const link = await signInLink(`console-b-${run}`, `owner-b-${run}@example.com`, 'owner');
     const other = await openContext();
     try {
       await signInWithLink(other.page, link.sign_in_url);
@@ -508,6 +394,6 @@ describe('the console in Chromium', () => {
     await page.getByRole('heading', { name: 'Sign in to the Switchboard console' }).waitFor();
     const status = await page.evaluate(async () => (await fetch('/console/api/keys')).status);
     expect(status).toBe(401);
-    expect(externalRequests).toEqual([]);
+    expect(kit.externalRequests).toEqual([]);
   });
 });

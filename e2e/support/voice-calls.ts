@@ -37,3 +37,22 @@ export const IVR_FLOW = {
     bye: { type: 'hangup' },
   },
 };
+
+/** A greeting the simulator's phone 10 talks over with "I want to speak to sales" (docs/voice.md#carrier-simulator). */
+export const talkedOverFlow = (greeting: string) => ({
+  start: 'greet',
+  nodes: {
+    greet: { type: 'say', text: greeting, next: 'ask' },
+    ask: {
+      type: 'gather',
+      input: 'speech',
+      prompt: 'Which department?',
+      timeout_seconds: 8,
+      branches: [{ match: 'sales', next: 'sales' }],
+      no_input: 'bye',
+      no_match: 'bye',
+    },
+    sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
+    bye: { type: 'hangup' },
+  },
+});
