@@ -63,7 +63,6 @@ describe('voice calls with remote TTS and STT providers', () => {
     VOICE_TTS_API_KEY: 'sk-sim-tts',
     VOICE_TTS_MODEL: ttsModel,
     VOICE_TTS_VOICE: 'alloy',
-    VOICE_TTS_RESPONSE_FORMAT: 'pcm',
     VOICE_STT_PROVIDER: 'openai',
     VOICE_STT_URL: stack.simUrl,
     VOICE_STT_MODEL: sttModel,

@@ -1,4 +1,4 @@
-import { DEFAULT_QUEUE_PREFIX, EnvReader, hasHashTag, MetricsRegistry, readCommonConfig } from '@switchboard/runtime';
+import { DEFAULT_QUEUE_PREFIX, EnvReader, hasHashTag, MetricsRegistry, readCommonConfig, RETIRED_SETTINGS, retiredSettingProblems } from '@switchboard/runtime';
 
 const read = (env: Record<string, string>) => {
   const reader = new EnvReader({ DATABASE_URL: 'postgres://x', ...env });
@@ -64,5 +64,20 @@ describe('MetricsRegistry', () => {
     ]);
     expect(await registry.collect(11_000)).toContain('depth{queue="q"} 2');
     expect(registry.render().match(/# TYPE a_total/g)).toHaveLength(1);
+  });
+});
+
+describe('retired settings', () => {
+  it('are refused, each naming its replacement, so a deployment does not run on a default it did not choose', () => {
+    expect(read({ MIGRATE_ON_START: 'false', WEBHOOK_ALLOW_HTTP: 'true', SMPP_HOST: 'smsc' }).problems).toEqual([
+      expect.stringMatching(/^MIGRATE_ON_START is no longer read; use nothing/),
+      expect.stringMatching(/^SMPP_HOST is no longer read; use SMS_UPSTREAMS/),
+      expect.stringMatching(/^WEBHOOK_ALLOW_HTTP is no longer read; use TARGET_ALLOW_HTTP/),
+    ]);
+    expect(retiredSettingProblems({ HEALTH_PORT: '' })).toEqual([]);
+    // A replacement is never itself retired.
+    for (const replacement of Object.values(RETIRED_SETTINGS)) {
+      for (const name of replacement.match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g) ?? []) expect(RETIRED_SETTINGS[name]).toBeUndefined();
+    }
   });
 });

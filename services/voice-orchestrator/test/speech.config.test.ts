@@ -21,7 +21,6 @@ describe('speech provider config', () => {
       VOICE_TTS_PROVIDER: 'openai',
       VOICE_TTS_URL: 'https://api.openai.com',
       VOICE_TTS_API_KEY: 'sk-secret',
-      VOICE_TTS_RESPONSE_FORMAT: 'pcm',
       VOICE_STT_PROVIDER: 'openai',
       VOICE_STT_URL: 'http://127.0.0.1:9000',
     });
@@ -30,7 +29,7 @@ describe('speech provider config', () => {
       provider: 'openai',
       voice: 'alloy',
       cacheEntries: 500,
-      remote: { baseUrl: 'https://api.openai.com', apiKey: 'sk-secret', model: 'tts-1', timeoutMs: 10_000, responseFormat: 'pcm' },
+      remote: { baseUrl: 'https://api.openai.com', apiKey: 'sk-secret', model: 'tts-1', timeoutMs: 10_000, responseFormat: 'wav' },
     });
     expect(config.stt.remote).toEqual({ baseUrl: 'http://127.0.0.1:9000', apiKey: undefined, model: 'whisper-1', timeoutMs: 10_000 });
     expect(JSON.stringify(describeSpeechConfig(config))).not.toContain('sk-secret');
@@ -42,10 +41,7 @@ describe('speech provider config', () => {
       expect.stringContaining('VOICE_TTS_PROVIDER must be one of flite, espeak, openai'),
       expect.stringContaining('VOICE_STT_URL must be an http(s) URL'),
     ]);
-    expect(read({ VOICE_TTS_PROVIDER: 'openai', VOICE_TTS_RESPONSE_FORMAT: 'mp3' }).problems).toEqual([
-      'VOICE_TTS_URL is required',
-      expect.stringContaining('VOICE_TTS_RESPONSE_FORMAT must be one of wav, pcm'),
-    ]);
+    expect(read({ VOICE_TTS_PROVIDER: 'openai' }).problems).toEqual(['VOICE_TTS_URL is required']);
   });
 
   it("matches a remote recognizer's punctuated sentence against the branches as the local words are", () => {

@@ -12,6 +12,12 @@ export const TTS_CACHE_ENTRIES = 500;
 /** 10 s for one remote speech request: a caller hears silence meanwhile (docs/voice-agents.md#remote-speech-providers). */
 export const SPEECH_REQUEST_TIMEOUT_MS = 10_000;
 
+/**
+ * WAV from a remote TTS: its header states the sample rate, so a compatible server whose rate is not OpenAI's 24 kHz
+ * is still decoded right; raw `pcm` saves only the 44-byte header.
+ */
+export const TTS_RESPONSE_FORMAT: SpeechResponseFormat = 'wav';
+
 /** Each provider's own voice names differ, so the default voice follows the provider. */
 const DEFAULT_VOICE: Record<TtsProvider, string> = { flite: 'slt', espeak: 'en-us', openai: 'alloy' };
 
@@ -28,13 +34,19 @@ function oneOf<T extends string>(r: EnvReader, name: string, allowed: readonly T
   return fallback;
 }
 
-function remoteEndpoint(r: EnvReader, prefix: 'VOICE_TTS' | 'VOICE_STT', defaultModel: string): OpenAiAudioEndpoint {
-  const baseUrl = r.string(`${prefix}_URL`);
-  if (baseUrl && !/^https?:\/\/[^\s/]+/.test(baseUrl)) r.problems.push(`${prefix}_URL must be an http(s) URL, got "${baseUrl}"`);
+/** The variables of one remote endpoint, written out so that docs/configuration.md can be checked against them. */
+const REMOTE_VARIABLES = {
+  tts: { url: 'VOICE_TTS_URL', apiKey: 'VOICE_TTS_API_KEY', model: 'VOICE_TTS_MODEL' },
+  stt: { url: 'VOICE_STT_URL', apiKey: 'VOICE_STT_API_KEY', model: 'VOICE_STT_MODEL' },
+} as const;
+
+function remoteEndpoint(r: EnvReader, names: (typeof REMOTE_VARIABLES)['tts' | 'stt'], defaultModel: string): OpenAiAudioEndpoint {
+  const baseUrl = r.string(names.url);
+  if (baseUrl && !/^https?:\/\/[^\s/]+/.test(baseUrl)) r.problems.push(`${names.url} must be an http(s) URL, got "${baseUrl}"`);
   return {
     baseUrl,
-    apiKey: r.optionalString(`${prefix}_API_KEY`),
-    model: r.string(`${prefix}_MODEL`, defaultModel),
+    apiKey: r.optionalString(names.apiKey),
+    model: r.string(names.model, defaultModel),
     timeoutMs: SPEECH_REQUEST_TIMEOUT_MS,
   };
 }
@@ -48,12 +60,9 @@ export function readSpeechConfig(r: EnvReader): SpeechConfig {
       provider: ttsProvider,
       voice: r.string('VOICE_TTS_VOICE', DEFAULT_VOICE[ttsProvider]),
       cacheEntries: TTS_CACHE_ENTRIES,
-      remote:
-        ttsProvider === 'openai'
-          ? { ...remoteEndpoint(r, 'VOICE_TTS', 'tts-1'), responseFormat: oneOf<SpeechResponseFormat>(r, 'VOICE_TTS_RESPONSE_FORMAT', ['wav', 'pcm'], 'wav') }
-          : undefined,
+      remote: ttsProvider === 'openai' ? { ...remoteEndpoint(r, REMOTE_VARIABLES.tts, 'tts-1'), responseFormat: TTS_RESPONSE_FORMAT } : undefined,
     },
-    stt: { provider: sttProvider, remote: sttProvider === 'openai' ? remoteEndpoint(r, 'VOICE_STT', 'whisper-1') : undefined },
+    stt: { provider: sttProvider, remote: sttProvider === 'openai' ? remoteEndpoint(r, REMOTE_VARIABLES.stt, 'whisper-1') : undefined },
   };
 }
 

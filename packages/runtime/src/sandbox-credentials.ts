@@ -1,0 +1,10 @@
+/**
+ * The carrier simulator's fixed, public credentials: the simulator accepts and signs with these, and the services'
+ * sandbox defaults send and verify with them, so both sides take them from here (docs/sandbox.md). They guard
+ * nothing; they exist because the real wire formats carry credentials.
+ */
+export const SANDBOX_CREDENTIALS = {
+  chat: { appSecret: 'sandbox-chat-app-secret', accessToken: 'sandbox-chat-token', wabaId: '100000000000001' },
+  rbm: { clientToken: 'sandbox-rbm-client-token', accessToken: 'sandbox-rbm-token', agentId: 'switchboard-sandbox' },
+  smpp: { systemId: 'switchboard', password: 'sandbox' },
+} as const;
