@@ -63,8 +63,7 @@ const sim = await spawnReady([...simNodeFlags, simMain], {
   SIM_SMPP_PORT: String(await devstack.freePort()),
   SIM_SIP_PORT: '0',
   LOG_LEVEL: 'warn',
-  SIM_DELIVERY_DELAY_MS: '50',
-  SIM_READ_DELAY_MS: '50',
+  SIM_RECEIPT_DELAY_MS: '50',
   SIM_ENFORCE_CHAT_WINDOW: 'false',
   SIM_GATEWAY_URL: receiverUrl,
 });

@@ -52,7 +52,7 @@ try {
   let redisUrl = process.env.REDIS_URL;
   if (!redisUrl) {
     mkdirSync(join(stateDir, 'redis'), { recursive: true });
-    const redis = await devstack.startRedis({ port: Number(process.env.REDIS_PORT ?? (await devstack.freePort())), dir: join(stateDir, 'redis') });
+    const redis = await devstack.startRedis({ port: await devstack.freePort(), dir: join(stateDir, 'redis') });
     cleanups.push(() => redis.stop());
     supervisor.watch('redis-server', redis.child);
     redisUrl = redis.url;

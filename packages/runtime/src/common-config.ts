@@ -26,7 +26,7 @@ export interface CommonConfig {
    * @defaultValue true when an OTLP endpoint is set, else false
    */
   tracingEnabled: boolean;
-  /** Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`, as OpenTelemetry names them. */
+  /** Where spans go: OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`, as OpenTelemetry names the OTLP/HTTP path. */
   otlpTracesUrl?: string;
 }
 
@@ -50,9 +50,8 @@ function redisProblems(c: Pick<CommonConfig, 'redisClusterNodes' | 'queuePrefix'
 }
 
 function otlpTracesUrl(r: EnvReader): string | undefined {
-  const traces = r.optionalString('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const base = r.optionalString('OTEL_EXPORTER_OTLP_ENDPOINT');
-  const url = traces ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
+  const url = base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
   if (url !== undefined && !/^https?:\/\/[^/\s]+/.test(url)) r.problems.push(`OTEL_EXPORTER_OTLP_ENDPOINT: "${url}" is not an http(s) URL`);
   return url;
 }

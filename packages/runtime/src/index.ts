@@ -9,3 +9,4 @@ export * from './concurrency-limit';
 export * from './retired-settings';
 export * from './sandbox-credentials';
 export * from './target-guard.config';
+export * from './unit-prices.config';

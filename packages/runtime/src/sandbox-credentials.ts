@@ -8,3 +8,9 @@ export const SANDBOX_CREDENTIALS = {
   rbm: { clientToken: 'sandbox-rbm-client-token', accessToken: 'sandbox-rbm-token', agentId: 'switchboard-sandbox' },
   smpp: { systemId: 'switchboard', password: 'sandbox' },
 } as const;
+
+/**
+ * The shared sandbox sender: a test key whose account has no number for a channel sends from it, and a reply to it
+ * opens the chat window for every test key (docs/sandbox.md). The gateway and the dispatcher must agree on it.
+ */
+export const SANDBOX_SENDER = '+14155550100';

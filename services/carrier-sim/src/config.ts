@@ -57,6 +57,8 @@ export class ConfigError extends Error {}
 
 /** The agent of user messages pushed before any agent has sent to that customer. */
 const SANDBOX_RBM_AGENT_ID = 'switchboard-sandbox-agent';
+/** 300 ms: a template's verdict comes after its submission has been answered, as Meta's review does, without a test waiting long. */
+export const TEMPLATE_REVIEW_MS = 300;
 /** The gateway's fixed callback routes (docs/upstream-wire.md), appended to SIM_GATEWAY_URL. */
 export const GATEWAY_CALLBACK_PATHS = { chat: '/v1/providers/chat/webhook', rbm: '/v1/providers/rcs/events' } as const;
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
@@ -88,6 +90,8 @@ export function loadConfig(env: Env = process.env): SimConfig {
   const r = new EnvReader(env);
   const delay = (name: string, fallback: number) => r.int(name, fallback, { min: 0, max: 3_600_000 });
   const gateway = gatewayUrl(r);
+  // One delay: a delivered report this long after the send, and a read report as long again after that.
+  const receiptDelayMs = delay('SIM_RECEIPT_DELAY_MS', 200);
   const config: SimConfig = {
     host: r.string('HOST', '127.0.0.1'),
     httpPort: r.int('PORT', 8090, { min: 0, max: 65535 }),
@@ -110,9 +114,9 @@ export function loadConfig(env: Env = process.env): SimConfig {
       password: SANDBOX_CREDENTIALS.smpp.password,
       enquireLinkMs: ENQUIRE_LINK_MS,
     }),
-    deliveryDelayMs: delay('SIM_DELIVERY_DELAY_MS', 200),
-    readDelayMs: delay('SIM_READ_DELAY_MS', 200),
-    templateReviewMs: delay('SIM_TEMPLATE_REVIEW_MS', 300),
+    deliveryDelayMs: receiptDelayMs,
+    readDelayMs: receiptDelayMs,
+    templateReviewMs: TEMPLATE_REVIEW_MS,
     enforceChatWindow: r.bool('SIM_ENFORCE_CHAT_WINDOW', true),
     webhook: Object.freeze({ retryDelaysMs: WEBHOOK_RETRY_DELAYS_MS, timeoutMs: WEBHOOK_TIMEOUT_MS }),
     receiptBacklogMax: r.int('SIM_RECEIPT_BACKLOG_MAX', 1_000, { min: 2, max: 10_000_000 }),

@@ -18,9 +18,7 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   sim = await startSim({
     SIM_GATEWAY_URL: receiver.url,
-    SIM_DELIVERY_DELAY_MS: '50',
-    SIM_READ_DELAY_MS: '50',
-    SIM_TEMPLATE_REVIEW_MS: '100',
+    SIM_RECEIPT_DELAY_MS: '50',
   });
 });
 

@@ -45,7 +45,7 @@ describe('config', () => {
     // Retired names are refused, naming the replacement, rather than silently ignored.
     [{ SIM_CHAT_WEBHOOK_URL: 'http://127.0.0.1:8080/v1/providers/chat/webhook' }],
     [{ SIM_SMPP_PASSWORD: 'secret' }],
-    [{ SIM_DELIVERY_DELAY_MS: '-1' }],
+    [{ SIM_RECEIPT_DELAY_MS: '-1' }],
     [{ SIM_RECEIPT_BACKLOG_MAX: '1' }],
     [{ SIM_RECEIPT_BACKLOG_MAX: 'lots' }],
   ])('refuses %p', (env) => {

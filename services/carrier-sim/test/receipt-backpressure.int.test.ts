@@ -54,8 +54,7 @@ beforeAll(async () => {
   sim = await startSim({
     SIM_GATEWAY_URL: url,
     SIM_RECEIPT_BACKLOG_MAX: String(MAX_BACKLOG),
-    SIM_DELIVERY_DELAY_MS: '0',
-    SIM_READ_DELAY_MS: '0',
+    SIM_RECEIPT_DELAY_MS: '0',
   });
 });
 

@@ -4,7 +4,9 @@ import {
   type Env,
   readCommonConfig,
   readTargetGuard,
+  readUnitPrices,
   redactUrlCredentials,
+  SANDBOX_SENDER,
   type CommonConfig,
   type TargetGuardSettings,
 } from '@switchboard/runtime';
@@ -68,16 +70,12 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     lockDurationMs: read.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
     fallbackTimeoutSeconds: read.int('FALLBACK_TIMEOUT_SECONDS', 60, { min: 1, max: 86_400 }),
     targets: readTargetGuard(read),
-    sandboxSender: read.string('SANDBOX_SENDER', '+14155550100'),
+    sandboxSender: SANDBOX_SENDER,
     optOutReplies: {
       optOut: read.string('OPT_OUT_REPLY_TEXT', DEFAULT_OPT_OUT_REPLIES.optOut),
       optIn: read.string('OPT_IN_REPLY_TEXT', DEFAULT_OPT_OUT_REPLIES.optIn),
     },
-    prices: Object.freeze({
-      chat: read.int('PRICE_CHAT', 1, { min: 0, max: 1_000_000 }),
-      rcs: read.int('PRICE_RCS', 1, { min: 0, max: 1_000_000 }),
-      sms: read.int('PRICE_SMS', 1, { min: 0, max: 1_000_000 }),
-    }),
+    prices: readUnitPrices(read),
     sandbox,
     live,
     smpp: { binds: smppBinds, window: read.int('SMPP_WINDOW', 10, { min: 1, max: 1_000 }) },
