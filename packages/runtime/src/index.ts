@@ -10,3 +10,4 @@ export * from './retired-settings';
 export * from './sandbox-credentials';
 export * from './target-guard.config';
 export * from './unit-prices.config';
+export * from './job-lock.config';

@@ -3,6 +3,7 @@ import {
   EnvReader,
   type Env,
   readCommonConfig,
+  readJobLock,
   readTargetGuard,
   readUnitPrices,
   redactUrlCredentials,
@@ -49,6 +50,21 @@ export interface DispatcherConfig extends CommonConfig {
   smpp: { binds: number; window: number };
 }
 
+/**
+ * SENDER_RATE_SMS_PER_SECOND: a rate, or a rate per bind (`30/bind`), as an SMSC grants it; per bind, a sender's
+ * schedule allows SMPP_BINDS times it (docs/routing.md#per-sender-limits). @defaultValue 0, no limit
+ */
+export function parseSmsSenderRate(text: string, binds: number): number {
+  const match = /^\s*(\d{1,8})\s*(\/\s*bind)?\s*$/.exec(text);
+  if (!match) throw new Error(`"${text}" is neither a rate nor a rate per bind such as 30/bind`);
+  return Number(match[1]) * (match[2] ? binds : 1);
+}
+
+function readSmsSenderRate(read: EnvReader, binds: number): number {
+  if (read.optionalString('SENDER_RATE_SMS_PER_SECOND') === undefined) return 0;
+  return read.parsed('SENDER_RATE_SMS_PER_SECOND', (text) => parseSmsSenderRate(text, binds), 'messages per second, or per bind as in 30/bind');
+}
+
 /** Twilio's wording for its default opt-out confirmations, which customers and carriers already know. */
 const DEFAULT_OPT_OUT_REPLIES = {
   optOut: 'You have successfully been unsubscribed. You will not receive any more messages from this number. Reply START to resubscribe.',
@@ -66,8 +82,7 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     concurrency: read.int('DISPATCH_CONCURRENCY', 32, { min: 1, max: 10_000 }),
     bulkConcurrency: read.int('DISPATCH_BULK_CONCURRENCY', 32, { min: 1, max: 10_000 }),
     reconcileTimeoutMs: read.int('RECONCILE_TIMEOUT_MS', 30_000, { min: 0 }),
-    stalledIntervalMs: read.int('STALLED_INTERVAL_MS', 30_000, { min: 100 }),
-    lockDurationMs: read.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
+    ...readJobLock(read),
     fallbackTimeoutSeconds: read.int('FALLBACK_TIMEOUT_SECONDS', 60, { min: 1, max: 86_400 }),
     targets: readTargetGuard(read),
     sandboxSender: SANDBOX_SENDER,
@@ -81,8 +96,7 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     smpp: { binds: smppBinds, window: read.int('SMPP_WINDOW', 10, { min: 1, max: 1_000 }) },
     senderRates: Object.freeze({
       chat: read.int('SENDER_RATE_CHAT_PER_SECOND', 80, { min: 0, max: 10_000_000 }),
-      // An SMSC grants its rate per bind; SENDER_RATE_SMS_PER_BIND says the figure is that one (docs/routing.md#per-sender-limits).
-      sms: read.int('SENDER_RATE_SMS_PER_SECOND', 0, { min: 0, max: 10_000_000 }) * (read.bool('SENDER_RATE_SMS_PER_BIND', false) ? smppBinds : 1),
+      sms: readSmsSenderRate(read, smppBinds),
       rcs: read.int('SENDER_RATE_RCS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
     }),
   };

@@ -1,5 +1,5 @@
 import { createUpstreamBreakerStore } from '@switchboard/shared-state';
-import { loadConfig, type DispatcherConfig } from '../src/config';
+import { loadConfig, parseSmsSenderRate, type DispatcherConfig } from '../src/config';
 import { createDispatcherMetrics } from '../src/metrics';
 import { RECEIPT_BATCH_MAX, RECEIPT_BATCH_WAIT_MS } from '../src/processors/receipt-batcher';
 import { createAdapterSets } from '../src/upstreams/adapter-sets';
@@ -31,7 +31,7 @@ describe('dispatcher config', () => {
     const perSender = loadConfig({ ...base, SMPP_BINDS: '4', SMPP_WINDOW: '50', SENDER_RATE_SMS_PER_SECOND: '30' });
     expect(perSender.smpp).toEqual({ binds: 4, window: 50 });
     expect(perSender.senderRates.sms).toBe(30);
-    expect(loadConfig({ ...base, SMPP_BINDS: '4', SENDER_RATE_SMS_PER_SECOND: '30', SENDER_RATE_SMS_PER_BIND: 'true' }).senderRates.sms).toBe(120);
+    expect(loadConfig({ ...base, SMPP_BINDS: '4', SENDER_RATE_SMS_PER_SECOND: '30/bind' }).senderRates.sms).toBe(120);
   });
 
   it('defaults every live upstream to its sandbox counterpart', () => {
@@ -79,12 +79,11 @@ describe('dispatcher config', () => {
       ...base,
       DISPATCH_CONCURRENCY: '16',
       RECONCILE_TIMEOUT_MS: '3000',
-      STALLED_INTERVAL_MS: '2000',
       LOCK_DURATION_MS: '2500',
       PORT: '0',
       TARGET_ALLOW_HTTP: 'true',
     });
-    expect(config).toMatchObject({ concurrency: 16, reconcileTimeoutMs: 3000, stalledIntervalMs: 2000, lockDurationMs: 2500, healthPort: 0 });
+    expect(config).toMatchObject({ concurrency: 16, reconcileTimeoutMs: 3000, stalledIntervalMs: 2500, lockDurationMs: 2500, healthPort: 0 });
     expect(config.targets).toEqual({ allowHttp: true, allowPrivateNetworks: false, allowedHosts: [] });
   });
 
@@ -188,5 +187,13 @@ describe('adapter sets', () => {
     } finally {
       await Promise.all(sets.smsSessions.map((s) => s.close()));
     }
+  });
+});
+
+describe('SENDER_RATE_SMS_PER_SECOND', () => {
+  it('is a rate or a rate per bind, and anything else is named', () => {
+    expect(parseSmsSenderRate('30', 4)).toBe(30);
+    expect(parseSmsSenderRate('30 / bind', 4)).toBe(120);
+    expect(() => parseSmsSenderRate('30/smsc', 4)).toThrow('neither a rate nor a rate per bind');
   });
 });

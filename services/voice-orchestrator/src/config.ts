@@ -1,4 +1,4 @@
-import { describeCommonConfig, EnvReader, type Env, readCommonConfig, readTargetGuard, type CommonConfig } from '@switchboard/runtime';
+import { describeCommonConfig, EnvReader, type Env, readCommonConfig, readJobLock, readTargetGuard, type CommonConfig } from '@switchboard/runtime';
 import type { TargetPolicy } from '@switchboard/webhooks';
 import { describeSpeechConfig, readSpeechConfig, type SpeechConfig } from './speech/speech.config';
 import { parseRtpPortRange, parseSipTrunkUri, RTP_PORTS_FORMAT, SIP_TRUNK_FORMAT } from './trunk-address';
@@ -72,8 +72,7 @@ export function loadConfig(env: Env = process.env): Readonly<VoiceOrchestratorCo
     sandboxLlmBaseUrl: r.string('SANDBOX_LLM_BASE_URL', 'http://127.0.0.1:8090'),
     llm: r.optionalString('LLM_BASE_URL') ? { baseUrl: r.string('LLM_BASE_URL'), apiKey: r.optionalString('LLM_API_KEY') } : undefined,
     llmModel: r.string('LLM_MODEL', 'gpt-4o-mini'),
-    stalledIntervalMs: r.int('STALLED_INTERVAL_MS', 30_000, { min: 100 }),
-    lockDurationMs: r.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
+    ...readJobLock(r),
   };
   return r.finish('voice-orchestrator', config);
 }

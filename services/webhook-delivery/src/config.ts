@@ -1,4 +1,4 @@
-import { describeCommonConfig, EnvReader, type Env, readCommonConfig, readTargetGuard, type CommonConfig } from '@switchboard/runtime';
+import { describeCommonConfig, EnvReader, type Env, readCommonConfig, readJobLock, readTargetGuard, type CommonConfig } from '@switchboard/runtime';
 import { SecretKeyring, SECRETS_KEYS_FORMAT } from '@switchboard/store';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule, type TargetPolicy } from '@switchboard/webhooks';
 
@@ -47,8 +47,7 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
     disableAfterMs: r.int('WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3_600_000, { min: 1 }),
     outboxSweepAgeMs: r.int('OUTBOX_SWEEP_AGE_MS', 5_000, { min: 50 }),
     outboxSweepIntervalMs: 0,
-    stalledIntervalMs: r.int('STALLED_INTERVAL_MS', 30_000, { min: 100 }),
-    lockDurationMs: r.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
+    ...readJobLock(r),
     policy: readTargetGuard(r),
     secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', (value) => SecretKeyring.parse(value), SECRETS_KEYS_FORMAT),
   };
