@@ -4,8 +4,8 @@ import type { LogLevel } from './support/json-logger';
 import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from './webhooks/webhook-poster';
 
 /**
- * The simulator's only reader of the environment. Every value has a sandbox default so that
- * `node dist/main.js` works with no setup; the defaults match the gateway's sandbox defaults.
+ * The simulator's only reader of the environment. Every value has a default so that `node dist/main.js` works with
+ * no setup; its credentials are not settings but SANDBOX_CREDENTIALS, which the services' sandbox defaults share.
  */
 
 export type { LogLevel };
