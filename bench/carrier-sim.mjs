@@ -58,16 +58,14 @@ const peakRssMb = (pid) => Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(
 const receiver = await peer('receiver');
 const receiverUrl = `http://127.0.0.1:${receiver.info.port}`;
 const sim = await spawnReady([...simNodeFlags, simMain], {
-  SIM_HOST: '127.0.0.1',
-  SIM_PORT: '0',
+  HOST: '127.0.0.1',
+  PORT: '0',
   SIM_SMPP_PORT: String(await devstack.freePort()),
   SIM_SIP_PORT: '0',
-  SIM_LOG_LEVEL: 'warn',
-  SIM_DELIVERY_DELAY_MS: '50',
-  SIM_READ_DELAY_MS: '50',
+  LOG_LEVEL: 'warn',
+  SIM_RECEIPT_DELAY_MS: '50',
   SIM_ENFORCE_CHAT_WINDOW: 'false',
-  SIM_CHAT_WEBHOOK_URL: `${receiverUrl}/chat`,
-  SIM_RBM_WEBHOOK_URL: `${receiverUrl}/rbm`,
+  SIM_GATEWAY_URL: receiverUrl,
 });
 const simUrl = `http://127.0.0.1:${sim.info.http_port}`;
 const bareHttp = await peer('bare-http');

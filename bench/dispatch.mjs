@@ -29,7 +29,7 @@ const redis = await devstack.startRedis();
 const stack = await devstack.startStack({
   databaseUrl: database.url,
   redisUrl: redis.url,
-  simEnv: { SIM_DELIVERY_DELAY_MS: '50', SIM_READ_DELAY_MS: '50', SIM_ENFORCE_CHAT_WINDOW: 'false' },
+  simEnv: { SIM_RECEIPT_DELAY_MS: '50', SIM_ENFORCE_CHAT_WINDOW: 'false' },
   // The bench measures the pipeline, not the per-sender limits (docs/configuration.md#per-sender-limits):
   // every send here comes from the one sandbox sender, so the limits are set far above any rate reached.
   dispatcherEnv: {

@@ -15,10 +15,10 @@ const { createOpenAiRecognizer } = speech('openai-stt');
 const runs = Number(process.argv[2] ?? 10);
 const [simPort, smppPort, sipPort] = await Promise.all([devstack.freePort(), devstack.freePort(), devstack.freePort()]);
 const sim = await devstack.startService('carrier-sim', {
-  SIM_PORT: String(simPort),
+  PORT: String(simPort),
   SIM_SMPP_PORT: String(smppPort),
   SIM_SIP_PORT: String(sipPort),
-  SIM_LOG_LEVEL: 'warn',
+  LOG_LEVEL: 'warn',
 });
 const endpoint = (model) => ({ baseUrl: `http://127.0.0.1:${simPort}`, model, timeoutMs: 30_000 });
 

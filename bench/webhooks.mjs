@@ -78,8 +78,8 @@ try {
     QUEUE_PREFIX: prefix,
     LOG_LEVEL: 'warn',
     SECRETS_ENCRYPTION_KEYS: devstack.testSecretsKeys(database.url),
-    WEBHOOK_ALLOW_HTTP: 'true',
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+    TARGET_ALLOW_HTTP: 'true',
+    TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
     // First attempts run inside the fan-out jobs, retries in delivery jobs: either way at most `concurrency` POSTs in flight, as in the bare loop.
     WEBHOOK_CONCURRENCY: String(concurrency),
     WEBHOOK_ENDPOINT_CONCURRENCY: String(concurrency),

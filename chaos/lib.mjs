@@ -32,7 +32,7 @@ export async function startWorld({ postgresUrl, workers = ['dispatcher'], env = 
       env,
       // Short lock and stall times: a killed worker's jobs are taken over in seconds, as in production
       // they would be after LOCK_DURATION_MS (docs/architecture.md).
-      dispatcherEnv: { STALLED_INTERVAL_MS: '2000', LOCK_DURATION_MS: '2000', RECONCILE_TIMEOUT_MS: '3000', ...dispatcherEnv },
+      dispatcherEnv: { LOCK_DURATION_MS: '2000', RECONCILE_TIMEOUT_MS: '3000', ...dispatcherEnv },
       gatewayEnv,
       simEnv,
     });

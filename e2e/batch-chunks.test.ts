@@ -11,7 +11,7 @@ import { startMessagingStack, type MessagingStack } from './messaging-helpers';
 let m: MessagingStack;
 
 beforeAll(async () => {
-  m = await startMessagingStack({ STALLED_INTERVAL_MS: '2000', LOCK_DURATION_MS: '2000', RECONCILE_TIMEOUT_MS: '10000' });
+  m = await startMessagingStack({ LOCK_DURATION_MS: '2000', RECONCILE_TIMEOUT_MS: '10000' });
 }, 120_000);
 
 afterAll(async () => {

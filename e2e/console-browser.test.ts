@@ -24,7 +24,7 @@ beforeAll(async () => {
     redisUrl: TEST_REDIS_URL,
     // The voice orchestrator places the Calls page's call to the simulator's phone (docs/voice.md#carrier-simulator).
     workers: ['dispatcher', 'webhook-delivery', 'voice-orchestrator'],
-    env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000' },
+    env: { TARGET_ALLOW_HTTP: 'true', TARGET_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000' },
   });
   browser = await launchChromium();
   kit = consoleBrowser(browser, stack.baseUrl);

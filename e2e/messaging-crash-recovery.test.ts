@@ -17,7 +17,6 @@ let m: MessagingStack;
 beforeAll(async () => {
   m = await startMessagingStack({
     DISPATCH_CONCURRENCY: '16',
-    STALLED_INTERVAL_MS: '2000',
     LOCK_DURATION_MS: '2000',
     RECONCILE_TIMEOUT_MS: '10000',
   });

@@ -43,10 +43,9 @@ describe('observability', () => {
       env: {
         TRACING_ENABLED: 'true',
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
-        WEBHOOK_ALLOW_HTTP: 'true',
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        TARGET_ALLOW_HTTP: 'true',
+        TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
-        OUTBOX_SWEEP_INTERVAL_MS: '200',
         // Long enough that the dispatcher's own publish (which carries the trace) goes first.
         OUTBOX_SWEEP_AGE_MS: '5000',
       },

@@ -32,10 +32,9 @@ describe('Redis Cluster', () => {
       prefix,
       workers: ['dispatcher', 'webhook-delivery'],
       env: {
-        WEBHOOK_ALLOW_HTTP: 'true',
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        TARGET_ALLOW_HTTP: 'true',
+        TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
-        OUTBOX_SWEEP_INTERVAL_MS: '200',
         OUTBOX_SWEEP_AGE_MS: '500',
       },
     });

@@ -128,14 +128,14 @@ describe('several chat upstreams with circuit breakers', () => {
     expect(await acceptedAt(simB)).toEqual(expect.arrayContaining(whileOpen));
 
     await setFault(stack.simUrl, null);
-    // After the cool-down one send probes the primary; its success closes the breaker.
+    // After the cool-down (BREAKER_POLICY.coolDownMs in services/dispatcher, 30 s) one send probes the primary; its success closes the breaker.
     await eventually(
       async () => {
         await sendAndDeliver(1);
         return (await upstream('chat-primary')).state;
       },
       (state) => state === 'closed',
-      { what: 'primary breaker closed again', timeoutMs: 30_000, intervalMs: 500 },
+      { what: 'primary breaker closed again', timeoutMs: 60_000, intervalMs: 500 },
     );
     const afterRecovery = await sendAndDeliver(3);
     expect(await acceptedAt(stack.simUrl)).toEqual(expect.arrayContaining(afterRecovery));
@@ -149,5 +149,5 @@ describe('several chat upstreams with circuit breakers', () => {
     const taken = [...(await acceptedAt(stack.simUrl)), ...(await acceptedAt(simB))];
     for (const id of sent) expect(taken.filter((ref) => ref === id)).toHaveLength(1);
     expect(taken).toHaveLength(sent.length);
-  });
+  }, 150_000);
 });

@@ -116,14 +116,14 @@ describe('several SMS upstreams with circuit breakers', () => {
     expect(secondaryTook).toEqual(expect.arrayContaining(whileOpen.map((m) => m.to)));
 
     await setFault(stack.simUrl, null);
-    // After the cool-down one send probes the primary; its success closes the breaker.
+    // After the cool-down (BREAKER_POLICY.coolDownMs in services/dispatcher, 30 s) one send probes the primary; its success closes the breaker.
     await eventually(
       async () => {
         await sendAndDeliver(1);
         return (await upstream('sim-primary')).state;
       },
       (state) => state === 'closed',
-      { what: 'primary breaker closed again', timeoutMs: 30_000, intervalMs: 500 },
+      { what: 'primary breaker closed again', timeoutMs: 60_000, intervalMs: 500 },
     );
     const afterRecovery = await sendAndDeliver(5);
     expect(await acceptedAt(stack.simUrl)).toEqual(expect.arrayContaining(afterRecovery.map((m) => m.to)));
@@ -137,5 +137,5 @@ describe('several SMS upstreams with circuit breakers', () => {
     const taken = [...(await acceptedAt(stack.simUrl)), ...(await acceptedAt(simB))];
     for (const m of sent) expect(taken.filter((to) => to === m.to)).toHaveLength(1);
     expect(taken).toHaveLength(sent.length);
-  });
+  }, 150_000);
 });

@@ -35,7 +35,7 @@ describe('a voice agent calling baresip through the live SIP trunk', () => {
       redisUrl: TEST_REDIS_URL,
       prefix: `sbvb${randomBytes(4).toString('hex')}`,
       workers: ['voice-orchestrator'],
-      voiceEnv: { VOICE_SIP_TRUNK_HOST: '127.0.0.1', VOICE_SIP_TRUNK_PORT: String(baresip.sipPort) },
+      voiceEnv: { VOICE_SIP_TRUNK: `sip:127.0.0.1:${baresip.sipPort}` },
     });
     ({ key } = await createAccountKey(database.url, { account: 'voice-baresip', mode: 'live', scopes: ['*'], numbers: [{ e164: FROM, channels: ['voice'] }] }));
   }, 120_000);

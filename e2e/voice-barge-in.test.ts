@@ -54,7 +54,7 @@ describe('barge-in, checked in the recording', () => {
       redisUrl: TEST_REDIS_URL,
       prefix: `sbvi${randomBytes(4).toString('hex')}`,
       workers: ['voice-orchestrator'],
-      voiceEnv: { VOICE_SIP_TRUNK_HOST: '127.0.0.1', VOICE_SIP_TRUNK_PORT: String(baresip.sipPort) },
+      voiceEnv: { VOICE_SIP_TRUNK: `sip:127.0.0.1:${baresip.sipPort}` },
     });
     ({ key } = await createAccountKey(database.url, { account: 'voice-barge', mode: 'live', scopes: ['*'], numbers: [{ e164: FROM, channels: ['voice'] }] }));
   }, 120_000);

@@ -40,15 +40,14 @@ describe('voice calls through the full stack', () => {
       prefix: `sbvc${randomBytes(4).toString('hex')}`,
       workers: ['voice-orchestrator', 'webhook-delivery'],
       env: {
-        WEBHOOK_ALLOW_HTTP: 'true',
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        TARGET_ALLOW_HTTP: 'true',
+        TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
-        OUTBOX_SWEEP_INTERVAL_MS: '200',
         OUTBOX_SWEEP_AGE_MS: '500',
       },
       gatewayEnv: { VOICE_CONCURRENT_CALLS_PER_ACCOUNT: '2' },
       // A killed orchestrator's calls are found lost within seconds instead of 45 s.
-      voiceEnv: { VOICE_HEARTBEAT_MS: '500', VOICE_LOST_AFTER_MS: '3000' },
+      voiceEnv: { VOICE_LOST_AFTER_MS: '3000' },
     });
     ({ key, callbackSecret } = await createAccountKey(database.url, { account: 'voice-e2e', scopes: ['*'], numbers: [{ e164: FROM, channels: ['voice'] }] }));
   }, 120_000);

@@ -51,7 +51,7 @@ describe("a voice agent's transfer node against SIPp as the transferee", () => {
       redisUrl: TEST_REDIS_URL,
       prefix: `sbvr${randomBytes(4).toString('hex')}`,
       workers: ['voice-orchestrator'],
-      voiceEnv: { VOICE_SIP_TRUNK_HOST: '127.0.0.1', VOICE_SIP_TRUNK_PORT: String(sipPort) },
+      voiceEnv: { VOICE_SIP_TRUNK: `sip:127.0.0.1:${sipPort}` },
     });
     ({ key } = await createAccountKey(database.url, { account: 'voice-refer', mode: 'live', scopes: ['*'], numbers: [{ e164: FROM, channels: ['voice'] }] }));
   }, 120_000);

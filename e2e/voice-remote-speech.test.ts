@@ -58,14 +58,11 @@ describe('voice calls with remote TTS and STT providers', () => {
   let orchestrator: ServiceProcess;
   // The stand-ins fail on purpose for the model `sim-fault-500`, as the LLM stand-in does.
   const remoteSpeech = ({ ttsModel = 'tts-1', sttModel = 'whisper-1' } = {}) => ({
-    VOICE_TTS_PROVIDER: 'openai',
-    VOICE_TTS_URL: stack.simUrl,
+    VOICE_TTS: stack.simUrl,
     VOICE_TTS_API_KEY: 'sk-sim-tts',
     VOICE_TTS_MODEL: ttsModel,
     VOICE_TTS_VOICE: 'alloy',
-    VOICE_TTS_RESPONSE_FORMAT: 'pcm',
-    VOICE_STT_PROVIDER: 'openai',
-    VOICE_STT_URL: stack.simUrl,
+    VOICE_STT: stack.simUrl,
     VOICE_STT_MODEL: sttModel,
   });
   const api = async (method: string, path: string, body?: unknown) => {

@@ -18,7 +18,7 @@ describe('disabling an endpoint that keeps failing (real processes)', () => {
     h = await startWebhookStack({
       prefix,
       env: { WEBHOOK_RETRY_SCHEDULE_MS: '0,1000,1000,1000,1000', WEBHOOK_DISABLE_AFTER_MS: '1500' },
-      gatewayEnv: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
+      gatewayEnv: { TARGET_ALLOW_PRIVATE_NETWORKS: 'false', TARGET_ALLOWED_HOSTS: '127.0.0.1' },
     });
     ({ db, publish } = h);
     api = h;

@@ -20,7 +20,7 @@ describe('webhook retries, rotation and the webhook API (real processes)', () =>
       // 1 s between attempts: a Retry-After of 2 s is then distinguishable from the schedule (≤ 1.2 s with jitter).
       env: { WEBHOOK_RETRY_SCHEDULE_MS: '0,1000,1000,1000', WEBHOOK_ENDPOINT_CONCURRENCY: '2' },
       // The gateway refuses private targets other than the receiver's loopback host.
-      gatewayEnv: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'false', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
+      gatewayEnv: { TARGET_ALLOW_PRIVATE_NETWORKS: 'false', TARGET_ALLOWED_HOSTS: '127.0.0.1' },
     });
     ({ db, publish } = h);
     api = h;

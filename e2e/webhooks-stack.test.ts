@@ -19,11 +19,10 @@ describe('webhooks through the full stack', () => {
       prefix: `sbws${randomBytes(4).toString('hex')}`,
       workers: ['dispatcher', 'webhook-delivery'],
       env: {
-        WEBHOOK_ALLOW_HTTP: 'true',
-        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        TARGET_ALLOW_HTTP: 'true',
+        TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
         // Whether or not the dispatcher publishes right after its commits, the outbox sweeper does.
-        OUTBOX_SWEEP_INTERVAL_MS: '200',
         OUTBOX_SWEEP_AGE_MS: '500',
       },
     });

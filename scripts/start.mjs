@@ -52,7 +52,7 @@ try {
   let redisUrl = process.env.REDIS_URL;
   if (!redisUrl) {
     mkdirSync(join(stateDir, 'redis'), { recursive: true });
-    const redis = await devstack.startRedis({ port: Number(process.env.REDIS_PORT ?? (await devstack.freePort())), dir: join(stateDir, 'redis') });
+    const redis = await devstack.startRedis({ port: await devstack.freePort(), dir: join(stateDir, 'redis') });
     cleanups.push(() => redis.stop());
     supervisor.watch('redis-server', redis.child);
     redisUrl = redis.url;
@@ -67,8 +67,8 @@ try {
   }
 
   const workers = ['dispatcher', 'webhook-delivery', 'voice-orchestrator'];
-  // `npm start -- --https` or SWITCHBOARD_HTTPS=1: a self-signed certificate kept in the state dir (docs/running.md#https).
-  const https = process.argv.includes('--https') || ['1', 'true'].includes(process.env.SWITCHBOARD_HTTPS ?? '');
+  // `npm start -- --https`: a self-signed certificate kept in the state dir (docs/running.md#https).
+  const https = process.argv.includes('--https');
   const gatewayTls = https ? devstack.ensureLocalCertificate(stateDir) : undefined;
   const secretsKeys = process.env.SECRETS_ENCRYPTION_KEYS || devstack.ensureLocalSecretsKey(stateDir);
   const stack = await devstack.startStack({
@@ -82,9 +82,9 @@ try {
     env: {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
       LOG_FORMAT: process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json'),
-      WEBHOOK_ALLOW_HTTP: 'true',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
-      MEDIA_ALLOW_PRIVATE_NETWORKS: 'true',
+      // The local stack's webhook receivers and media are plain http on this machine (docs/webhooks.md#target-guard-ssrf).
+      TARGET_ALLOW_HTTP: 'true',
+      TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
     },
     workers,
   });
@@ -128,7 +128,7 @@ try {
       `  Services:      ${Object.values(stack.services)
         .map((s) => s.name)
         .join(', ')}`,
-      '  Webhooks:      loopback and http:// targets are ALLOWED in this local run (WEBHOOK_ALLOW_PRIVATE_NETWORKS, WEBHOOK_ALLOW_HTTP).',
+      '  Webhooks:      loopback and http:// targets are ALLOWED in this local run (TARGET_ALLOW_PRIVATE_NETWORKS, TARGET_ALLOW_HTTP).',
       ...(gatewayTls ? [`  Certificate:   ${gatewayTls.certFile}   (self-signed for localhost and 127.0.0.1; trust it with --cacert)`] : []),
       `  Try:           curl -s ${gatewayTls ? `--cacert ${gatewayTls.certFile} ` : ''}${stack.baseUrl}/v1/messages -H "Authorization: Bearer ${demo.key}" -H 'Content-Type: application/json' -d '{"channel":"sms","recipient":"+447911123400","content":{"text":"Hello"}}'`,
       `  API reference: ${stack.baseUrl}/docs   (the OpenAPI document: ${stack.baseUrl}/v1/openapi.json)`,

@@ -57,10 +57,9 @@ export async function run({ postgresUrl }) {
     postgresUrl,
     workers: ['dispatcher', 'webhook-delivery'],
     env: {
-      WEBHOOK_ALLOW_HTTP: 'true',
-      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+      TARGET_ALLOW_HTTP: 'true',
+      TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_RETRY_SCHEDULE_MS: schedule.join(','),
-      OUTBOX_SWEEP_INTERVAL_MS: '500',
       OUTBOX_SWEEP_AGE_MS: '3000',
     },
   });

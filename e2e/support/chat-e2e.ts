@@ -39,14 +39,14 @@ async function call(url: string, method: string, body: unknown, headers: Record<
 export async function startChatWorld(opts: { prefix: string; business: string }): Promise<ChatWorld> {
   const database = await createTestDatabase();
   const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-  // The simulator serves test media over plain http on 127.0.0.1.
-  const local = { CHAT_MEDIA_ALLOW_HTTP: 'true' };
+  // The simulator serves test media over plain http on 127.0.0.1: the target guard is opened for it.
+  const local = { TARGET_ALLOW_HTTP: 'true' };
   const stack = await startStack({
     databaseUrl: database.url,
     redisUrl,
     prefix: `${opts.prefix}${Date.now().toString(36)}`,
     gatewayEnv: local,
-    dispatcherEnv: { ...local, MEDIA_ALLOW_PRIVATE_NETWORKS: 'true' },
+    dispatcherEnv: { ...local, TARGET_ALLOW_PRIVATE_NETWORKS: 'true' },
   });
   const account = await createAccountKey(database.url, {
     account: opts.prefix,

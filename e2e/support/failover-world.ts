@@ -51,15 +51,11 @@ export async function startFailoverWorld(opts: FailoverWorldOptions): Promise<Fa
     simEnv: opts.simEnv,
   });
   const [secondaryPort, secondarySmppPort, healthPort] = await Promise.all([freePort(), freePort(), freePort()]);
-  await stack.startService('carrier-sim', { ...opts.simEnv, SIM_PORT: String(secondaryPort), SIM_SMPP_PORT: String(secondarySmppPort) });
+  await stack.startService('carrier-sim', { ...opts.simEnv, PORT: String(secondaryPort), SIM_SMPP_PORT: String(secondarySmppPort) });
   const secondaryUrl = `http://127.0.0.1:${secondaryPort}`;
   await stack.startService('dispatcher', {
-    HEALTH_PORT: String(healthPort),
+    PORT: String(healthPort),
     ...opts.upstreams({ primaryUrl: stack.simUrl, primarySmppPort: stack.simSmppPort, secondaryUrl, secondarySmppPort }),
-    UPSTREAM_BREAKER_WINDOW: '10',
-    UPSTREAM_BREAKER_MIN_CALLS: '10',
-    UPSTREAM_BREAKER_COOL_DOWN_MS: '3000',
-    UPSTREAM_BREAKER_GAUGE_REFRESH_MS: '200',
   });
   const { key } = await createAccountKey(database.url, { account: opts.account, mode: 'test', scopes: ['*'] });
 

@@ -33,7 +33,7 @@ export async function startSdkWorld(): Promise<SdkWorld> {
       prefix: `e2esdk${randomBytes(4).toString('hex')}`,
       // The voice orchestrator places the SDK suites' calls to the simulator's phones (docs/voice.md#carrier-simulator).
       workers: ['dispatcher', 'webhook-delivery', 'voice-orchestrator'],
-      env: { WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
+      env: { TARGET_ALLOW_HTTP: 'true', TARGET_ALLOW_PRIVATE_NETWORKS: 'true' },
     });
   } catch (error) {
     await database.drop();

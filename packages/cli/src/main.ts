@@ -35,7 +35,7 @@ async function main(): Promise<number> {
   }
   const db = createDb({ url, poolSize: 1 });
   try {
-    const result = await runCommand(db, args, secrets, process.env.CONSOLE_BASE_URL || localBaseUrl(process.env, process.cwd()));
+    const result = await runCommand(db, args, secrets, localBaseUrl(process.env, process.cwd()));
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {

@@ -29,7 +29,6 @@ function cli(args: string[], env: Record<string, string> = {}) {
       DATABASE_URL: database.url,
       REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
       SECRETS_ENCRYPTION_KEYS: testSecretsKeys(database.url),
-      CONSOLE_BASE_URL: '',
       SWITCHBOARD_HOME: '',
       ...env,
     },
@@ -67,7 +66,7 @@ describe('npx switchboard users create', () => {
   });
 
   it('issues a new link and changes the role on a second run; refuses the email for another account', () => {
-    const again = cli(['--account', 'cli-console', '--email', 'ada@example.com', '--role', 'viewer'], { CONSOLE_BASE_URL: 'http://127.0.0.1:8080' });
+    const again = cli(['--account', 'cli-console', '--email', 'ada@example.com', '--role', 'viewer', '--base-url', 'http://127.0.0.1:8080']);
     expect(again).toMatchObject({
       status: 0,
       json: { email: 'ada@example.com', role: 'viewer', sign_in_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:8080\/console\/welcome#token=/) },

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { retiredSettingProblems } from '@switchboard/runtime';
 import { REPO_DIR } from '../src';
 import type { Loose } from './chart-objects';
 
@@ -26,7 +27,7 @@ describe('docker-compose.yml', () => {
   it("probes each service's /readyz on the port its environment sets", () => {
     for (const [name, service] of longRunning.filter(([, s]) => s.build)) {
       const env = service.environment;
-      const port = env.PORT ?? env.HEALTH_PORT ?? env.SIM_PORT;
+      const port = env.PORT;
       expect({ name, script: healthcheckScript(service) }).toEqual({ name, script: expect.stringContaining(`http://127.0.0.1:${port}/readyz`) });
     }
   });
@@ -40,8 +41,11 @@ describe('docker-compose.yml', () => {
     expect(storeUsers.map(([name]) => name).sort()).toEqual(['api-gateway', 'dispatcher', 'webhook-delivery']);
     for (const [, service] of storeUsers) {
       expect(service.depends_on.migrate).toEqual({ condition: 'service_completed_successfully' });
-      expect(service.environment.MIGRATE_ON_START).toBe('false');
     }
+  });
+
+  it('sets no variable the services no longer read (they would refuse to start)', () => {
+    for (const [name, service] of services) expect({ name, retired: retiredSettingProblems(service.environment ?? {}) }).toEqual({ name, retired: [] });
   });
 
   it('waits only on dependencies that have a healthcheck to wait for', () => {

@@ -1,8 +1,11 @@
+import { retiredSettingProblems } from '@switchboard/runtime';
 import { helm, renderChart, validateObjects, CHART_DIR, TEST_VALUES, type KubeObject } from '../src';
 import { byComponent, environmentOf, ofKind, type Loose } from './chart-objects';
 import { loadConfig as loadGatewayConfig } from '../../../services/api-gateway/src/config';
 import { loadConfig as loadDispatcherConfig } from '../../../services/dispatcher/src/config';
 import { loadConfig as loadWebhookDeliveryConfig } from '../../../services/webhook-delivery/src/config';
+import { loadConfig as loadVoiceConfig } from '../../../services/voice-orchestrator/src/config';
+import { loadConfig as loadSimConfig } from '../../../services/carrier-sim/src/config';
 
 const REQUIRED = {
   'secret.values.DATABASE_URL': 'postgres://u:p@db:5432/sb',
@@ -122,8 +125,15 @@ describe('each Deployment', () => {
       const dispatcher = loadDispatcherConfig(envOf('dispatcher'));
       expect(dispatcher).toMatchObject({ healthHost: '0.0.0.0', healthPort: portOf('dispatcher'), concurrency: 32 });
       expect(dispatcher.sandbox.chat[0]?.baseUrl).toBe('http://sb-switchboard-carrier-sim:8090');
+      expect(dispatcher.sandbox.sms[0]).toMatchObject({ host: 'sb-switchboard-carrier-sim', port: 2775 });
+      expect(loadVoiceConfig(envOf('voice-orchestrator'))).toMatchObject({
+        healthPort: portOf('voice-orchestrator'),
+        rtpPorts: { min: 20000, max: 20999 },
+        sandboxTrunk: { host: 'sb-switchboard-carrier-sim', port: 5070 },
+      });
+      expect(loadSimConfig(envOf('carrier-sim'))).toMatchObject({ host: '0.0.0.0', httpPort: portOf('carrier-sim') });
       expect(loadWebhookDeliveryConfig(envOf('webhook-delivery'))).toMatchObject({ healthHost: '0.0.0.0', healthPort: portOf('webhook-delivery') });
-      for (const name of SERVICES) expect(envOf(name).MIGRATE_ON_START).toBe('false');
+      for (const name of SERVICES) expect({ name, retired: retiredSettingProblems(envOf(name)) }).toEqual({ name, retired: [] });
     } finally {
       exit.mockRestore();
     }

@@ -89,7 +89,7 @@ describe('the voice orchestrator NetworkPolicies', () => {
       },
     ]);
     // The process binds exactly what the policy opens.
-    expect(voiceEnv(objects)).toMatchObject({ VOICE_SIP_LOCAL_PORT: '5060', VOICE_RTP_PORT_MIN: '20000', VOICE_RTP_PORT_MAX: '20999' });
+    expect(voiceEnv(objects)).toMatchObject({ VOICE_SIP_LOCAL_PORT: '5060', VOICE_RTP_PORTS: '20000-20999' });
     // From anywhere else, nothing: no ingress rule of the orchestrator is open to any source.
     expect(ingressRules('voice-orchestrator').some((rule: Loose) => rule.from === undefined)).toBe(false);
   });
@@ -104,7 +104,7 @@ describe('the voice orchestrator NetworkPolicies', () => {
       { protocol: 'UDP', port: 5080 },
       { protocol: 'UDP', port: 30000, endPort: 30199 },
     ]);
-    expect(voiceEnv(custom)).toMatchObject({ VOICE_SIP_LOCAL_PORT: '5080', VOICE_RTP_PORT_MIN: '30000', VOICE_RTP_PORT_MAX: '30199' });
+    expect(voiceEnv(custom)).toMatchObject({ VOICE_SIP_LOCAL_PORT: '5080', VOICE_RTP_PORTS: '30000-30199' });
 
     const noTrunk = ofKind(renderChart({ set: { 'secret.existingSecret': 'sb-env' } }), 'NetworkPolicy');
     expect(noTrunk.some((p) => p.metadata.name === 'sb-switchboard-voice-orchestrator-sip-rtp')).toBe(false);

@@ -10,15 +10,6 @@ export const REPO_ROOT = join(__dirname, '..', '..', '..');
 
 export type { ServiceName } from './service-name';
 
-/** The environment variable that carries each service's HTTP port (its API or its health server). */
-export const SERVICE_PORT_ENV: Record<ServiceName, string> = {
-  'api-gateway': 'PORT',
-  dispatcher: 'HEALTH_PORT',
-  'carrier-sim': 'SIM_PORT',
-  'webhook-delivery': 'HEALTH_PORT',
-  'voice-orchestrator': 'HEALTH_PORT',
-};
-
 export interface ServiceProcess {
   name: ServiceName;
   port: number;
@@ -49,10 +40,10 @@ function readyzStatus(url: string, ca: Buffer | undefined): Promise<number> {
 
 /** Spawns `node <its V8 flags> services/<name>/dist/main.js` and resolves once its `/readyz` answers 200. */
 export async function startService(name: ServiceName, env: Record<string, string>, opts: { readyTimeoutMs?: number } = {}): Promise<ServiceProcess> {
-  const portEnv = SERVICE_PORT_ENV[name];
-  const port = env[portEnv] ? Number(env[portEnv]) : await freePort();
+  // PORT is every process's own listen address: the gateway's API, a worker's health server, the simulator's HTTP.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS[name], join(REPO_ROOT, 'services', name, 'dist', 'main.js')], {
-    env: { ...process.env, ...env, [portEnv]: String(port) },
+    env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // The latest output, as chunks: appending must not copy everything kept so far on every line.

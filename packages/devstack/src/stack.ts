@@ -44,6 +44,19 @@ export interface Stack {
 }
 
 /**
+ * The dispatcher's sandbox upstream lists for one carrier simulator: its HTTP base for chat and RBM, its SMSC port.
+ * The names are the dispatcher's defaults, so breakers and metrics read as they do under `npm start`.
+ */
+export function sandboxUpstreamsEnv(simUrl: string, simSmppPort: number): Record<string, string> {
+  const { hostname } = new URL(simUrl);
+  return {
+    SANDBOX_CHAT_UPSTREAMS: JSON.stringify([{ name: 'sandbox-chat', base_url: simUrl }]),
+    SANDBOX_RCS_UPSTREAMS: JSON.stringify([{ name: 'sandbox-rbm', base_url: simUrl }]),
+    SANDBOX_SMS_UPSTREAMS: JSON.stringify([{ name: 'sandbox-smsc', host: hostname, port: simSmppPort }]),
+  };
+}
+
+/**
  * Starts carrier-sim, the gateway and the workers as real processes wired to each other: the
  * sim's webhooks point at the gateway, the workers' sandbox upstreams at the sim.
  */
@@ -66,24 +79,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const envs: Record<string, Record<string, string>> = {
     'carrier-sim': {
       ...common,
-      SIM_LOG_LEVEL: common.LOG_LEVEL,
       SIM_SMPP_PORT: String(simSmppPort),
       SIM_SIP_PORT: String(simSipPort),
-      SIM_CHAT_WEBHOOK_URL: `${baseUrl}/v1/providers/chat/webhook`,
-      SIM_RBM_WEBHOOK_URL: `${baseUrl}/v1/providers/rcs/events`,
+      SIM_GATEWAY_URL: baseUrl,
       ...opts.simEnv,
-      SIM_PORT: String(simPort),
+      PORT: String(simPort),
     },
     'api-gateway': { ...common, ...tlsEnv, ...opts.gatewayEnv, PORT: String(gatewayPort) },
-    dispatcher: {
-      ...common,
-      SANDBOX_CHAT_API_BASE_URL: simUrl,
-      SANDBOX_RBM_API_BASE_URL: simUrl,
-      SANDBOX_SMPP_HOST: '127.0.0.1',
-      SANDBOX_SMPP_PORT: String(simSmppPort),
-      ...opts.dispatcherEnv,
-    },
-    'voice-orchestrator': { ...common, SANDBOX_SIP_HOST: '127.0.0.1', SANDBOX_SIP_PORT: String(simSipPort), SANDBOX_LLM_BASE_URL: simUrl, ...opts.voiceEnv },
+    dispatcher: { ...common, ...sandboxUpstreamsEnv(simUrl, simSmppPort), ...opts.dispatcherEnv },
+    'voice-orchestrator': { ...common, SANDBOX_SIP_TRUNK: `sip:127.0.0.1:${simSipPort}`, SANDBOX_LLM_BASE_URL: simUrl, ...opts.voiceEnv },
   };
   const envFor = (name: ServiceName) => envs[name] ?? { ...common, SIM_URL: simUrl, GATEWAY_URL: baseUrl };
   const started: ServiceProcess[] = [];

@@ -8,7 +8,7 @@ const VOICE_TOOLS: ReadonlyArray<{ command: string; aptPackage: string }> = [
   { command: 'sipp', aptPackage: 'sip-tester' },
   { command: 'sox', aptPackage: 'sox' },
   { command: 'flite', aptPackage: 'flite' },
-  // The second local TTS engine (VOICE_TTS_PROVIDER=espeak).
+  // The second local TTS engine (VOICE_TTS=espeak).
   { command: 'espeak-ng', aptPackage: 'espeak-ng' },
   // The orchestrator's speech input; the en-us model is its own package.
   { command: 'pocketsphinx_continuous', aptPackage: 'pocketsphinx' },

@@ -1,5 +1,6 @@
 import { chooseLogFormat, type LogFormat } from '@switchboard/logger';
 import type { EnvReader } from './env';
+import { retiredSettingProblems } from './retired-settings';
 
 /** What every worker and the gateway read alike: the store, Redis, the queue prefix, logging. */
 export interface CommonConfig {
@@ -21,17 +22,11 @@ export interface CommonConfig {
   logFormat: LogFormat;
   dbPoolSize: number;
   /**
-   * Whether a service applies migrations at start-up. Deployments that run the standalone migration first
-   * (`node packages/store/dist/migrate.main.js`, k8s/README.md) set `MIGRATE_ON_START=false`.
-   * @defaultValue true
-   */
-  migrateOnStart: boolean;
-  /**
    * TRACING_ENABLED: spans and W3C `traceparent` from requests through jobs to webhooks (docs/observability.md#traces).
    * @defaultValue true when an OTLP endpoint is set, else false
    */
   tracingEnabled: boolean;
-  /** Where spans go: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`, as OpenTelemetry names them. */
+  /** Where spans go: OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`, as OpenTelemetry names the OTLP/HTTP path. */
   otlpTracesUrl?: string;
 }
 
@@ -55,14 +50,13 @@ function redisProblems(c: Pick<CommonConfig, 'redisClusterNodes' | 'queuePrefix'
 }
 
 function otlpTracesUrl(r: EnvReader): string | undefined {
-  const traces = r.optionalString('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const base = r.optionalString('OTEL_EXPORTER_OTLP_ENDPOINT');
-  const url = traces ?? (base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined);
+  const url = base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
   if (url !== undefined && !/^https?:\/\/[^/\s]+/.test(url)) r.problems.push(`OTEL_EXPORTER_OTLP_ENDPOINT: "${url}" is not an http(s) URL`);
   return url;
 }
 
-/** Reads the shared variables of docs/configuration.md ("Shared") with their one set of defaults. */
+/** Reads the shared variables of docs/configuration.md ("Shared") with their one set of defaults, and refuses retired ones. */
 export function readCommonConfig(r: EnvReader): CommonConfig {
   const config: CommonConfig = {
     databaseUrl: r.string('DATABASE_URL'),
@@ -74,12 +68,11 @@ export function readCommonConfig(r: EnvReader): CommonConfig {
       ? r.parsed('LOG_FORMAT', (text) => chooseLogFormat(text, false), 'json or pretty')
       : chooseLogFormat(undefined, process.stdout.isTTY === true),
     dbPoolSize: r.int('DB_POOL_SIZE', 10, { min: 1, max: 1_000 }),
-    migrateOnStart: r.bool('MIGRATE_ON_START', true),
     tracingEnabled: false,
     otlpTracesUrl: otlpTracesUrl(r),
   };
   config.tracingEnabled = r.bool('TRACING_ENABLED', config.otlpTracesUrl !== undefined);
-  r.problems.push(...redisProblems(config));
+  r.problems.push(...redisProblems(config), ...retiredSettingProblems(r.env));
   return config;
 }
 

@@ -7,7 +7,7 @@ export type Env = Record<string, string | undefined>;
 export class EnvReader {
   readonly problems: string[] = [];
 
-  constructor(private readonly env: Env) {}
+  constructor(readonly env: Env) {}
 
   string(name: string, fallback?: string): string {
     const value = this.env[name];

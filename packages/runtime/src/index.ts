@@ -6,3 +6,8 @@ export * from './common-config';
 export * from './worker-service';
 export * from './batcher';
 export * from './concurrency-limit';
+export * from './retired-settings';
+export * from './sandbox-credentials';
+export * from './target-guard.config';
+export * from './unit-prices.config';
+export * from './job-lock.config';

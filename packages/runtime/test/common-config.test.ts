@@ -1,4 +1,13 @@
-import { DEFAULT_QUEUE_PREFIX, EnvReader, hasHashTag, MetricsRegistry, readCommonConfig } from '@switchboard/runtime';
+import {
+  DEFAULT_QUEUE_PREFIX,
+  EnvReader,
+  hasHashTag,
+  MetricsRegistry,
+  readCommonConfig,
+  RETIRED_SETTINGS,
+  readUnitPrices,
+  retiredSettingProblems,
+} from '@switchboard/runtime';
 
 const read = (env: Record<string, string>) => {
   const reader = new EnvReader({ DATABASE_URL: 'postgres://x', ...env });
@@ -39,7 +48,6 @@ describe('tracing settings', () => {
       tracingEnabled: true,
       otlpTracesUrl: 'http://otel:4318/v1/traces',
     });
-    expect(read({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://otel:4318/custom' }).config.otlpTracesUrl).toBe('http://otel:4318/custom');
     expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', TRACING_ENABLED: 'false' }).config.tracingEnabled).toBe(false);
     expect(read({ TRACING_ENABLED: 'true' }).config).toMatchObject({ tracingEnabled: true, otlpTracesUrl: undefined });
     expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel:4318' }).problems).toEqual([expect.stringContaining('is not an http(s) URL')]);
@@ -64,5 +72,33 @@ describe('MetricsRegistry', () => {
     ]);
     expect(await registry.collect(11_000)).toContain('depth{queue="q"} 2');
     expect(registry.render().match(/# TYPE a_total/g)).toHaveLength(1);
+  });
+});
+
+describe('retired settings', () => {
+  it('are refused, each naming its replacement, so a deployment does not run on a default it did not choose', () => {
+    expect(read({ MIGRATE_ON_START: 'false', WEBHOOK_ALLOW_HTTP: 'true', SMPP_HOST: 'smsc' }).problems).toEqual([
+      expect.stringMatching(/^MIGRATE_ON_START is no longer read; use nothing/),
+      expect.stringMatching(/^SMPP_HOST is no longer read; use SMS_UPSTREAMS/),
+      expect.stringMatching(/^WEBHOOK_ALLOW_HTTP is no longer read; use TARGET_ALLOW_HTTP/),
+    ]);
+    expect(retiredSettingProblems({ HEALTH_PORT: '' })).toEqual([]);
+    // A replacement is never itself retired.
+    for (const replacement of Object.values(RETIRED_SETTINGS)) {
+      for (const name of replacement.match(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g) ?? []) expect(RETIRED_SETTINGS[name]).toBeUndefined();
+    }
+  });
+});
+
+describe('UNIT_PRICES', () => {
+  it('is one price list: a channel left out costs 1, and a bad pair is named', () => {
+    const prices = (UNIT_PRICES?: string) => {
+      const reader = new EnvReader(UNIT_PRICES === undefined ? {} : { UNIT_PRICES });
+      return { prices: readUnitPrices(reader), problems: reader.problems };
+    };
+    expect(prices()).toEqual({ prices: { chat: 1, rcs: 1, sms: 1 }, problems: [] });
+    expect(prices('sms=3, chat=0').prices).toEqual({ chat: 0, rcs: 1, sms: 3 });
+    expect(prices('voice=2').problems).toEqual([expect.stringContaining('"voice=2" does not name chat, rcs or sms')]);
+    expect(prices('sms=-1').problems).toEqual([expect.stringContaining('"sms=-1" is not a whole number')]);
   });
 });

@@ -8,7 +8,7 @@ jest.setTimeout(30_000);
 /** 50 frames (1 s) that differ from each other and from silence (0xff). */
 const pattern = Array.from({ length: 50 }, (_, i) => Buffer.from(Array.from({ length: FRAME_BYTES }, (_, j) => (i * 31 + j * 7) % 0x7f)));
 
-// Both media paths: the media thread (the default) and the main thread (VOICE_MEDIA_THREAD=false).
+// Both media paths: the media thread (the default) and the main thread (`mediaThread: false`, which the carrier simulator's path shares).
 describe.each([true, false])('RTP against SIPp -rtp_echo (media thread: %s)', (mediaThread) => {
   let sipp: SippProcess | undefined;
   let trunk: SipTrunk | undefined;

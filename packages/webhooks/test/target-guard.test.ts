@@ -70,7 +70,7 @@ describe('target guard', () => {
     expect(checkResolvedAddress('169.254.169.254', 'meta.internal', { ...STRICT_POLICY, allowedHosts: ['meta.internal'] }).allowed).toBe(false);
   });
 
-  it('opens loopback and private ranges with WEBHOOK_ALLOW_PRIVATE_NETWORKS or an allowed host', () => {
+  it('opens loopback and private ranges with TARGET_ALLOW_PRIVATE_NETWORKS or an allowed host', () => {
     expect(checkWebhookUrl('http://127.0.0.1:9000/hook', privateAllowed)).toEqual({ allowed: true });
     expect(checkResolvedAddress('10.1.2.3', 'hooks.internal', { ...STRICT_POLICY, allowedHosts: ['hooks.internal'] })).toEqual({ allowed: true });
     expect(checkResolvedAddress('10.1.2.3', 'other.internal', { ...STRICT_POLICY, allowedHosts: ['hooks.internal'] }).allowed).toBe(false);

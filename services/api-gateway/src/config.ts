@@ -1,7 +1,17 @@
 import { accessSync, constants } from 'node:fs';
 import { isIP } from 'node:net';
 import type { UnitPrices } from '@switchboard/domain';
-import { describeCommonConfig, EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
+import {
+  describeCommonConfig,
+  EnvReader,
+  type Env,
+  readCommonConfig,
+  readTargetGuard,
+  readUnitPrices,
+  SANDBOX_CREDENTIALS,
+  SANDBOX_SENDER,
+  type CommonConfig,
+} from '@switchboard/runtime';
 import type { WebhookTargetPolicy } from '@switchboard/schemas';
 import { SecretKeyring, SECRETS_KEYS_FORMAT } from '@switchboard/store';
 import { readGatewayWorkers } from './cluster/worker-count';
@@ -12,15 +22,13 @@ export interface GatewayConfig extends CommonConfig {
   port: number;
   rateLimitPerSecond: number;
   idempotencyTtlSeconds: number;
-  keyCacheTtlMs: number;
   prices: UnitPrices;
   sandboxSender: string;
   chatAppSecret: string;
   chatVerifyToken: string;
   rbmClientToken: string;
+  /** The target guard of callback URLs, webhook endpoints and, for allowHttp, chat media links (docs/webhooks.md#target-guard-ssrf). */
   webhookTargets: WebhookTargetPolicy;
-  /** Chat media links must be https (docs/chat.md#image-document-audio); local stacks serve test media over http. */
-  chatMediaAllowHttp: boolean;
   /** Templates are read on every template send; a short cache keeps that off the store. */
   templateCacheTtlMs: number;
   /** Contract §1: larger bodies get 413. */
@@ -123,22 +131,12 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     port: r.int('PORT', 8080, { min: 0, max: 65_535 }),
     rateLimitPerSecond: r.int('RATE_LIMIT_PER_SECOND', 1_000, { min: 1, max: 10_000_000 }),
     idempotencyTtlSeconds: r.int('IDEMPOTENCY_TTL_SECONDS', 86_400, { min: 60, max: 30 * 86_400 }),
-    keyCacheTtlMs: r.int('KEY_CACHE_TTL_MS', 1_000, { min: 0, max: 60_000 }),
-    prices: Object.freeze({
-      chat: r.int('PRICE_CHAT', 1, { min: 0, max: 1_000_000 }),
-      rcs: r.int('PRICE_RCS', 1, { min: 0, max: 1_000_000 }),
-      sms: r.int('PRICE_SMS', 1, { min: 0, max: 1_000_000 }),
-    }),
-    sandboxSender: r.string('SANDBOX_SENDER', '+14155550100'),
-    chatAppSecret: r.string('CHAT_APP_SECRET', 'sandbox-chat-app-secret'),
+    prices: readUnitPrices(r),
+    sandboxSender: SANDBOX_SENDER,
+    chatAppSecret: r.string('CHAT_APP_SECRET', SANDBOX_CREDENTIALS.chat.appSecret),
     chatVerifyToken: r.string('CHAT_VERIFY_TOKEN', 'sandbox-verify-token'),
-    rbmClientToken: r.string('RBM_CLIENT_TOKEN', 'sandbox-rbm-client-token'),
-    webhookTargets: Object.freeze({
-      allowHttp: r.bool('WEBHOOK_ALLOW_HTTP', false),
-      allowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
-      allowedHosts: Object.freeze(r.list('WEBHOOK_ALLOWED_HOSTS', [])),
-    }),
-    chatMediaAllowHttp: r.bool('CHAT_MEDIA_ALLOW_HTTP', false),
+    rbmClientToken: r.string('RBM_CLIENT_TOKEN', SANDBOX_CREDENTIALS.rbm.clientToken),
+    webhookTargets: readTargetGuard(r),
     templateCacheTtlMs: 1_000,
     bodyLimitBytes: 256 * 1024,
     idempotencyLeaseMs: 10_000,
@@ -155,9 +153,6 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     voiceConcurrentCallsPerAccount: r.int('VOICE_CONCURRENT_CALLS_PER_ACCOUNT', 10, { min: 1, max: 100_000 }),
     gatewayWorkers: readGatewayWorkers(r),
   };
-  if (!/^\+[1-9]\d{6,14}$/.test(config.sandboxSender)) {
-    r.problems.push(`SANDBOX_SENDER must be an E.164 number, got "${config.sandboxSender}"`);
-  }
   return r.finish('api-gateway', config);
 }
 

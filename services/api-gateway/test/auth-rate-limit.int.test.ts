@@ -6,7 +6,7 @@ import { problemOf, startGatewayHarness, textMessage, type GatewayHarness } from
 let h: GatewayHarness;
 
 beforeAll(async () => {
-  h = await startGatewayHarness({ KEY_CACHE_TTL_MS: '1000' });
+  h = await startGatewayHarness();
 });
 
 afterAll(async () => {

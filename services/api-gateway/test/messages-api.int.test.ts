@@ -8,7 +8,7 @@ let h: GatewayHarness;
 let testKey: string;
 
 beforeAll(async () => {
-  h = await startGatewayHarness({ PRICE_SMS: '3', PRICE_CHAT: '2' });
+  h = await startGatewayHarness({ UNIT_PRICES: 'sms=3,chat=2' });
   testKey = (await h.key({ mode: 'test' })).key;
 });
 

@@ -4,8 +4,8 @@ import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
 // Authentication never hides an outage (docs/errors.md, 503): while the store cannot be reached, a key
 // cannot be checked, which is 503 `unavailable`, never 401. The gateway reaches PostgreSQL through a
-// proxy whose link the test cuts. Keys are cached for a minute, so a failed lookup that was cached as
-// "no such key" would still give 401 once the store is back.
+// proxy whose link the test cuts. A failed lookup cached as "no such key" would give 401 during the cut
+// (api-key.authenticator.test.ts proves a failure is not remembered at all).
 jest.setTimeout(60_000);
 
 let proxy: TcpProxy;
@@ -14,7 +14,7 @@ let h: GatewayHarness;
 beforeAll(async () => {
   const server = new URL(process.env.TEST_DATABASE_URL ?? LOCAL_POSTGRES_URL);
   proxy = await startTcpProxy(server.hostname, Number(server.port || 5432));
-  h = await startGatewayHarness({ KEY_CACHE_TTL_MS: '60000' }, undefined, {
+  h = await startGatewayHarness({}, undefined, {
     gatewayDatabaseUrl: (url) => {
       const viaProxy = new URL(url);
       viaProxy.hostname = '127.0.0.1';

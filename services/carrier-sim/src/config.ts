@@ -1,11 +1,11 @@
-import { EnvReader, type Env } from '@switchboard/runtime';
+import { EnvReader, retiredSettingProblems, SANDBOX_CREDENTIALS, type Env } from '@switchboard/runtime';
 import { ENQUIRE_LINK_MS } from './smpp/smsc-server';
 import type { LogLevel } from './support/json-logger';
 import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from './webhooks/webhook-poster';
 
 /**
- * The simulator's only reader of the environment. Every value has a sandbox default so that
- * `node dist/main.js` works with no setup; the defaults match the gateway's sandbox defaults.
+ * The simulator's only reader of the environment. Every value has a default so that `node dist/main.js` works with
+ * no setup; its credentials are not settings but SANDBOX_CREDENTIALS, which the services' sandbox defaults share.
  */
 
 export type { LogLevel };
@@ -55,65 +55,74 @@ export interface SimConfig {
 
 export class ConfigError extends Error {}
 
-/** The sandbox identities every stack uses; the dispatcher's test keys send with them (docs/configuration.md). */
-const SANDBOX_WABA_ID = '100000000000001';
+/** The agent of user messages pushed before any agent has sent to that customer. */
 const SANDBOX_RBM_AGENT_ID = 'switchboard-sandbox-agent';
+/** 300 ms: a template's verdict comes after its submission has been answered, as Meta's review does, without a test waiting long. */
+export const TEMPLATE_REVIEW_MS = 300;
+/** The gateway's fixed callback routes (docs/upstream-wire.md), appended to SIM_GATEWAY_URL. */
+export const GATEWAY_CALLBACK_PATHS = { chat: '/v1/providers/chat/webhook', rbm: '/v1/providers/rcs/events' } as const;
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
-/** An http(s) URL with a sandbox default; anything else is a problem of `r`. */
-function url(r: EnvReader, name: string, fallback: string): string {
-  const raw = r.string(name, fallback);
+/** SIM_GATEWAY_URL: the gateway base URL, without a trailing slash; anything but http(s) is a problem of `r`. */
+function gatewayUrl(r: EnvReader): string {
+  const raw = r.string('SIM_GATEWAY_URL', 'http://127.0.0.1:8080');
   try {
     const parsed = new URL(raw);
-    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return raw;
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return raw.replace(/\/+$/, '');
   } catch {
     // reported below
   }
-  r.problems.push(`${name} must be an http(s) URL, got "${raw}"`);
+  r.problems.push(`SIM_GATEWAY_URL must be an http(s) URL, got "${raw}"`);
   return raw;
 }
 
+/** The services' LOG_LEVEL; the simulator's own logger knows four of winston's levels and takes the nearest. */
 function logLevel(r: EnvReader): LogLevel {
-  const raw = r.string('SIM_LOG_LEVEL', 'info');
+  const raw = r.string('LOG_LEVEL', 'info');
   if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
-  r.problems.push(`SIM_LOG_LEVEL must be debug, info, warn or error, got "${raw}"`);
+  if (['http', 'verbose', 'silly'].includes(raw)) return 'debug';
+  r.problems.push(`LOG_LEVEL must be debug, info, warn or error, got "${raw}"`);
   return 'info';
 }
 
-/** Reads SIM_* through the services' EnvReader; throws a ConfigError naming every problem at once. */
+/** Reads the simulator's variables through the services' EnvReader; throws a ConfigError naming every problem at once. */
 export function loadConfig(env: Env = process.env): SimConfig {
   const r = new EnvReader(env);
   const delay = (name: string, fallback: number) => r.int(name, fallback, { min: 0, max: 3_600_000 });
+  const gateway = gatewayUrl(r);
+  // One delay: a delivered report this long after the send, and a read report as long again after that.
+  const receiptDelayMs = delay('SIM_RECEIPT_DELAY_MS', 200);
   const config: SimConfig = {
-    host: r.string('SIM_HOST', '127.0.0.1'),
-    httpPort: r.int('SIM_PORT', 8090, { min: 0, max: 65535 }),
+    host: r.string('HOST', '127.0.0.1'),
+    httpPort: r.int('PORT', 8090, { min: 0, max: 65535 }),
     smppPort: r.int('SIM_SMPP_PORT', 2775, { min: 0, max: 65535 }),
     sipPort: r.int('SIM_SIP_PORT', 5070, { min: 0, max: 65535 }),
     chat: Object.freeze({
-      webhookUrl: url(r, 'SIM_CHAT_WEBHOOK_URL', 'http://127.0.0.1:8080/v1/providers/chat/webhook'),
-      appSecret: r.string('SIM_CHAT_APP_SECRET', 'sandbox-chat-app-secret'),
-      accessToken: r.string('SIM_CHAT_ACCESS_TOKEN', 'sandbox-chat-token'),
-      wabaId: SANDBOX_WABA_ID,
+      webhookUrl: `${gateway}${GATEWAY_CALLBACK_PATHS.chat}`,
+      appSecret: SANDBOX_CREDENTIALS.chat.appSecret,
+      accessToken: SANDBOX_CREDENTIALS.chat.accessToken,
+      wabaId: SANDBOX_CREDENTIALS.chat.wabaId,
     }),
     rbm: Object.freeze({
-      webhookUrl: url(r, 'SIM_RBM_WEBHOOK_URL', 'http://127.0.0.1:8080/v1/providers/rcs/events'),
-      clientToken: r.string('SIM_RBM_CLIENT_TOKEN', 'sandbox-rbm-client-token'),
-      accessToken: r.string('SIM_RBM_ACCESS_TOKEN', 'sandbox-rbm-token'),
+      webhookUrl: `${gateway}${GATEWAY_CALLBACK_PATHS.rbm}`,
+      clientToken: SANDBOX_CREDENTIALS.rbm.clientToken,
+      accessToken: SANDBOX_CREDENTIALS.rbm.accessToken,
       defaultAgentId: SANDBOX_RBM_AGENT_ID,
     }),
     smpp: Object.freeze({
-      systemId: r.string('SIM_SMPP_SYSTEM_ID', 'switchboard'),
-      password: r.string('SIM_SMPP_PASSWORD', 'sandbox'),
+      systemId: SANDBOX_CREDENTIALS.smpp.systemId,
+      password: SANDBOX_CREDENTIALS.smpp.password,
       enquireLinkMs: ENQUIRE_LINK_MS,
     }),
-    deliveryDelayMs: delay('SIM_DELIVERY_DELAY_MS', 200),
-    readDelayMs: delay('SIM_READ_DELAY_MS', 200),
-    templateReviewMs: delay('SIM_TEMPLATE_REVIEW_MS', 300),
+    deliveryDelayMs: receiptDelayMs,
+    readDelayMs: receiptDelayMs,
+    templateReviewMs: TEMPLATE_REVIEW_MS,
     enforceChatWindow: r.bool('SIM_ENFORCE_CHAT_WINDOW', true),
     webhook: Object.freeze({ retryDelaysMs: WEBHOOK_RETRY_DELAYS_MS, timeoutMs: WEBHOOK_TIMEOUT_MS }),
     receiptBacklogMax: r.int('SIM_RECEIPT_BACKLOG_MAX', 1_000, { min: 2, max: 10_000_000 }),
     logLevel: logLevel(r),
   };
+  r.problems.push(...retiredSettingProblems(env));
   if (r.problems.length > 0) throw new ConfigError(r.problems.join('; '));
   return Object.freeze(config);
 }

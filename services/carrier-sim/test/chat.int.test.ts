@@ -1,9 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SANDBOX_CREDENTIALS } from '@switchboard/runtime';
 import { buildSim, startSim, type RunningSim } from './support/sim-process';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from './support/webhook-receiver';
 
-const APP_SECRET = 'int-test-app-secret';
-const TOKEN = 'int-test-chat-token';
+const APP_SECRET = SANDBOX_CREDENTIALS.chat.appSecret;
+const TOKEN: string = SANDBOX_CREDENTIALS.chat.accessToken;
 const WABA = '100000000000001';
 const BUSINESS = '15550001000';
 
@@ -16,13 +17,8 @@ beforeAll(async () => {
   await buildSim();
   receiver = await startWebhookReceiver();
   sim = await startSim({
-    SIM_CHAT_WEBHOOK_URL: `${receiver.url}/chat`,
-    SIM_RBM_WEBHOOK_URL: `${receiver.url}/rbm`,
-    SIM_CHAT_APP_SECRET: APP_SECRET,
-    SIM_CHAT_ACCESS_TOKEN: TOKEN,
-    SIM_DELIVERY_DELAY_MS: '50',
-    SIM_READ_DELAY_MS: '50',
-    SIM_TEMPLATE_REVIEW_MS: '100',
+    SIM_GATEWAY_URL: receiver.url,
+    SIM_RECEIPT_DELAY_MS: '50',
   });
 });
 

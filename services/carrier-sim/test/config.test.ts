@@ -21,12 +21,16 @@ describe('config', () => {
       wabaId: '100000000000001',
     });
     expect(config.smpp).toMatchObject({ systemId: 'switchboard', password: 'sandbox' });
+    expect(config.rbm.webhookUrl).toBe('http://127.0.0.1:8080/v1/providers/rcs/events');
     expect(Object.isFrozen(config)).toBe(true);
   });
 
   it('reads overrides', () => {
-    const config = loadConfig({ SIM_PORT: '0', SIM_ENFORCE_CHAT_WINDOW: 'false', SIM_RECEIPT_BACKLOG_MAX: '500' });
+    const config = loadConfig({ PORT: '0', SIM_ENFORCE_CHAT_WINDOW: 'false', SIM_RECEIPT_BACKLOG_MAX: '500', SIM_GATEWAY_URL: 'https://gw.example/' });
     expect(config.httpPort).toBe(0);
+    // The callback paths are the gateway's fixed routes.
+    expect(config.chat.webhookUrl).toBe('https://gw.example/v1/providers/chat/webhook');
+    expect(config.rbm.webhookUrl).toBe('https://gw.example/v1/providers/rcs/events');
     expect(config.receiptBacklogMax).toBe(500);
     expect(config.enforceChatWindow).toBe(false);
     // The retry schedule is a constant now; webhook-poster.int.test.ts drives the poster with a schedule of its own.
@@ -34,10 +38,14 @@ describe('config', () => {
   });
 
   it.each([
-    [{ SIM_PORT: '70000' }],
+    [{ PORT: '70000' }],
+    [{ LOG_LEVEL: 'loud' }],
     [{ SIM_ENFORCE_CHAT_WINDOW: 'maybe' }],
-    [{ SIM_CHAT_WEBHOOK_URL: 'ftp://x' }],
-    [{ SIM_DELIVERY_DELAY_MS: '-1' }],
+    [{ SIM_GATEWAY_URL: 'ftp://x' }],
+    // Retired names are refused, naming the replacement, rather than silently ignored.
+    [{ SIM_CHAT_WEBHOOK_URL: 'http://127.0.0.1:8080/v1/providers/chat/webhook' }],
+    [{ SIM_SMPP_PASSWORD: 'secret' }],
+    [{ SIM_RECEIPT_DELAY_MS: '-1' }],
     [{ SIM_RECEIPT_BACKLOG_MAX: '1' }],
     [{ SIM_RECEIPT_BACKLOG_MAX: 'lots' }],
   ])('refuses %p', (env) => {

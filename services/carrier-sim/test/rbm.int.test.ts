@@ -1,9 +1,11 @@
 import { createHmac } from 'node:crypto';
+import { SANDBOX_CREDENTIALS } from '@switchboard/runtime';
+import { GATEWAY_CALLBACK_PATHS } from '../src/config';
 import { buildSim, startSim, type RunningSim } from './support/sim-process';
 import { startWebhookReceiver, type ReceivedRequest, type WebhookReceiver } from './support/webhook-receiver';
 
-const CLIENT_TOKEN = 'int-test-rbm-client-token';
-const TOKEN = 'int-test-rbm-token';
+const CLIENT_TOKEN = SANDBOX_CREDENTIALS.rbm.clientToken;
+const TOKEN: string = SANDBOX_CREDENTIALS.rbm.accessToken;
 const AGENT = 'switchboard_test_agent';
 
 jest.setTimeout(30_000);
@@ -15,12 +17,8 @@ beforeAll(async () => {
   await buildSim();
   receiver = await startWebhookReceiver();
   sim = await startSim({
-    SIM_CHAT_WEBHOOK_URL: `${receiver.url}/chat`,
-    SIM_RBM_WEBHOOK_URL: `${receiver.url}/rbm`,
-    SIM_RBM_CLIENT_TOKEN: CLIENT_TOKEN,
-    SIM_RBM_ACCESS_TOKEN: TOKEN,
-    SIM_DELIVERY_DELAY_MS: '50',
-    SIM_READ_DELAY_MS: '50',
+    SIM_GATEWAY_URL: receiver.url,
+    SIM_RECEIPT_DELAY_MS: '50',
   });
 });
 
@@ -37,7 +35,8 @@ function verifiedEvent(r: ReceivedRequest): any {
   return JSON.parse(data.toString('utf8'));
 }
 
-const eventOf = (r: ReceivedRequest) => (r.path === '/rbm' ? JSON.parse(Buffer.from(r.json.message.data, 'base64').toString('utf8')) : undefined);
+const eventOf = (r: ReceivedRequest) =>
+  r.path === GATEWAY_CALLBACK_PATHS.rbm ? JSON.parse(Buffer.from(r.json.message.data, 'base64').toString('utf8')) : undefined;
 
 async function rbm(method: string, path: string, body?: unknown, token = TOKEN) {
   const res = await fetch(`${sim.httpUrl}/v1/${path}`, {

@@ -2,6 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as smpp from 'smpp';
 import type { PDU, Session } from 'smpp';
+import { SANDBOX_CREDENTIALS } from '@switchboard/runtime';
 import { buildSim, startSim, type RunningSim } from './support/sim-process';
 
 // Back-pressure when the receiver of the reports is slower than the sends (docs/sandbox.md#receipts-under-load):
@@ -51,13 +52,9 @@ beforeAll(async () => {
   await buildSim();
   const url = await receiver.listen();
   sim = await startSim({
-    SIM_RBM_WEBHOOK_URL: `${url}/rbm`,
-    SIM_CHAT_WEBHOOK_URL: `${url}/chat`,
+    SIM_GATEWAY_URL: url,
     SIM_RECEIPT_BACKLOG_MAX: String(MAX_BACKLOG),
-    SIM_DELIVERY_DELAY_MS: '0',
-    SIM_READ_DELAY_MS: '0',
-    SIM_SMPP_SYSTEM_ID: 'bp_esme',
-    SIM_SMPP_PASSWORD: 'bp-pass',
+    SIM_RECEIPT_DELAY_MS: '0',
   });
 });
 
@@ -103,7 +100,7 @@ describe('reports owed to a slow receiver', () => {
     const session: Session = smpp.connect({ url: `smpp://127.0.0.1:${sim.smppPort}`, auto_enquire_link_period: 0 });
     session.on('error', () => undefined);
     await new Promise<void>((resolve, reject) =>
-      session.bind_transceiver({ system_id: 'bp_esme', password: 'bp-pass' }, (pdu: PDU) =>
+      session.bind_transceiver({ system_id: SANDBOX_CREDENTIALS.smpp.systemId, password: SANDBOX_CREDENTIALS.smpp.password }, (pdu: PDU) =>
         pdu.command_status === 0 ? resolve() : reject(new Error(`bind ${pdu.command_status}`)),
       ),
     );

@@ -1,18 +1,19 @@
 import * as smpp from 'smpp';
 import type { PDU, Session } from 'smpp';
+import { SANDBOX_CREDENTIALS } from '@switchboard/runtime';
 import { buildSim, startSim, type RunningSim } from './support/sim-process';
 
 jest.setTimeout(30_000);
 
-const SYSTEM_ID = 'int_test_esme';
-const PASSWORD = 'int-pass';
+const SYSTEM_ID = SANDBOX_CREDENTIALS.smpp.systemId;
+const PASSWORD = SANDBOX_CREDENTIALS.smpp.password;
 
 let sim: RunningSim;
 const openSessions: Session[] = [];
 
 beforeAll(async () => {
   await buildSim();
-  sim = await startSim({ SIM_SMPP_SYSTEM_ID: SYSTEM_ID, SIM_SMPP_PASSWORD: PASSWORD, SIM_DELIVERY_DELAY_MS: '50' });
+  sim = await startSim({ SIM_RECEIPT_DELAY_MS: '50' });
 });
 
 afterEach(() => {

@@ -1,6 +1,16 @@
 import type { UnitPrices } from '@switchboard/domain';
-import { EnvReader, type Env, readCommonConfig, redactUrlCredentials, type CommonConfig } from '@switchboard/runtime';
-import { FIXED_BREAKER_THRESHOLDS, type BreakerPolicy } from './upstreams/circuit-breaker';
+import {
+  EnvReader,
+  type Env,
+  readCommonConfig,
+  readJobLock,
+  readTargetGuard,
+  readUnitPrices,
+  redactUrlCredentials,
+  SANDBOX_SENDER,
+  type CommonConfig,
+  type TargetGuardSettings,
+} from '@switchboard/runtime';
 import type { SenderRates } from './upstreams/sender-rate-limiter';
 import type { ChatUpstreamConfig } from './upstreams/chat-upstreams.config';
 import type { RcsUpstreamConfig } from './upstreams/rcs-upstreams.config';
@@ -19,13 +29,11 @@ export interface DispatcherConfig extends CommonConfig {
   lockDurationMs: number;
   /** `auto` moves on when a message is not delivered this long after acceptance, unless the request or account says otherwise (docs/routing.md#time-based-fallback). */
   fallbackTimeoutSeconds: number;
-  /** Chat media links must be https (docs/chat.md#image-document-audio); local stacks serve test media over http. */
-  chatMediaAllowHttp: boolean;
   /**
-   * Media links may point at loopback and private networks (local stacks and tests, where the carrier
-   * simulator serves media on 127.0.0.1); cloud metadata addresses are refused regardless.
+   * The target guard of chat media links (docs/webhooks.md#target-guard-ssrf): https only and no private networks unless
+   * opened, for local stacks and tests whose media the carrier simulator serves on 127.0.0.1; metadata addresses never.
    */
-  mediaAllowPrivateNetworks: boolean;
+  targets: TargetGuardSettings;
   /** The gateway's sender for test keys without a chat number; replies to it open the sandbox window. */
   sandboxSender: string;
   /** Confirmations sent after STOP and START (docs/routing.md#opt-out). */
@@ -36,13 +44,25 @@ export interface DispatcherConfig extends CommonConfig {
   sandbox: UpstreamSet;
   /** Upstreams for live keys; each one defaults to its sandbox counterpart. */
   live: UpstreamSet;
-  breaker: BreakerPolicy;
-  /** How often /metrics' breaker gauges are refreshed from Redis. */
-  breakerGaugeRefreshMs: number;
   /** Per-sender limits (docs/configuration.md#per-sender-limits). */
   senderRates: SenderRates;
   /** Transceiver binds per SMSC and the unacknowledged submit_sm allowed on each (docs/configuration.md#smpp-binds). */
   smpp: { binds: number; window: number };
+}
+
+/**
+ * SENDER_RATE_SMS_PER_SECOND: a rate, or a rate per bind (`30/bind`), as an SMSC grants it; per bind, a sender's
+ * schedule allows SMPP_BINDS times it (docs/routing.md#per-sender-limits). @defaultValue 0, no limit
+ */
+export function parseSmsSenderRate(text: string, binds: number): number {
+  const match = /^\s*(\d{1,8})\s*(\/\s*bind)?\s*$/.exec(text);
+  if (!match) throw new Error(`"${text}" is neither a rate nor a rate per bind such as 30/bind`);
+  return Number(match[1]) * (match[2] ? binds : 1);
+}
+
+function readSmsSenderRate(read: EnvReader, binds: number): number {
+  if (read.optionalString('SENDER_RATE_SMS_PER_SECOND') === undefined) return 0;
+  return read.parsed('SENDER_RATE_SMS_PER_SECOND', (text) => parseSmsSenderRate(text, binds), 'messages per second, or per bind as in 30/bind');
 }
 
 /** Twilio's wording for its default opt-out confirmations, which customers and carriers already know. */
@@ -53,48 +73,33 @@ const DEFAULT_OPT_OUT_REPLIES = {
 
 export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
   const read = new EnvReader(env);
-  const { sandbox, live } = readUpstreamSets(read, env);
+  const { sandbox, live } = readUpstreamSets(read);
   const smppBinds = read.int('SMPP_BINDS', 1, { min: 1, max: 64 });
   const config: DispatcherConfig = {
     ...readCommonConfig(read),
-    healthPort: read.int('HEALTH_PORT', 8081, { min: 0, max: 65535 }),
-    healthHost: read.string('HEALTH_HOST', '127.0.0.1'),
+    healthPort: read.int('PORT', 8081, { min: 0, max: 65535 }),
+    healthHost: read.string('HOST', '127.0.0.1'),
     concurrency: read.int('DISPATCH_CONCURRENCY', 32, { min: 1, max: 10_000 }),
     bulkConcurrency: read.int('DISPATCH_BULK_CONCURRENCY', 32, { min: 1, max: 10_000 }),
     reconcileTimeoutMs: read.int('RECONCILE_TIMEOUT_MS', 30_000, { min: 0 }),
-    stalledIntervalMs: read.int('STALLED_INTERVAL_MS', 30_000, { min: 100 }),
-    lockDurationMs: read.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
+    ...readJobLock(read),
     fallbackTimeoutSeconds: read.int('FALLBACK_TIMEOUT_SECONDS', 60, { min: 1, max: 86_400 }),
-    chatMediaAllowHttp: read.bool('CHAT_MEDIA_ALLOW_HTTP', false),
-    mediaAllowPrivateNetworks: read.bool('MEDIA_ALLOW_PRIVATE_NETWORKS', false),
-    sandboxSender: read.string('SANDBOX_SENDER', '+14155550100'),
+    targets: readTargetGuard(read),
+    sandboxSender: SANDBOX_SENDER,
     optOutReplies: {
       optOut: read.string('OPT_OUT_REPLY_TEXT', DEFAULT_OPT_OUT_REPLIES.optOut),
       optIn: read.string('OPT_IN_REPLY_TEXT', DEFAULT_OPT_OUT_REPLIES.optIn),
     },
-    prices: Object.freeze({
-      chat: read.int('PRICE_CHAT', 1, { min: 0, max: 1_000_000 }),
-      rcs: read.int('PRICE_RCS', 1, { min: 0, max: 1_000_000 }),
-      sms: read.int('PRICE_SMS', 1, { min: 0, max: 1_000_000 }),
-    }),
+    prices: readUnitPrices(read),
     sandbox,
     live,
-    breaker: {
-      windowSize: read.int('UPSTREAM_BREAKER_WINDOW', 20, { min: 10, max: 1_000 }),
-      minCalls: read.int('UPSTREAM_BREAKER_MIN_CALLS', 10, { min: 1, max: 1_000 }),
-      coolDownMs: read.int('UPSTREAM_BREAKER_COOL_DOWN_MS', 30_000, { min: 100 }),
-      ...FIXED_BREAKER_THRESHOLDS,
-    },
-    breakerGaugeRefreshMs: read.int('UPSTREAM_BREAKER_GAUGE_REFRESH_MS', 2_000, { min: 100 }),
     smpp: { binds: smppBinds, window: read.int('SMPP_WINDOW', 10, { min: 1, max: 1_000 }) },
     senderRates: Object.freeze({
       chat: read.int('SENDER_RATE_CHAT_PER_SECOND', 80, { min: 0, max: 10_000_000 }),
-      // An SMSC grants its rate per bind; SENDER_RATE_SMS_PER_BIND says the figure is that one (docs/routing.md#per-sender-limits).
-      sms: read.int('SENDER_RATE_SMS_PER_SECOND', 0, { min: 0, max: 10_000_000 }) * (read.bool('SENDER_RATE_SMS_PER_BIND', false) ? smppBinds : 1),
+      sms: readSmsSenderRate(read, smppBinds),
       rcs: read.int('SENDER_RATE_RCS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
     }),
   };
-  if (config.breaker.minCalls > config.breaker.windowSize) read.problems.push('UPSTREAM_BREAKER_MIN_CALLS must not exceed UPSTREAM_BREAKER_WINDOW');
   return read.finish('dispatcher', config);
 }
 
@@ -117,13 +122,11 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     stalled_interval_ms: config.stalledIntervalMs,
     lock_duration_ms: config.lockDurationMs,
     fallback_timeout_seconds: config.fallbackTimeoutSeconds,
-    chat_media_allow_http: config.chatMediaAllowHttp,
-    media_allow_private_networks: config.mediaAllowPrivateNetworks,
+    targets: config.targets,
     sandbox_sender: config.sandboxSender,
     opt_out_replies: config.optOutReplies,
     sandbox: upstreams(config.sandbox),
     live: upstreams(config.live),
-    breaker: config.breaker,
     sender_rates_per_second: config.senderRates,
     smpp: config.smpp,
   };

@@ -2,6 +2,7 @@ import { createUpstreamBreakerStore } from '@switchboard/shared-state';
 import { loadConfig } from '../src/config';
 import { createDispatcherMetrics } from '../src/metrics';
 import { createAdapterSets } from '../src/upstreams/adapter-sets';
+import { BREAKER_POLICY } from '../src/upstreams/circuit-breaker';
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const base = { DATABASE_URL: 'postgres://localhost/x' };
@@ -35,13 +36,6 @@ describe('chat upstream lists', () => {
       { name: 'bsp-b', baseUrl: 'https://bsp.example.net', accessToken: 'tb', wabaId: '222', priority: 2, weight: 1 },
     ]);
     expect(config.sandbox.chat.map((u) => u.name)).toEqual(['sandbox-chat']);
-  });
-
-  it('keeps the single-upstream variables working as a list of one', () => {
-    const config = loadConfig({ ...base, CHAT_API_BASE_URL: 'https://graph.facebook.com', CHAT_ACCESS_TOKEN: 'live-token', CHAT_WABA_ID: '999' });
-    expect(config.live.chat).toEqual([
-      { name: 'chat', baseUrl: 'https://graph.facebook.com', accessToken: 'live-token', wabaId: '999', priority: 1, weight: 1 },
-    ]);
   });
 
   it('gives sandbox chat upstreams from SANDBOX_CHAT_UPSTREAMS the simulator credentials', () => {
@@ -78,9 +72,9 @@ describe('chat upstream lists', () => {
     expect(text).toMatch(/CHAT_UPSTREAMS\[0\]\.weight/);
   });
 
-  it('refuses both live forms together; the sandbox list wins over the single address', () => {
+  it('refuses the retired single-upstream variables, naming the list', () => {
     expect(refusal({ CHAT_UPSTREAMS: '[{"name":"a","base_url":"https://x"}]', CHAT_ACCESS_TOKEN: 't' })).toMatch(
-      /CHAT_UPSTREAMS and CHAT_API_BASE_URL\/CHAT_ACCESS_TOKEN\/CHAT_WABA_ID are alternatives/,
+      /CHAT_ACCESS_TOKEN is no longer read; use CHAT_UPSTREAMS/,
     );
   });
 
@@ -101,7 +95,7 @@ describe('chat upstream lists', () => {
       live: config.live,
       logger: silent,
       breakers,
-      policy: config.breaker,
+      policy: BREAKER_POLICY,
       clock: Date.now,
       metrics: createDispatcherMetrics(),
     });

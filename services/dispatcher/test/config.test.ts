@@ -1,11 +1,28 @@
 import { createUpstreamBreakerStore } from '@switchboard/shared-state';
-import { loadConfig, type DispatcherConfig } from '../src/config';
+import { loadConfig, parseSmsSenderRate, type DispatcherConfig } from '../src/config';
 import { createDispatcherMetrics } from '../src/metrics';
 import { RECEIPT_BATCH_MAX, RECEIPT_BATCH_WAIT_MS } from '../src/processors/receipt-batcher';
 import { createAdapterSets } from '../src/upstreams/adapter-sets';
+import { BREAKER_POLICY } from '../src/upstreams/circuit-breaker';
 
 const silent = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 const base = { DATABASE_URL: 'postgres://localhost/x' };
+const sandboxSmsc = (port: number) => JSON.stringify([{ name: 'sandbox-smsc', host: '127.0.0.1', port }]);
+
+/** The problems loadConfig exits with, as it writes them. */
+function refusal(env: Record<string, string>): string {
+  const exit = jest.spyOn(process, 'exit').mockImplementation((() => {
+    throw new Error('exit');
+  }) as never);
+  const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    expect(() => loadConfig({ ...base, ...env })).toThrow('exit');
+    return String(stderr.mock.calls.map((c) => c[0]).join(''));
+  } finally {
+    exit.mockRestore();
+    stderr.mockRestore();
+  }
+}
 
 describe('dispatcher config', () => {
   it('reads SMPP binds and window, and scales the SMS sender rate by the binds only when told it is per bind', () => {
@@ -14,11 +31,15 @@ describe('dispatcher config', () => {
     const perSender = loadConfig({ ...base, SMPP_BINDS: '4', SMPP_WINDOW: '50', SENDER_RATE_SMS_PER_SECOND: '30' });
     expect(perSender.smpp).toEqual({ binds: 4, window: 50 });
     expect(perSender.senderRates.sms).toBe(30);
-    expect(loadConfig({ ...base, SMPP_BINDS: '4', SENDER_RATE_SMS_PER_SECOND: '30', SENDER_RATE_SMS_PER_BIND: 'true' }).senderRates.sms).toBe(120);
+    expect(loadConfig({ ...base, SMPP_BINDS: '4', SENDER_RATE_SMS_PER_SECOND: '30/bind' }).senderRates.sms).toBe(120);
   });
 
   it('defaults every live upstream to its sandbox counterpart', () => {
-    const config = loadConfig({ ...base, SANDBOX_CHAT_API_BASE_URL: 'http://127.0.0.1:9999', SANDBOX_SMPP_PORT: '2776' });
+    const config = loadConfig({
+      ...base,
+      SANDBOX_CHAT_UPSTREAMS: '[{"name":"sandbox-chat","base_url":"http://127.0.0.1:9999","access_token":"ignored"}]',
+      SANDBOX_SMS_UPSTREAMS: sandboxSmsc(2776),
+    });
     expect(config.live).toEqual(config.sandbox);
     expect(config.sandbox).toMatchObject({
       chat: [{ name: 'sandbox-chat', baseUrl: 'http://127.0.0.1:9999', accessToken: 'sandbox-chat-token', wabaId: '100000000000001', priority: 1, weight: 1 }],
@@ -29,7 +50,7 @@ describe('dispatcher config', () => {
     });
   });
 
-  it('reads several RBM upstreams from RCS_UPSTREAMS and refuses it beside RBM_*', () => {
+  it('reads several RBM upstreams from RCS_UPSTREAMS, and names a bad field of a list', () => {
     const config = loadConfig({
       ...base,
       RCS_UPSTREAMS: JSON.stringify([
@@ -41,20 +62,16 @@ describe('dispatcher config', () => {
       { name: 'rbm-eu', baseUrl: 'https://eu.rbm.example', accessToken: 't1', agentId: 'agent-eu', priority: 1, weight: 1 },
       { name: 'rbm-us', baseUrl: 'https://us.rbm.example', accessToken: 'sandbox-rbm-token', agentId: 'switchboard-sandbox', priority: 2, weight: 1 },
     ]);
-    const exit = jest.spyOn(process, 'exit').mockImplementation((() => {
-      throw new Error('exit');
-    }) as never);
-    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
-      expect(() => loadConfig({ ...base, RCS_UPSTREAMS: '[{"name":"x","base_url":"https://x.example"}]', RBM_AGENT_ID: 'a' })).toThrow('exit');
-      expect(() => loadConfig({ ...base, SANDBOX_RCS_UPSTREAMS: '[{"name":"x","base_url":"ftp://x"}]' })).toThrow('exit');
-      const written = String(stderr.mock.calls.map((c) => c[0]).join(''));
-      expect(written).toMatch(/RCS_UPSTREAMS and RBM_API_BASE_URL/);
-      expect(written).toMatch(/SANDBOX_RCS_UPSTREAMS\[0\]\.base_url must be an http\(s\) URL/);
-    } finally {
-      exit.mockRestore();
-      stderr.mockRestore();
-    }
+    expect(refusal({ SANDBOX_RCS_UPSTREAMS: '[{"name":"x","base_url":"ftp://x"}]' })).toMatch(/SANDBOX_RCS_UPSTREAMS\[0\]\.base_url must be an http\(s\) URL/);
+  });
+
+  it('refuses the retired single-upstream variables, naming the list that replaced each, all at once', () => {
+    const written = refusal({ RBM_AGENT_ID: 'a', SMPP_HOST: 'smsc.example.net', SANDBOX_SMPP_PORT: '2776', HEALTH_PORT: '0', CHAT_MEDIA_ALLOW_HTTP: 'true' });
+    expect(written).toMatch(/RBM_AGENT_ID is no longer read; use RCS_UPSTREAMS/);
+    expect(written).toMatch(/SMPP_HOST is no longer read; use SMS_UPSTREAMS/);
+    expect(written).toMatch(/SANDBOX_SMPP_PORT is no longer read; use SANDBOX_SMS_UPSTREAMS/);
+    expect(written).toMatch(/HEALTH_PORT is no longer read; use HOST and PORT/);
+    expect(written).toMatch(/CHAT_MEDIA_ALLOW_HTTP is no longer read; use TARGET_ALLOW_HTTP/);
   });
 
   it('reads the documented tuning variables', () => {
@@ -62,15 +79,16 @@ describe('dispatcher config', () => {
       ...base,
       DISPATCH_CONCURRENCY: '16',
       RECONCILE_TIMEOUT_MS: '3000',
-      STALLED_INTERVAL_MS: '2000',
       LOCK_DURATION_MS: '2500',
-      HEALTH_PORT: '0',
+      PORT: '0',
+      TARGET_ALLOW_HTTP: 'true',
     });
-    expect(config).toMatchObject({ concurrency: 16, reconcileTimeoutMs: 3000, stalledIntervalMs: 2000, lockDurationMs: 2500, healthPort: 0 });
+    expect(config).toMatchObject({ concurrency: 16, reconcileTimeoutMs: 3000, stalledIntervalMs: 2500, lockDurationMs: 2500, healthPort: 0 });
+    expect(config.targets).toEqual({ allowHttp: true, allowPrivateNetworks: false, allowedHosts: [] });
   });
 
   it('keeps a live SMSC apart from the sandbox one', () => {
-    const config = loadConfig({ ...base, SMPP_HOST: 'smsc.example.net', SMPP_SYSTEM_ID: 'acme', SMPP_PASSWORD: 'secret' });
+    const config = loadConfig({ ...base, SMS_UPSTREAMS: '[{"name":"smsc","host":"smsc.example.net","port":2775,"system_id":"acme","password":"secret"}]' });
     expect(config.live.sms).toEqual([{ name: 'smsc', host: 'smsc.example.net', port: 2775, systemId: 'acme', password: 'secret', priority: 1, weight: 1 }]);
     expect(config.live.chat).toEqual(config.sandbox.chat);
   });
@@ -108,17 +126,7 @@ describe('dispatcher config', () => {
     ['[{"name":"a","host":"h","port":1},{"name":"a","host":"h","port":2}]', /SMS_UPSTREAMS\[1\]\.name "a" is used twice/],
     ['[{"name":"a","host":"h","port":1,"prio":1}]', /SMS_UPSTREAMS\[0\]\.prio is not a known field/],
   ])('refuses SMS_UPSTREAMS=%s with a message naming the field', (value, message) => {
-    const exit = jest.spyOn(process, 'exit').mockImplementation((() => {
-      throw new Error('exit');
-    }) as never);
-    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
-      expect(() => loadConfig({ ...base, SMS_UPSTREAMS: value })).toThrow('exit');
-      expect(String(stderr.mock.calls.map((c) => c[0]).join(''))).toMatch(message);
-    } finally {
-      exit.mockRestore();
-      stderr.mockRestore();
-    }
+    expect(refusal({ SMS_UPSTREAMS: value })).toMatch(message);
   });
 });
 
@@ -130,7 +138,7 @@ function adapterSets(config: DispatcherConfig) {
     live: config.live,
     logger: silent,
     breakers,
-    policy: config.breaker,
+    policy: BREAKER_POLICY,
     clock: Date.now,
     metrics: createDispatcherMetrics(),
   });
@@ -138,7 +146,7 @@ function adapterSets(config: DispatcherConfig) {
 
 describe('adapter sets', () => {
   it('share one SMPP session when live and sandbox name the same SMSC', async () => {
-    const config = loadConfig({ ...base, SANDBOX_SMPP_PORT: '1' });
+    const config = loadConfig({ ...base, SANDBOX_SMS_UPSTREAMS: sandboxSmsc(1) });
     const sets = adapterSets(config);
     try {
       expect(sets.smsSessions).toHaveLength(1);
@@ -170,7 +178,7 @@ describe('adapter sets', () => {
   });
 
   it('bind a second session only for a different live SMSC', async () => {
-    const config = loadConfig({ ...base, SANDBOX_SMPP_PORT: '1', SMPP_PORT: '2' });
+    const config = loadConfig({ ...base, SANDBOX_SMS_UPSTREAMS: sandboxSmsc(1), SMS_UPSTREAMS: '[{"name":"smsc","host":"127.0.0.1","port":2}]' });
     const sets = adapterSets(config);
     try {
       expect(sets.smsSessions).toHaveLength(2);
@@ -179,5 +187,13 @@ describe('adapter sets', () => {
     } finally {
       await Promise.all(sets.smsSessions.map((s) => s.close()));
     }
+  });
+});
+
+describe('SENDER_RATE_SMS_PER_SECOND', () => {
+  it('is a rate or a rate per bind, and anything else is named', () => {
+    expect(parseSmsSenderRate('30', 4)).toBe(30);
+    expect(parseSmsSenderRate('30 / bind', 4)).toBe(120);
+    expect(() => parseSmsSenderRate('30/smsc', 4)).toThrow('neither a rate nor a rate per bind');
   });
 });

@@ -12,11 +12,7 @@ const adapters: SmsAdapter[] = [];
 
 beforeAll(async () => {
   smppPort = await freePort();
-  sim = await startService(
-    'carrier-sim',
-    { SIM_SMPP_PORT: String(smppPort), SIM_DELIVERY_DELAY_MS: '20', SIM_READ_DELAY_MS: '20', SIM_LOG_LEVEL: 'warn' },
-    { readyTimeoutMs: 60_000 },
-  );
+  sim = await startService('carrier-sim', { SIM_SMPP_PORT: String(smppPort), SIM_RECEIPT_DELAY_MS: '20', LOG_LEVEL: 'warn' }, { readyTimeoutMs: 60_000 });
 }, 90_000);
 
 afterAll(async () => {

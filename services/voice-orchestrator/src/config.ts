@@ -1,6 +1,7 @@
-import { describeCommonConfig, EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
+import { describeCommonConfig, EnvReader, type Env, readCommonConfig, readJobLock, readTargetGuard, type CommonConfig } from '@switchboard/runtime';
 import type { TargetPolicy } from '@switchboard/webhooks';
 import { describeSpeechConfig, readSpeechConfig, type SpeechConfig } from './speech/speech.config';
+import { parseRtpPortRange, parseSipTrunkUri, RTP_PORTS_FORMAT, SIP_TRUNK_FORMAT } from './trunk-address';
 
 /** Where calls go: the carrier simulator for test keys, the configured trunk for live keys (docs/voice-telephony.md#connecting-a-sip-trunk). */
 export interface TrunkSettings {
@@ -26,10 +27,9 @@ export interface VoiceOrchestratorConfig extends CommonConfig {
   speech: SpeechConfig;
   /** UDP ports the RTP sockets bind to, one per call; 0..0 lets the OS pick (docs/voice-telephony.md#rtp-ports). */
   rtpPorts: { min: number; max: number };
-  /** RTP sockets and pacing in a worker thread of their own, away from this thread's stalls (docs/voice-telephony.md#media-thread). */
-  mediaThread: boolean;
   /** On SIGTERM, how long calls in progress may go on ending by themselves before they are cut (docs/voice.md#shutdown). */
   shutdownGraceMs: number;
+  /** VOICE_LOST_AFTER_MS divided by {@link LOST_AFTER_HEARTBEATS}. */
   heartbeatMs: number;
   /** A live call whose process has not beaten for this long ends `failed` / `orchestrator_lost`. */
   lostAfterMs: number;
@@ -43,47 +43,37 @@ export interface VoiceOrchestratorConfig extends CommonConfig {
   lockDurationMs: number;
 }
 
+/**
+ * A call is lost after four and a half heartbeats of silence: three missed beats are a stalled process, not a lost one,
+ * and the half keeps a beat that is merely late from counting as missed (docs/voice.md#orchestrator-lost).
+ */
+export const LOST_AFTER_HEARTBEATS = 4.5;
+
 export function loadConfig(env: Env = process.env): Readonly<VoiceOrchestratorConfig> {
   const r = new EnvReader(env);
-  const liveHost = r.optionalString('VOICE_SIP_TRUNK_HOST');
+  const lostAfterMs = r.int('VOICE_LOST_AFTER_MS', 45_000, { min: 300 });
   const config: VoiceOrchestratorConfig = {
     ...readCommonConfig(r),
-    healthPort: r.int('HEALTH_PORT', 8084, { min: 0, max: 65535 }),
-    healthHost: r.string('HEALTH_HOST', '127.0.0.1'),
+    healthPort: r.int('PORT', 8084, { min: 0, max: 65535 }),
+    healthHost: r.string('HOST', '127.0.0.1'),
     capacity: r.int('VOICE_CAPACITY', 50, { min: 1, max: 10_000 }),
-    sandboxTrunk: { host: r.string('SANDBOX_SIP_HOST', '127.0.0.1'), port: r.int('SANDBOX_SIP_PORT', 5070, { min: 1, max: 65535 }) },
-    liveTrunk: liveHost
-      ? {
-          host: liveHost,
-          port: r.int('VOICE_SIP_TRUNK_PORT', 5060, { min: 1, max: 65535 }),
-          username: r.optionalString('VOICE_SIP_USERNAME'),
-          password: r.optionalString('VOICE_SIP_PASSWORD'),
-        }
-      : undefined,
+    sandboxTrunk: r.optionalString('SANDBOX_SIP_TRUNK') ? r.parsed('SANDBOX_SIP_TRUNK', parseSipTrunkUri, SIP_TRUNK_FORMAT) : { host: '127.0.0.1', port: 5070 },
+    liveTrunk: r.optionalString('VOICE_SIP_TRUNK') ? r.parsed('VOICE_SIP_TRUNK', parseSipTrunkUri, SIP_TRUNK_FORMAT) : undefined,
     sipBindAddress: r.string('VOICE_SIP_BIND_ADDRESS', '127.0.0.2'),
     sipLocalPort: r.int('VOICE_SIP_LOCAL_PORT', 0, { min: 0, max: 65535 }),
     sipPublicAddress: r.optionalString('VOICE_SIP_PUBLIC_ADDRESS'),
     speech: readSpeechConfig(r),
-    rtpPorts: { min: r.int('VOICE_RTP_PORT_MIN', 0, { min: 0, max: 65535 }), max: r.int('VOICE_RTP_PORT_MAX', 0, { min: 0, max: 65535 }) },
-    mediaThread: r.bool('VOICE_MEDIA_THREAD', true),
+    rtpPorts: r.optionalString('VOICE_RTP_PORTS') ? r.parsed('VOICE_RTP_PORTS', parseRtpPortRange, RTP_PORTS_FORMAT) : { min: 0, max: 0 },
     // At most 15 s: the whole shutdown must end within the runtime's 20 s limit (docs/architecture.md).
     shutdownGraceMs: r.int('VOICE_SHUTDOWN_GRACE_SECONDS', 0, { min: 0, max: 15 }) * 1000,
-    heartbeatMs: r.int('VOICE_HEARTBEAT_MS', 10_000, { min: 100 }),
-    lostAfterMs: r.int('VOICE_LOST_AFTER_MS', 45_000, { min: 300 }),
-    httpNodePolicy: {
-      allowHttp: r.bool('WEBHOOK_ALLOW_HTTP', false),
-      allowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
-      allowedHosts: r.list('WEBHOOK_ALLOWED_HOSTS', []),
-    },
+    heartbeatMs: Math.round(lostAfterMs / LOST_AFTER_HEARTBEATS),
+    lostAfterMs,
+    httpNodePolicy: readTargetGuard(r),
     sandboxLlmBaseUrl: r.string('SANDBOX_LLM_BASE_URL', 'http://127.0.0.1:8090'),
     llm: r.optionalString('LLM_BASE_URL') ? { baseUrl: r.string('LLM_BASE_URL'), apiKey: r.optionalString('LLM_API_KEY') } : undefined,
     llmModel: r.string('LLM_MODEL', 'gpt-4o-mini'),
-    stalledIntervalMs: r.int('STALLED_INTERVAL_MS', 30_000, { min: 100 }),
-    lockDurationMs: r.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
+    ...readJobLock(r),
   };
-  if (config.rtpPorts.max < config.rtpPorts.min || (config.rtpPorts.min === 0) !== (config.rtpPorts.max === 0))
-    r.problems.push('VOICE_RTP_PORT_MIN and VOICE_RTP_PORT_MAX must both be set, min <= max, or both unset');
-  if (config.lostAfterMs <= config.heartbeatMs * 2) r.problems.push('VOICE_LOST_AFTER_MS must be more than twice VOICE_HEARTBEAT_MS');
   return r.finish('voice-orchestrator', config);
 }
 

@@ -46,7 +46,6 @@ runWorkerService({
         localPort: config.sipLocalPort,
         publicAddress: config.sipPublicAddress,
         rtpPorts: config.rtpPorts.max > 0 ? config.rtpPorts : undefined,
-        mediaThread: config.mediaThread,
       });
     const trunks = { test: await openTrunk(config.sandboxTrunk), live: config.liveTrunk ? await openTrunk(config.liveTrunk) : undefined };
     const liveCalls = createLiveCalls({ subscriber, prefix: config.queuePrefix, logger });

@@ -13,38 +13,31 @@ describe('speech provider config', () => {
       tts: { provider: 'flite', voice: 'slt', cacheEntries: 500, remote: undefined },
       stt: { provider: 'pocketsphinx', remote: undefined },
     });
-    expect(read({ VOICE_TTS_PROVIDER: 'espeak' }).config.tts.voice).toBe('en-us');
+    expect(read({ VOICE_TTS: 'espeak' }).config.tts.voice).toBe('en-us');
   });
 
   it('reads the remote providers, and hides their keys from the start-up log', () => {
     const { config, problems } = read({
-      VOICE_TTS_PROVIDER: 'openai',
-      VOICE_TTS_URL: 'https://api.openai.com',
+      VOICE_TTS: 'https://api.openai.com/',
       VOICE_TTS_API_KEY: 'sk-secret',
-      VOICE_TTS_RESPONSE_FORMAT: 'pcm',
-      VOICE_STT_PROVIDER: 'openai',
-      VOICE_STT_URL: 'http://127.0.0.1:9000',
+      VOICE_STT: 'http://127.0.0.1:9000',
     });
     expect(problems).toEqual([]);
     expect(config.tts).toEqual({
       provider: 'openai',
       voice: 'alloy',
       cacheEntries: 500,
-      remote: { baseUrl: 'https://api.openai.com', apiKey: 'sk-secret', model: 'tts-1', timeoutMs: 10_000, responseFormat: 'pcm' },
+      remote: { baseUrl: 'https://api.openai.com', apiKey: 'sk-secret', model: 'tts-1', timeoutMs: 10_000, responseFormat: 'wav' },
     });
     expect(config.stt.remote).toEqual({ baseUrl: 'http://127.0.0.1:9000', apiKey: undefined, model: 'whisper-1', timeoutMs: 10_000 });
     expect(JSON.stringify(describeSpeechConfig(config))).not.toContain('sk-secret');
   });
 
   it('names every bad variable', () => {
-    const { problems } = read({ VOICE_TTS_PROVIDER: 'polly', VOICE_STT_PROVIDER: 'openai', VOICE_STT_URL: 'ftp://x' });
+    const { problems } = read({ VOICE_TTS: 'polly', VOICE_STT: 'ftp://x' });
     expect(problems).toEqual([
-      expect.stringContaining('VOICE_TTS_PROVIDER must be one of flite, espeak, openai'),
-      expect.stringContaining('VOICE_STT_URL must be an http(s) URL'),
-    ]);
-    expect(read({ VOICE_TTS_PROVIDER: 'openai', VOICE_TTS_RESPONSE_FORMAT: 'mp3' }).problems).toEqual([
-      'VOICE_TTS_URL is required',
-      expect.stringContaining('VOICE_TTS_RESPONSE_FORMAT must be one of wav, pcm'),
+      expect.stringContaining('VOICE_TTS must be flite, espeak or the http(s) URL of an OpenAI-compatible server, got "polly"'),
+      expect.stringContaining('VOICE_STT must be pocketsphinx or the http(s) URL'),
     ]);
   });
 

@@ -1,4 +1,4 @@
-import { describeCommonConfig, EnvReader, type Env, readCommonConfig, type CommonConfig } from '@switchboard/runtime';
+import { describeCommonConfig, EnvReader, type Env, readCommonConfig, readJobLock, readTargetGuard, type CommonConfig } from '@switchboard/runtime';
 import { SecretKeyring, SECRETS_KEYS_FORMAT } from '@switchboard/store';
 import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule, type TargetPolicy } from '@switchboard/webhooks';
 
@@ -14,6 +14,7 @@ export interface WebhookDeliveryConfig extends CommonConfig {
   retryScheduleMs: number[];
   /** An endpoint failing without a success for this long is disabled. */
   disableAfterMs: number;
+  /** The age divided by {@link OUTBOX_SWEEPS_PER_AGE}. */
   outboxSweepIntervalMs: number;
   /** Unpublished events younger than this are left to their producer, which is about to publish them. */
   outboxSweepAgeMs: number;
@@ -24,6 +25,12 @@ export interface WebhookDeliveryConfig extends CommonConfig {
   secretsKeys: SecretKeyring;
 }
 
+/**
+ * Five sweeps per OUTBOX_SWEEP_AGE_MS: an event its producer left is published at most a fifth of the age late, and a
+ * sweep (one indexed query) costs nothing that a shorter age would make frequent enough to matter.
+ */
+export const OUTBOX_SWEEPS_PER_AGE = 5;
+
 export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConfig> {
   const r = new EnvReader(env);
   const scheduleText = r.optionalString('WEBHOOK_RETRY_SCHEDULE_MS');
@@ -31,24 +38,20 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
   if (!schedule || schedule.length === 0) r.problems.push(`WEBHOOK_RETRY_SCHEDULE_MS must be comma-separated milliseconds, got "${scheduleText}"`);
   const config: WebhookDeliveryConfig = {
     ...readCommonConfig(r),
-    healthPort: r.int('HEALTH_PORT', 8083, { min: 0, max: 65535 }),
-    healthHost: r.string('HEALTH_HOST', '127.0.0.1'),
+    healthPort: r.int('PORT', 8083, { min: 0, max: 65535 }),
+    healthHost: r.string('HOST', '127.0.0.1'),
     concurrency: r.int('WEBHOOK_CONCURRENCY', 64, { min: 1 }),
     endpointConcurrency: r.int('WEBHOOK_ENDPOINT_CONCURRENCY', 8, { min: 1 }),
     timeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 15_000, { min: 1 }),
     retryScheduleMs: schedule ?? [...DEFAULT_RETRY_SCHEDULE_MS],
     disableAfterMs: r.int('WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3_600_000, { min: 1 }),
-    outboxSweepIntervalMs: r.int('OUTBOX_SWEEP_INTERVAL_MS', 1_000, { min: 10 }),
-    outboxSweepAgeMs: r.int('OUTBOX_SWEEP_AGE_MS', 5_000, { min: 0 }),
-    stalledIntervalMs: r.int('STALLED_INTERVAL_MS', 30_000, { min: 100 }),
-    lockDurationMs: r.int('LOCK_DURATION_MS', 30_000, { min: 100 }),
-    policy: {
-      allowHttp: r.bool('WEBHOOK_ALLOW_HTTP', false),
-      allowPrivateNetworks: r.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
-      allowedHosts: r.list('WEBHOOK_ALLOWED_HOSTS', []),
-    },
+    outboxSweepAgeMs: r.int('OUTBOX_SWEEP_AGE_MS', 5_000, { min: 50 }),
+    outboxSweepIntervalMs: 0,
+    ...readJobLock(r),
+    policy: readTargetGuard(r),
     secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', (value) => SecretKeyring.parse(value), SECRETS_KEYS_FORMAT),
   };
+  config.outboxSweepIntervalMs = Math.round(config.outboxSweepAgeMs / OUTBOX_SWEEPS_PER_AGE);
   return r.finish('webhook-delivery', config);
 }
 

@@ -35,7 +35,7 @@ export interface RtpSession {
 /**
  * A session whose socket and pacing run on the calling thread. The orchestrator's legs use the media thread instead
  * (threaded-rtp-session.ts); this one serves a process with little else to do, such as the carrier simulator, and
- * `VOICE_MEDIA_THREAD=false` (docs/voice-telephony.md#media-thread).
+ * tests of the calling-thread path (`mediaThread: false`, docs/voice-telephony.md#media-thread).
  */
 export async function openRtpSession(bindAddress: string, listener: RtpSessionListener, ports?: RtpPortRange): Promise<RtpSession> {
   const socket: Socket = ports ? await bindInRange(bindAddress, ports) : await bindUdp(bindAddress, 0);

@@ -54,6 +54,9 @@ export interface GatewayContext extends Required<Pick<GatewayDeps, 'clock'>>, Om
   secrets: SecretCipher;
 }
 
+/** 1 s: a revoked key stops working within a second (docs/authentication.md), while a busy key costs one lookup a second. */
+export const KEY_CACHE_TTL_MS = 1_000;
+
 export function createGatewayContext(deps: GatewayDeps): GatewayContext {
   const { config, db, redis, clock = Date.now } = deps;
   const guard = createDependencyGuard(deps.logger);
@@ -61,7 +64,7 @@ export function createGatewayContext(deps: GatewayDeps): GatewayContext {
   const authenticator = createApiKeyAuthenticator({
     findByHash: (hash) => apiKeys.findByHash(hash),
     guard,
-    ttlMs: config.keyCacheTtlMs,
+    ttlMs: KEY_CACHE_TTL_MS,
     clock,
   });
   const numbers = createNumbersRepository(db);

@@ -23,7 +23,7 @@ export function createMessagesArea(ctx: GatewayContext, wiring: MessageAcceptanc
   const { acceptanceDeps, idempotency, suppressionCache, newMessageId } = wiring;
   const acceptance = createMessageAcceptance(acceptanceDeps);
   const slidingWindow = createSlidingWindowCalls(config.queuePrefix);
-  const mediaLinks = { webhookTargets: config.webhookTargets, allowHttpMediaLinks: config.chatMediaAllowHttp };
+  const mediaLinks = { webhookTargets: config.webhookTargets, allowHttpMediaLinks: config.webhookTargets.allowHttp };
   const shared = {
     acceptance,
     idempotency,

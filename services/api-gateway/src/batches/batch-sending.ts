@@ -59,7 +59,7 @@ export function createBatchSending(deps: BatchSendingDeps) {
     }),
   });
   const sendBatch = createSendBatchHandler({
-    validateBatch: createBatchRequestValidator({ webhookTargets: config.webhookTargets, allowHttpMediaLinks: config.chatMediaAllowHttp, clock }),
+    validateBatch: createBatchRequestValidator({ webhookTargets: config.webhookTargets, allowHttpMediaLinks: config.webhookTargets.allowHttp, clock }),
     acceptance,
     idempotency: deps.idempotency,
     summaries,

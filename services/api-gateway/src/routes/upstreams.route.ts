@@ -11,7 +11,7 @@ export interface UpstreamsRouteDeps {
   auth: RequestHandler[];
 }
 
-/** The dispatchers trim each rolling window to their own UPSTREAM_BREAKER_WINDOW; this only bounds the read. */
+/** The dispatchers trim each rolling window to BREAKER_POLICY.windowSize (services/dispatcher); this only bounds the read. */
 const MAX_WINDOW = 1_000;
 
 /**

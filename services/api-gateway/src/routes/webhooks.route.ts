@@ -21,7 +21,7 @@ export interface WebhookRouteDeps {
   auth: RequestHandler[];
   /** Body reading and parsing for JSON routes: readJsonRequestBody(limit), parseJsonBody(). */
   jsonBody: RequestHandler[];
-  /** The gateway's WEBHOOK_ALLOW_HTTP / _PRIVATE_NETWORKS / _ALLOWED_HOSTS (docs/webhooks.md#target-guard-ssrf). */
+  /** The gateway's TARGET_ALLOW_HTTP / _PRIVATE_NETWORKS / _ALLOWED_HOSTS (docs/webhooks.md#target-guard-ssrf). */
   policy: TargetPolicy;
   /** Seals the signing secrets at rest and opens them for the answers that show them (docs/webhooks.md). */
   secrets: SecretCipher;

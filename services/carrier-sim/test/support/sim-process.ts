@@ -55,7 +55,7 @@ export interface RunningSim {
 export async function startSim(env: Record<string, string>): Promise<RunningSim> {
   const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'services/carrier-sim/dist/main.js')], {
     cwd: repoRoot,
-    env: { ...process.env, SIM_PORT: '0', SIM_SMPP_PORT: '0', SIM_LOG_LEVEL: 'debug', ...env },
+    env: { ...process.env, PORT: '0', SIM_SMPP_PORT: '0', LOG_LEVEL: 'debug', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

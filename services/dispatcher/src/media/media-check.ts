@@ -36,6 +36,8 @@ export interface MediaCheckOptions {
    * @defaultValue false
    */
   allowPrivateNetworks?: boolean;
+  /** Host names whose resolved addresses skip the range check, as for webhooks (metadata still refused). @defaultValue [] */
+  allowedHosts?: readonly string[];
   /** @defaultValue {@link MEDIA_CHECK_TIMEOUT_MS} */
   timeoutMs?: number;
   /** @defaultValue a guarded HEAD ({@link createGuardedHead}) */
@@ -62,12 +64,13 @@ function isMediaType(type: string): type is keyof typeof MEDIA_RULES {
 export function createMediaCheck({
   allowHttp = false,
   allowPrivateNetworks = false,
+  allowedHosts = [],
   timeoutMs = MEDIA_CHECK_TIMEOUT_MS,
   resolver,
   fetch: head,
 }: MediaCheckOptions = {}) {
   // The same target guard as webhook deliveries: the link is a client-chosen URL we connect to.
-  const policy: TargetPolicy = { allowHttp, allowPrivateNetworks, allowedHosts: [] };
+  const policy: TargetPolicy = { allowHttp, allowPrivateNetworks, allowedHosts };
   const headOf = head ?? createGuardedHead(policy, resolver);
   return async (content: OutboundContent): Promise<void> => {
     if (content.kind !== 'chat' || !isMediaType(content.type)) return;

@@ -1,15 +1,6 @@
 import type { BreakerRecord, BreakerStateName } from '@switchboard/shared-state';
 
-/**
- * The thresholds an operator does not need to choose (docs/routing.md#several-upstreams-per-channel): half the
- * window bad opens a breaker, as resilience4j's default does; a call slower than 5 s, half the adapters' 10 s
- * request timeout, counts as bad, so an upstream that slows down is left before its calls time out; a probe may
- * hold a half-open upstream for 10 s, as long as its call can take, before a dispatcher that died mid-probe is
- * presumed gone.
- */
-export const FIXED_BREAKER_THRESHOLDS = { failureRateThreshold: 0.5, slowCallMs: 5_000, probeTimeoutMs: 10_000 } as const;
-
-/** The breaker's thresholds (UPSTREAM_BREAKER_* in docs/configuration.md, and {@link FIXED_BREAKER_THRESHOLDS}). */
+/** The breaker's thresholds; {@link BREAKER_POLICY} is the one every dispatcher uses. */
 export interface BreakerPolicy {
   /** Calls in the rolling window; the breaker judges only once it holds `minCalls`. */
   windowSize: number;
@@ -23,6 +14,23 @@ export interface BreakerPolicy {
   /** How long a probe may hold a half-open upstream before another may be tried. */
   probeTimeoutMs: number;
 }
+
+/**
+ * The thresholds, none of which an operator needs to choose (docs/routing.md#several-upstreams-per-channel): a window
+ * of the last 20 calls, judged once it holds 10, so that two unlucky calls open nothing; half the window bad opens a
+ * breaker, as resilience4j's default does; a call slower than 5 s, half the adapters' 10 s request timeout, counts as
+ * bad, so an upstream that slows down is left before its calls time out; an open breaker keeps traffic away for 30 s,
+ * long enough for an upstream's restart or failover, before one probe; a probe may hold a half-open upstream for
+ * 10 s, as long as its call can take, before a dispatcher that died mid-probe is presumed gone.
+ */
+export const BREAKER_POLICY: Readonly<BreakerPolicy> = Object.freeze({
+  windowSize: 20,
+  minCalls: 10,
+  failureRateThreshold: 0.5,
+  slowCallMs: 5_000,
+  coolDownMs: 30_000,
+  probeTimeoutMs: 10_000,
+});
 
 /** What the breaker says about one call about to be made. */
 export type Admission =

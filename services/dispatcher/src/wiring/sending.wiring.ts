@@ -48,7 +48,7 @@ export function wireSending(ctx: DispatcherContext, upstreams: Upstreams, events
     config: { reconcileTimeoutMs: config.reconcileTimeoutMs, throttleDelayMs: THROTTLE_DELAY_MS },
     metrics,
     publishEvents,
-    checkContent: createMediaCheck({ allowHttp: config.chatMediaAllowHttp, allowPrivateNetworks: config.mediaAllowPrivateNetworks }),
+    checkContent: createMediaCheck(config.targets),
     templateBodies: async (accountId, t) => {
       const row = await templates.findByName(accountId, t.name, t.language);
       return row?.status === 'approved' ? row.body_text : undefined;

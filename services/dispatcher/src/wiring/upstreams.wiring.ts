@@ -1,5 +1,6 @@
 import { createUpstreamBreakerStore } from '@switchboard/shared-state';
 import { createAdapterSets } from '../upstreams/adapter-sets';
+import { BREAKER_POLICY } from '../upstreams/circuit-breaker';
 import { coalesceBreakerStore } from '../upstreams/coalesced-breakers';
 import { createSenderRateLimiter } from '../upstreams/sender-rate-limiter';
 import { syncUpstreamState } from '../upstreams/upstream-state.sync';
@@ -9,14 +10,17 @@ import type { DispatcherContext } from './dispatcher-context';
  * The upstreams (docs/routing.md#several-upstreams-per-channel): adapters per key mode behind shared circuit breakers, the
  * upstream list published for GET /v1/upstreams, the per-sender limits, and whether every SMPP session is bound.
  */
+/** 2 s: the breaker gauges and GET /v1/upstreams lag a state change by at most this, for one Redis read per dispatcher. */
+export const BREAKER_GAUGE_REFRESH_MS = 2_000;
+
 export function wireUpstreams({ config, logger, metrics, redis, clock }: DispatcherContext) {
-  const breakers = coalesceBreakerStore(createUpstreamBreakerStore({ redis, prefix: config.queuePrefix, windowSize: config.breaker.windowSize }));
+  const breakers = coalesceBreakerStore(createUpstreamBreakerStore({ redis, prefix: config.queuePrefix, windowSize: BREAKER_POLICY.windowSize }));
   const adapters = createAdapterSets({
     sandbox: config.sandbox,
     live: config.live,
     logger,
     breakers,
-    policy: config.breaker,
+    policy: BREAKER_POLICY,
     clock,
     metrics,
     smpp: config.smpp,
@@ -26,7 +30,7 @@ export function wireUpstreams({ config, logger, metrics, redis, clock }: Dispatc
     names: adapters.breakerNames,
     breakers,
     metrics,
-    intervalMs: config.breakerGaugeRefreshMs,
+    intervalMs: BREAKER_GAUGE_REFRESH_MS,
     logger,
   });
   const bound = new Set<unknown>();

@@ -7,14 +7,14 @@ import { createPocketsphinxRecognizer, type SpeechRecognizer } from './pocketsph
 import type { SpeechConfig } from './speech.config';
 import type { TextToSpeech } from './tts-cache';
 
-/** The TTS engine chosen by VOICE_TTS_PROVIDER (docs/voice-agents.md#speech-providers). */
+/** The TTS engine chosen by VOICE_TTS (docs/voice-agents.md#speech-providers). */
 export function createTextToSpeech(c: SpeechConfig['tts']): TextToSpeech {
   const local = { defaultVoice: c.voice, cacheEntries: c.cacheEntries };
   if (c.provider === 'openai' && c.remote) return createOpenAiTts({ endpoint: c.remote, responseFormat: c.remote.responseFormat, ...local });
   return c.provider === 'espeak' ? createEspeakTts(local) : createFliteTts(local);
 }
 
-/** The recognizer chosen by VOICE_STT_PROVIDER (docs/voice-agents.md#speech-providers). */
+/** The recognizer chosen by VOICE_STT (docs/voice-agents.md#speech-providers). */
 export function createSpeechRecognizer(c: SpeechConfig['stt']): SpeechRecognizer {
   if (c.provider === 'openai' && c.remote) return createOpenAiRecognizer(c.remote);
   const grammar = createPocketsphinxRecognizer();

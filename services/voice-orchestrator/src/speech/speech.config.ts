@@ -12,6 +12,12 @@ export const TTS_CACHE_ENTRIES = 500;
 /** 10 s for one remote speech request: a caller hears silence meanwhile (docs/voice-agents.md#remote-speech-providers). */
 export const SPEECH_REQUEST_TIMEOUT_MS = 10_000;
 
+/**
+ * WAV from a remote TTS: its header states the sample rate, so a compatible server whose rate is not OpenAI's 24 kHz
+ * is still decoded right; raw `pcm` saves only the 44-byte header.
+ */
+export const TTS_RESPONSE_FORMAT: SpeechResponseFormat = 'wav';
+
 /** Each provider's own voice names differ, so the default voice follows the provider. */
 const DEFAULT_VOICE: Record<TtsProvider, string> = { flite: 'slt', espeak: 'en-us', openai: 'alloy' };
 
@@ -21,39 +27,41 @@ export interface SpeechConfig {
   stt: { provider: SttProvider; remote?: OpenAiAudioEndpoint };
 }
 
-function oneOf<T extends string>(r: EnvReader, name: string, allowed: readonly T[], fallback: T): T {
+const REMOTE_URL = /^https?:\/\/[^\s/]+/;
+
+/**
+ * VOICE_TTS / VOICE_STT: which engine speaks or listens is one decision, so one variable holds it: a local engine by
+ * name, or the base URL (without `/v1`) of a remote OpenAI-compatible server, which then is the `openai` provider.
+ */
+function engine<T extends string>(r: EnvReader, name: string, local: readonly T[], fallback: T): { provider: T | 'openai'; url?: string } {
   const value = r.string(name, fallback);
-  if ((allowed as readonly string[]).includes(value)) return value as T;
-  r.problems.push(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
-  return fallback;
+  if ((local as readonly string[]).includes(value)) return { provider: value as T };
+  if (REMOTE_URL.test(value)) return { provider: 'openai', url: value.replace(/\/+$/, '') };
+  r.problems.push(`${name} must be ${local.join(', ')} or the http(s) URL of an OpenAI-compatible server, got "${value}"`);
+  return { provider: fallback };
 }
 
-function remoteEndpoint(r: EnvReader, prefix: 'VOICE_TTS' | 'VOICE_STT', defaultModel: string): OpenAiAudioEndpoint {
-  const baseUrl = r.string(`${prefix}_URL`);
-  if (baseUrl && !/^https?:\/\/[^\s/]+/.test(baseUrl)) r.problems.push(`${prefix}_URL must be an http(s) URL, got "${baseUrl}"`);
-  return {
-    baseUrl,
-    apiKey: r.optionalString(`${prefix}_API_KEY`),
-    model: r.string(`${prefix}_MODEL`, defaultModel),
-    timeoutMs: SPEECH_REQUEST_TIMEOUT_MS,
-  };
+function remoteEndpoint(r: EnvReader, baseUrl: string, names: { apiKey: string; model: string }, defaultModel: string): OpenAiAudioEndpoint {
+  return { baseUrl, apiKey: r.optionalString(names.apiKey), model: r.string(names.model, defaultModel), timeoutMs: SPEECH_REQUEST_TIMEOUT_MS };
 }
 
-/** Reads VOICE_TTS_* and VOICE_STT_*; a remote provider requires its URL. */
+/** Reads VOICE_TTS, VOICE_STT and, for a remote engine, its key and model. */
 export function readSpeechConfig(r: EnvReader): SpeechConfig {
-  const ttsProvider = oneOf(r, 'VOICE_TTS_PROVIDER', TTS_PROVIDERS, 'flite');
-  const sttProvider = oneOf(r, 'VOICE_STT_PROVIDER', STT_PROVIDERS, 'pocketsphinx');
+  const tts = engine(r, 'VOICE_TTS', ['flite', 'espeak'] as const, 'flite');
+  const stt = engine(r, 'VOICE_STT', ['pocketsphinx'] as const, 'pocketsphinx');
   return {
     tts: {
-      provider: ttsProvider,
-      voice: r.string('VOICE_TTS_VOICE', DEFAULT_VOICE[ttsProvider]),
+      provider: tts.provider,
+      voice: r.string('VOICE_TTS_VOICE', DEFAULT_VOICE[tts.provider]),
       cacheEntries: TTS_CACHE_ENTRIES,
-      remote:
-        ttsProvider === 'openai'
-          ? { ...remoteEndpoint(r, 'VOICE_TTS', 'tts-1'), responseFormat: oneOf<SpeechResponseFormat>(r, 'VOICE_TTS_RESPONSE_FORMAT', ['wav', 'pcm'], 'wav') }
-          : undefined,
+      remote: tts.url
+        ? { ...remoteEndpoint(r, tts.url, { apiKey: 'VOICE_TTS_API_KEY', model: 'VOICE_TTS_MODEL' }, 'tts-1'), responseFormat: TTS_RESPONSE_FORMAT }
+        : undefined,
     },
-    stt: { provider: sttProvider, remote: sttProvider === 'openai' ? remoteEndpoint(r, 'VOICE_STT', 'whisper-1') : undefined },
+    stt: {
+      provider: stt.provider,
+      remote: stt.url ? remoteEndpoint(r, stt.url, { apiKey: 'VOICE_STT_API_KEY', model: 'VOICE_STT_MODEL' }, 'whisper-1') : undefined,
+    },
   };
 }
 
