@@ -226,6 +226,8 @@ try {
   await stack.stop();
   await redis.stop();
   await database.drop();
+  // The embedded server is a child of this process: left running, it keeps the bench from exiting.
+  await postgres.stop();
 }
 
 /** Until every batch of the account's campaign was answered 202 (its jobs are in Redis). */
