@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
 import { encodeMulaw } from '@switchboard/telephony';
 import { createPocketsphinxRecognizer } from '../services/voice-orchestrator/src/speech/pocketsphinx-stt';
-import { callee, FROM, type CallView } from './support/voice-calls';
+import { callee, FROM, type CallView, voiceApi } from './support/voice-calls';
 import { TEST_REDIS_URL } from './webhooks-harness';
 
 // A `transfer` node with `mode: "bridge"` (docs/voice-agents.md#bridged-transfer) between two of the simulator's real SIP
@@ -17,22 +17,7 @@ describe('bridged transfer between two real SIP phones', () => {
   let stack: Stack;
   let key: string;
 
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const type = res.headers.get('content-type') ?? '';
-    const payload = type.includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer());
-    return { status: res.status, body: payload as Record<string, unknown> & Buffer };
-  };
-  const callEnds = (id: string, what: string) =>
-    eventually(
-      async () => (await api('GET', `/v1/voice/calls/${id}`)).body as unknown as CallView,
-      (c) => !['ringing', 'in-progress'].includes(c.status),
-      { what, timeoutMs: 60_000, intervalMs: 250 },
-    );
+  const { api, callEnds } = voiceApi(() => ({ baseUrl: stack.baseUrl, key }));
   const bridgeAgent = async (to: string) => {
     const agent = await api('POST', '/v1/voice/agents', {
       name: `bridge to ${to}`,

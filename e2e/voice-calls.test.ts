@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
-import { callee, FROM, IVR_FLOW, type CallView } from './support/voice-calls';
+import { callee, FROM, IVR_FLOW, type CallView, voiceApi, customerLookupFlow } from './support/voice-calls';
 import { ReceiverProcess, TEST_REDIS_URL, verify } from './webhooks-harness';
 
 // Outbound calls through the real stack: the gateway, the voice orchestrator placing real SIP/RTP calls to the
@@ -14,22 +14,7 @@ describe('voice calls through the full stack', () => {
   let callbackSecret: string;
   const receiver = new ReceiverProcess();
 
-  const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const type = res.headers.get('content-type') ?? '';
-    const payload = type.includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer());
-    return { status: res.status, type, body: payload as Record<string, unknown> & Buffer };
-  };
-  const callEnds = (id: string, what: string) =>
-    eventually(
-      async () => (await api('GET', `/v1/voice/calls/${id}`)).body as unknown as CallView,
-      (c) => !['ringing', 'in-progress'].includes(c.status),
-      { what, timeoutMs: 60_000, intervalMs: 250 },
-    );
+  const { api, callEnds } = voiceApi(() => ({ baseUrl: stack.baseUrl, key }));
 
   beforeAll(async () => {
     database = await createTestDatabase();
@@ -364,20 +349,7 @@ describe('voice calls through the full stack', () => {
     await new Promise<void>((resolve) => customerSystem.listen(0, '127.0.0.1', resolve));
     try {
       const port = (customerSystem.address() as AddressInfo).port;
-      const agent = await api('POST', '/v1/voice/agents', {
-        name: 'dynamic ivr',
-        flow: {
-          start: 'lookup',
-          nodes: {
-            lookup: { type: 'http', method: 'GET', url: `http://127.0.0.1:${port}/customers/{{to}}`, save_as: 'customer', next: 'greet', on_error: 'bye' },
-            greet: { type: 'say', text: 'Hello {{customer.name}}.', next: 'metadata' },
-            metadata: { type: 'http', method: 'GET', url: 'http://169.254.169.254/latest/meta-data', save_as: 'secrets', next: 'leaked', on_error: 'refused' },
-            leaked: { type: 'say', text: 'This must not be reached.', next: 'bye' },
-            refused: { type: 'say', text: 'Lookup refused.', next: 'bye' },
-            bye: { type: 'hangup' },
-          },
-        },
-      });
+      const agent = await api('POST', '/v1/voice/agents', { name: 'dynamic ivr', flow: customerLookupFlow(`http://127.0.0.1:${port}`) });
       const created = await api('POST', '/v1/voice/calls', { to: callee('05'), from: FROM, agent_id: agent.body.id });
       const call = await callEnds(created.body.call_id as string, 'the dynamic IVR call to end');
       expect(call.transcript.map((t) => t.text)).toEqual(['Hello Grace.', 'Lookup refused.']);

@@ -1,3 +1,5 @@
+import { eventually } from '@switchboard/devstack';
+
 // What the voice e2e tests share: the account's number, the simulator's phones, the call as GET returns it, and the
 // IVR flow of docs/voice.md's walk-through.
 export const FROM = '+447911123499';
@@ -53,6 +55,45 @@ export const talkedOverFlow = (greeting: string) => ({
       no_match: 'bye',
     },
     sales: { type: 'say', text: 'Connecting you to sales.', next: 'bye' },
+    bye: { type: 'hangup' },
+  },
+});
+
+/**
+ * The voice API as a test calls it: JSON in, JSON or bytes (a recording) out, with the account's key; `target` is
+ * read at each call because the stack and the key are made in `beforeAll`.
+ */
+export function voiceApi(target: () => { baseUrl: string; key: string }) {
+  const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const { baseUrl, key } = target();
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const type = res.headers.get('content-type') ?? '';
+    const payload = type.includes('json') ? await res.json() : Buffer.from(await res.arrayBuffer());
+    return { status: res.status, type, body: payload as Record<string, unknown> & Buffer };
+  };
+  /** The call once it has ended (neither ringing nor in progress). */
+  const callEnds = (id: string, what: string) =>
+    eventually(
+      async () => (await api('GET', `/v1/voice/calls/${id}`)).body as unknown as CallView,
+      (c) => !['ringing', 'in-progress'].includes(c.status),
+      { what, timeoutMs: 60_000, intervalMs: 250 },
+    );
+  return { api, callEnds };
+}
+
+/** Looks the callee up in the customer system at `baseUrl`, then tries a cloud metadata address the target guard refuses. */
+export const customerLookupFlow = (baseUrl: string) => ({
+  start: 'lookup',
+  nodes: {
+    lookup: { type: 'http', method: 'GET', url: `${baseUrl}/customers/{{to}}`, save_as: 'customer', next: 'greet', on_error: 'bye' },
+    greet: { type: 'say', text: 'Hello {{customer.name}}.', next: 'metadata' },
+    metadata: { type: 'http', method: 'GET', url: 'http://169.254.169.254/latest/meta-data', save_as: 'secrets', next: 'leaked', on_error: 'refused' },
+    leaked: { type: 'say', text: 'This must not be reached.', next: 'bye' },
+    refused: { type: 'say', text: 'Lookup refused.', next: 'bye' },
     bye: { type: 'hangup' },
   },
 });
