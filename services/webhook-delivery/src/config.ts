@@ -22,6 +22,8 @@ export interface WebhookDeliveryConfig extends CommonConfig {
   policy: TargetPolicy;
   /** Opens the sealed signing secrets (docs/webhooks.md, "Secrets at rest"). */
   secretsKeys: SecretKeyring;
+  /** Whole months of messages and events kept behind the current one; undefined keeps them forever (docs/operations.md#retention). */
+  retentionMonths: number | undefined;
 }
 
 export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConfig> {
@@ -48,6 +50,7 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
       allowedHosts: r.list('WEBHOOK_ALLOWED_HOSTS', []),
     },
     secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', (value) => SecretKeyring.parse(value), SECRETS_KEYS_FORMAT),
+    retentionMonths: r.optionalString('RETENTION_MONTHS') === undefined ? undefined : r.int('RETENTION_MONTHS', 0, { min: 1 }),
   };
   return r.finish('webhook-delivery', config);
 }
