@@ -81,8 +81,8 @@ async function ensureAhead(tx: Queryable, now: Date): Promise<string[]> {
  * partitioned), then its attempts and status history, then its messages and events. Children go before the
  * messages they reference, so the foreign key check of each detach finds nothing left pointing at the month.
  */
-async function dropMonth(db: Db, month: string): Promise<void> {
-  await db.transaction(async (tx) => {
+async function dropMonth(db: Db, month: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MAINTENANCE_LOCK_KEY]);
     // A month's webhook rows can take longer than a request's timeout to delete; the lock timeout bounds the wait.
     await tx.query(`SET LOCAL statement_timeout = 0`);
@@ -93,12 +93,15 @@ async function dropMonth(db: Db, month: string): Promise<void> {
       await tx.query(`DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.id FROM webhook_deliveries d JOIN ${events} e ON e.id = d.event_id)`);
       await tx.query(`DELETE FROM webhook_deliveries d USING ${events} e WHERE d.event_id = e.id`);
     }
+    let dropped = false;
     for (const table of ['message_attempts', 'message_transitions', 'messages', 'events']) {
       const partition = `${table}_${month}`;
       if ((await tx.query('SELECT to_regclass($1) AS t', [partition])).rows[0]?.t === null) continue;
       await tx.query(`ALTER TABLE ${table} DETACH PARTITION ${partition}`);
       await tx.query(`DROP TABLE ${partition}`);
+      dropped = true;
     }
+    return dropped;
   });
 }
 
@@ -121,8 +124,8 @@ export async function maintainMonthPartitions(db: Db, options: MonthPartitionsOp
     for (const { table } of MONTH_PARTITIONED_TABLES) for (const month of await partitionMonths(db, table)) months.add(month);
     for (const month of [...months].sort()) {
       if (month >= keepFrom) continue;
-      await dropMonth(db, month);
-      dropped.push(month);
+      // Another process may have dropped it since the list was read.
+      if (await dropMonth(db, month)) dropped.push(month);
     }
   }
   return { created, dropped };
