@@ -62,46 +62,67 @@ async function partitionMonths(db: Queryable, table: string): Promise<string[]> 
 async function ensureAhead(tx: Queryable, now: Date): Promise<string[]> {
   const created: string[] = [];
   for (let offset = 0; offset <= MONTHS_AHEAD; offset++) {
-    const month = monthStart(now, offset);
-    for (const { table, kind } of MONTH_PARTITIONED_TABLES) {
-      // The migration's function: the one place that names a month's bounds.
-      const { rows } = await tx.query<{ made: boolean }>('SELECT ensure_month_partition($1::regclass, $2, $3::timestamp) AS made', [
-        table,
-        kind,
-        month.toISOString().slice(0, 19),
-      ]);
-      if (rows[0]?.made) created.push(`${table}_${monthName(month)}`);
-    }
+    // The migration's function: the one place that names a month's bounds and its partitions' foreign keys.
+    const { rows } = await tx.query<{ made: string[] }>('SELECT ensure_month_partitions($1::timestamp) AS made', [
+      monthStart(now, offset).toISOString().slice(0, 19),
+    ]);
+    created.push(...(rows[0]?.made ?? []));
   }
   return created;
 }
 
+const exists = async (tx: Queryable, name: string) =>
+  ((await tx.query<{ t: string | null }>('SELECT to_regclass($1)::text AS t', [name])).rows[0]?.t ?? null) !== null;
+
 /**
- * One month out: its webhook deliveries and their attempts (they reference the month's events and are not
- * partitioned), then its attempts and status history, then its messages and events. Children go before the
- * messages they reference, so the foreign key check of each detach finds nothing left pointing at the month.
+ * One month out, in one transaction: its webhook deliveries and their attempts (not partitioned; they reference the
+ * month's events), then its attempts and status history, then its messages and events, each detached and dropped.
+ * The month's attempts and history reference the month's messages partition, so no detach makes PostgreSQL look
+ * through other months. The deliveries' key to `events` would: it is dropped around the detach and added back
+ * NOT VALID (no scan, and it holds for every new row), then validated after the commit without blocking writes.
  */
 async function dropMonth(db: Db, month: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
+  const dropped = await db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MAINTENANCE_LOCK_KEY]);
     // A month's webhook rows can take longer than a request's timeout to delete; the lock timeout bounds the wait.
     await tx.query(`SET LOCAL statement_timeout = 0`);
     await tx.query(`SET LOCAL lock_timeout = ${DETACH_LOCK_TIMEOUT_MS}`);
     const events = `events_${month}`;
-    const hasEvents = (await tx.query('SELECT to_regclass($1) AS t', [events])).rows[0]?.t !== null;
-    if (hasEvents) {
+    if (await exists(tx, events)) {
       await tx.query(`DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT d.id FROM webhook_deliveries d JOIN ${events} e ON e.id = d.event_id)`);
       await tx.query(`DELETE FROM webhook_deliveries d USING ${events} e WHERE d.event_id = e.id`);
     }
-    let dropped = false;
+    let any = false;
     for (const table of ['message_attempts', 'message_transitions', 'messages', 'events']) {
       const partition = `${table}_${month}`;
-      if ((await tx.query('SELECT to_regclass($1) AS t', [partition])).rows[0]?.t === null) continue;
+      if (!(await exists(tx, partition))) continue;
+      if (table === 'events') await tx.query(`ALTER TABLE webhook_deliveries DROP CONSTRAINT ${DELIVERY_EVENT_KEY}`);
       await tx.query(`ALTER TABLE ${table} DETACH PARTITION ${partition}`);
       await tx.query(`DROP TABLE ${partition}`);
-      dropped = true;
+      if (table === 'events') {
+        await tx.query(`ALTER TABLE webhook_deliveries ADD CONSTRAINT ${DELIVERY_EVENT_KEY} FOREIGN KEY (event_id) REFERENCES events(id) NOT VALID`);
+      }
+      any = true;
     }
-    return dropped;
+    return any;
+  });
+  await validateDeliveryEventKey(db);
+  return dropped;
+}
+
+/** The webhook deliveries' key to `events`, as migration 013 names it. */
+const DELIVERY_EVENT_KEY = 'webhook_deliveries_event_id_fkey';
+
+/** Validating scans the deliveries under a lock that lets reads and writes go on; a run that fails leaves it for the next. */
+async function validateDeliveryEventKey(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MAINTENANCE_LOCK_KEY]);
+    await tx.query(`SET LOCAL statement_timeout = 0`);
+    const { rows } = await tx.query<{ valid: boolean }>(
+      `SELECT convalidated AS valid FROM pg_constraint WHERE conname = $1 AND conrelid = 'webhook_deliveries'::regclass`,
+      [DELIVERY_EVENT_KEY],
+    );
+    if (rows[0] && !rows[0].valid) await tx.query(`ALTER TABLE webhook_deliveries VALIDATE CONSTRAINT ${DELIVERY_EVENT_KEY}`);
   });
 }
 

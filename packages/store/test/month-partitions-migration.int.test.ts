@@ -131,5 +131,13 @@ describe('migration 013 on a database that holds rows', () => {
             + (SELECT count(*) FROM message_transitions_default) + (SELECT count(*) FROM events_default) AS n`,
     );
     expect(inDefault.rows[0]).toEqual({ n: '0' });
+    // Each month's attempts and history keep their key to that month's messages.
+    for (const table of ['message_attempts', 'message_transitions']) {
+      const row =
+        table === 'message_attempts'
+          ? `(id, message_id, attempt_no, channel, status, created_at, updated_at) VALUES ('att_x', $1, 1, 'sms', 'sending', now(), now())`
+          : `(message_id, sequence, status, at) VALUES ($1, 1, 'queued', now())`;
+      await expect(db.query(`INSERT INTO ${table} ${row}`, [idAt('msg', Date.parse(MONTHS[0]))])).rejects.toMatchObject({ code: '23503' });
+    }
   });
 });

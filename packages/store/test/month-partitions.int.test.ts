@@ -107,6 +107,16 @@ describe('maintainMonthPartitions', () => {
     expect(await reads.findForAccount(accountId, current)).toMatchObject({ id: current });
     const deliveriesAfter = await db.query<{ n: string }>('SELECT count(*) AS n FROM webhook_deliveries');
     expect(Number(deliveriesAfter.rows[0].n)).toBe(Number(deliveriesBefore.rows[0].n) - 1);
+    // The deliveries' key to events, taken off around the detach, is back and validated.
+    const key = await db.query(`SELECT convalidated FROM pg_constraint WHERE conname = 'webhook_deliveries_event_id_fkey'`);
+    expect(key.rows).toEqual([{ convalidated: true }]);
+    await expect(
+      db.query(
+        `INSERT INTO webhook_deliveries (id, event_id, account_id, target_key, url, status, created_at, updated_at)
+         VALUES ($1, $2, $3, 'callback', 'https://example.test/hook', 'pending', now(), now())`,
+        [newId('dlv'), newId('evt'), accountId],
+      ),
+    ).rejects.toMatchObject({ code: '23503' });
   });
 
   it('reads a message by id from its one partition, with a statement planned for its value or a generic one', async () => {
