@@ -1,16 +1,11 @@
 import type { Db, Queryable } from './db';
 
 /**
- * The month-partitioned tables and the id kind their key ranges over (docs/architecture.md#time-partitioned-tables):
- * attempts and status history range over their message's id, so a message's rows share its month.
- * Migration 013 makes them; the migration's table list is the same.
+ * The month-partitioned tables (docs/architecture.md#time-partitioned-tables), as migration 013 and its
+ * `ensure_month_partitions` name them: attempts and status history range over their message's id, so a message's
+ * rows share its month; events over their own id.
  */
-export const MONTH_PARTITIONED_TABLES = [
-  { table: 'messages', kind: 'msg' },
-  { table: 'message_attempts', kind: 'msg' },
-  { table: 'message_transitions', kind: 'msg' },
-  { table: 'events', kind: 'evt' },
-] as const;
+export const MONTH_PARTITIONED_TABLES = ['messages', 'message_attempts', 'message_transitions', 'events'] as const;
 
 /** Months made ahead of the current one: maintenance may stay down for a quarter before a row meets the default partition. */
 export const MONTHS_AHEAD = 3;
@@ -93,6 +88,7 @@ async function dropMonth(db: Db, month: string): Promise<boolean> {
       await tx.query(`DELETE FROM webhook_deliveries d USING ${events} e WHERE d.event_id = e.id`);
     }
     let any = false;
+    // Children before the messages they reference.
     for (const table of ['message_attempts', 'message_transitions', 'messages', 'events']) {
       const partition = `${table}_${month}`;
       if (!(await exists(tx, partition))) continue;
@@ -142,7 +138,7 @@ export async function maintainMonthPartitions(db: Db, options: MonthPartitionsOp
     // A month is dropped once its end is `retentionMonths` months behind: every row is kept at least that long.
     const keepFrom = monthName(monthStart(now, -options.retentionMonths));
     const months = new Set<string>();
-    for (const { table } of MONTH_PARTITIONED_TABLES) for (const month of await partitionMonths(db, table)) months.add(month);
+    for (const table of MONTH_PARTITIONED_TABLES) for (const month of await partitionMonths(db, table)) months.add(month);
     for (const month of [...months].sort()) {
       if (month >= keepFrom) continue;
       // Another process may have dropped it since the list was read.

@@ -78,9 +78,9 @@ describe('maintainMonthPartitions', () => {
     const [first, second] = await Promise.all([maintainMonthPartitions(db, { now }), maintainMonthPartitions(db, { now })]);
     // The migration made this month; the months ahead are made by exactly one of the two runs.
     const ahead = Array.from({ length: MONTHS_AHEAD }, (_, i) => monthName(monthStart(now, i + 1)));
-    const expected = ahead.flatMap((month) => MONTH_PARTITIONED_TABLES.map(({ table }) => `${table}_${month}`));
+    const expected = ahead.flatMap((month) => MONTH_PARTITIONED_TABLES.map((table) => `${table}_${month}`));
     expect([...first.created, ...second.created].sort()).toEqual([...expected].sort());
-    for (const { table } of MONTH_PARTITIONED_TABLES) for (const month of [monthName(now), ...ahead]) expect(await exists(`${table}_${month}`)).toBe(true);
+    for (const table of MONTH_PARTITIONED_TABLES) for (const month of [monthName(now), ...ahead]) expect(await exists(`${table}_${month}`)).toBe(true);
     expect(await maintainMonthPartitions(db, { now })).toEqual({ created: [], dropped: [] });
   });
 
@@ -96,8 +96,8 @@ describe('maintainMonthPartitions', () => {
     const [a, b] = await Promise.all([maintainMonthPartitions(db, { now, retentionMonths: 2 }), maintainMonthPartitions(db, { now, retentionMonths: 2 })]);
     const gone = [-5, -4, -3].map((offset) => monthName(monthStart(now, offset)));
     expect([...a.dropped, ...b.dropped].sort()).toEqual(gone);
-    for (const month of gone) for (const { table } of MONTH_PARTITIONED_TABLES) expect(await exists(`${table}_${month}`)).toBe(false);
-    for (const { table } of MONTH_PARTITIONED_TABLES) expect(await exists(`${table}_${monthName(monthStart(now, -2))}`)).toBe(true);
+    for (const month of gone) for (const table of MONTH_PARTITIONED_TABLES) expect(await exists(`${table}_${month}`)).toBe(false);
+    for (const table of MONTH_PARTITIONED_TABLES) expect(await exists(`${table}_${monthName(monthStart(now, -2))}`)).toBe(true);
 
     const reads = createMessageReadsRepository(db);
     // A dropped month's message reads as not found, like any unknown id.
