@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { createDb, migrate } from '@switchboard/store';
+import { createDb, migrate, MIGRATIONS_DIR } from '@switchboard/store';
 import { LOCAL_POSTGRES_URL } from './test-postgres';
 
 export interface TestDatabase {
@@ -14,8 +14,16 @@ function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
+export interface TestDatabaseOptions {
+  /** The last migration file to apply, for a test of a later migration on a database that holds rows. @defaultValue every one */
+  throughMigration?: string;
+}
+
 /** A fresh database with every migration applied, so tests never share rows. */
-export async function createTestDatabase(baseUrl = process.env.TEST_DATABASE_URL ?? LOCAL_POSTGRES_URL): Promise<TestDatabase> {
+export async function createTestDatabase(
+  baseUrl = process.env.TEST_DATABASE_URL ?? LOCAL_POSTGRES_URL,
+  options: TestDatabaseOptions = {},
+): Promise<TestDatabase> {
   const name = `sb_test_${randomBytes(6).toString('hex')}`;
   const admin = new Client({ connectionString: baseUrl });
   await admin.connect();
@@ -23,7 +31,7 @@ export async function createTestDatabase(baseUrl = process.env.TEST_DATABASE_URL
   await admin.end();
   const url = withDatabase(baseUrl, name);
   const db = createDb({ url, poolSize: 1 });
-  await migrate(db);
+  await migrate(db, MIGRATIONS_DIR, options.throughMigration);
   await db.close();
   return {
     url,

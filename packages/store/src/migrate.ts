@@ -8,11 +8,12 @@ export const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
 
 /**
  * Applies pending SQL migrations in file-name order, all in one transaction under an advisory lock,
- * so that several services starting at once apply each file exactly once.
+ * so that several services starting at once apply each file exactly once. `through` stops after that file
+ * (a test that builds an older schema, fills it and then applies the rest).
  */
-export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
+export async function migrate(db: Db, dir = MIGRATIONS_DIR, through?: string): Promise<string[]> {
   const files = readdirSync(dir)
-    .filter((f) => f.endsWith('.sql'))
+    .filter((f) => f.endsWith('.sql') && (through === undefined || f <= through))
     .sort();
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock(727274)');

@@ -23,6 +23,8 @@ export interface WebhookDeliveryConfig extends CommonConfig {
   policy: TargetPolicy;
   /** Opens the sealed signing secrets (docs/webhooks.md, "Secrets at rest"). */
   secretsKeys: SecretKeyring;
+  /** Whole months of messages and events kept behind the current one; undefined keeps them forever (docs/operations.md#retention). */
+  retentionMonths: number | undefined;
 }
 
 /**
@@ -50,6 +52,7 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
     ...readJobLock(r),
     policy: readTargetGuard(r),
     secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', (value) => SecretKeyring.parse(value), SECRETS_KEYS_FORMAT),
+    retentionMonths: r.optionalString('RETENTION_MONTHS') === undefined ? undefined : r.int('RETENTION_MONTHS', 0, { min: 1 }),
   };
   config.outboxSweepIntervalMs = Math.round(config.outboxSweepAgeMs / OUTBOX_SWEEPS_PER_AGE);
   return r.finish('webhook-delivery', config);

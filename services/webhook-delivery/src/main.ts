@@ -28,6 +28,7 @@ import { createDeliveryAttempt } from './processors/delivery-attempt';
 import { createDeliverWebhookHandler, SATURATION_DELAY_MS } from './processors/deliver-webhook.processor';
 import { createFanOutEventProcessor } from './processors/fan-out-event.processor';
 import { createOutboxSweeper, OUTBOX_BATCH_SIZE } from './outbox-sweeper';
+import { createPartitionMaintenance, PARTITION_MAINTENANCE_INTERVAL_MS } from './partition-maintenance';
 import { withOpenedSecretsCache } from './opened-secrets-cache';
 
 runWorkerService({
@@ -139,11 +140,14 @@ runWorkerService({
       logger,
     });
     sweeper.start();
+    const partitions = createPartitionMaintenance({ db, retentionMonths: config.retentionMonths, intervalMs: PARTITION_MAINTENANCE_INTERVAL_MS, logger });
+    partitions.start();
 
     return {
       health: { port: config.healthPort, host: config.healthHost, metrics, ready: async () => (await Promise.all([db.ping(), redis.ping()]))[1] === 'PONG' },
       shutdown: [
         { name: 'stop outbox sweeper', run: () => sweeper.stop() },
+        { name: 'stop partition maintenance', run: () => partitions.stop() },
         { name: 'close workers (active jobs finish)', run: () => Promise.all(workers.map((w) => w.close())) },
         { name: 'give back idle endpoint slots', run: () => slots.close() },
         { name: 'close queues', run: () => Promise.all([fanoutQueue.close(), deliveryQueue.close()]) },

@@ -177,11 +177,13 @@ export async function startAttemptBatch(tx: Queryable, inputs: readonly StartAtt
   }
   if (started.length === 0) return decided.map(toStartResult([]));
 
+  // By the key's name: since migration 013 the key is (id, message_id), the partition key being part of it
+  // (docs/architecture.md#time-partitioned-tables).
   const { rows: written } = await tx.query<AttemptRow>(
     `INSERT INTO message_attempts (id, message_id, attempt_no, channel, status, attempt_ref, sender, created_at, updated_at)
      SELECT id, message_id, attempt_no, channel, 'sending', attempt_ref, sender, updated_at, updated_at
      FROM jsonb_to_recordset($1::jsonb) AS v(id text, message_id text, attempt_no integer, channel text, attempt_ref integer, sender text, updated_at timestamptz)
-     ON CONFLICT (id) DO UPDATE SET status = 'sending', attempt_ref = EXCLUDED.attempt_ref, sender = EXCLUDED.sender, updated_at = EXCLUDED.updated_at
+     ON CONFLICT ON CONSTRAINT message_attempts_pkey DO UPDATE SET status = 'sending', attempt_ref = EXCLUDED.attempt_ref, sender = EXCLUDED.sender, updated_at = EXCLUDED.updated_at
      RETURNING *`,
     [
       JSON.stringify(
