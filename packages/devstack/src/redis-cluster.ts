@@ -33,6 +33,11 @@ export interface RedisCluster {
   replicas(): Promise<RedisClusterReplica[]>;
   /** The master serving `key`'s slot now (`CLUSTER KEYSLOT`, so a hash tag counts as Redis counts it). */
   masterOf(key: string): Promise<RedisClusterMaster>;
+  /**
+   * Starts the killed node on `port` again, on its folder: its nodes.conf brings it back into the cluster, and
+   * a master that was failed over meanwhile comes back as a replica of its successor. Resolves once it answers.
+   */
+  restart(port: number): Promise<void>;
   /** Sends `signal` to the node on `port` (SIGKILL a crash, SIGSTOP/SIGCONT a stall); resolves once a killed node has exited. */
   kill(port: number, signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
@@ -121,6 +126,35 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
   const ports: number[] = [];
   for (let i = 0; i < masters * (1 + replicasPerMaster); i += 1) ports.push(await clusterPort(taken));
   const children = new Map<number, ChildProcess>();
+  const dirs = new Map<number, string>();
+  const spawnNode = (port: number, dir: string) => {
+    dirs.set(port, dir);
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        'nodes.conf',
+        '--cluster-node-timeout',
+        String(CLUSTER_NODE_TIMEOUT_MS),
+        '--appendonly',
+        'yes',
+        '--save',
+        '',
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      { stdio: 'ignore', detached: true },
+    );
+    children.set(port, child);
+  };
   const stop = async () => {
     await Promise.all(
       [...children.values()].map((child) => {
@@ -150,34 +184,7 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
         .map((n) => ({ host: '127.0.0.1', port: n.port, pid: pidOf(n.port), slots: n.slots })),
     );
   try {
-    for (const port of ports) {
-      const dir = mkdtempSync(join(tmpdir(), `sb-redis-cluster-${port}-`));
-      const child = spawn(
-        'redis-server',
-        [
-          '--port',
-          String(port),
-          '--bind',
-          '127.0.0.1',
-          '--dir',
-          dir,
-          '--cluster-enabled',
-          'yes',
-          '--cluster-config-file',
-          'nodes.conf',
-          '--cluster-node-timeout',
-          String(CLUSTER_NODE_TIMEOUT_MS),
-          '--appendonly',
-          'yes',
-          '--save',
-          '',
-          '--maxmemory-policy',
-          'noeviction',
-        ],
-        { stdio: 'ignore', detached: true },
-      );
-      children.set(port, child);
-    }
+    for (const port of ports) spawnNode(port, mkdtempSync(join(tmpdir(), `sb-redis-cluster-${port}-`)));
     for (const port of ports) await waitFor(() => cli(port, 'ping').stdout?.trim() === 'PONG', `redis cluster node ${port}`);
     const all = ports.map((p) => `127.0.0.1:${p}`);
     // redis-cli makes the first `masters` nodes masters and spreads the rest over them as replicas.
@@ -220,6 +227,14 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
         const master = (await mastersNow()).find((m) => m.slots.some(([first, last]) => slot >= first && slot <= last));
         if (!master) throw new Error(`no master serves slot ${slot} of ${key}`);
         return master;
+      },
+      async restart(port: number) {
+        const child = children.get(port);
+        const dir = dirs.get(port);
+        if (!child || !dir) throw new Error(`no Redis Cluster node on port ${port}`);
+        if (!exited(child)) throw new Error(`the Redis Cluster node on port ${port} still runs`);
+        spawnNode(port, dir);
+        await waitFor(() => cli(port, 'ping').stdout?.trim() === 'PONG', `redis cluster node ${port} restarted`);
       },
       async kill(port: number, signal: NodeJS.Signals = 'SIGKILL') {
         const child = children.get(port);
