@@ -32,7 +32,7 @@ const job = (id: string): SendMessageJob =>
     mode: 'test',
     channel: 'sms',
     plan: ['sms'],
-    senders: { sms: '+14155550100' },
+    senders: { sms: { e164: '+14155550100' } },
     recipient: '+14155552671',
     cost_units: 1,
     created_at: new Date().toISOString(),

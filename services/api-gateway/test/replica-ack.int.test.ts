@@ -56,7 +56,8 @@ describe('REDIS_MIN_REPLICAS_ACK', () => {
     const { key: plainKey } = await plain.key({ mode: 'test' });
     const { key } = await acked.key({ mode: 'test' });
     await onMaster.config('RESETSTAT');
-    for (const headers of [{}, { 'idempotency-key': randomUUID() }]) expect((await send(plain, plainKey, headers)).status).toBe(202);
+    for (const headers of [{}, { 'idempotency-key': randomUUID() }] as Array<Record<string, string>>)
+      expect((await send(plain, plainKey, headers)).status).toBe(202);
     expect(await waitCalls()).toBe(0);
 
     const res = await send(acked, key, { 'idempotency-key': randomUUID() });
