@@ -4,6 +4,7 @@
 // pod restarting) and rejoins as the new master's replica: until it is in sync, the promoted master has no
 // replica to confirm a write, and the gateway answers 503 replication_unconfirmed.
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { deliveredOnce, describeRefused, devstack, sleep, startMessageLoad, startWorld, untilSimSends } from '../lib.mjs';
 
 export const name = 'redis-failover';
@@ -11,6 +12,25 @@ export const target = 'every 202 delivered once, 0 lost';
 
 const CLIENTS = 3;
 const FAILOVER_TIMEOUT_MS = 30_000;
+/** Tries per message of the retrying client: 503 and 409 `idempotency_key_in_use` last until a replica is in sync again. */
+const CLIENT_TRIES = 40;
+
+/**
+ * The client docs/errors.md#replication_unconfirmed asks for: each message with its own Idempotency-Key, sent
+ * again with it after a 503 or a 409 until it gets another answer. A retry that made a second message would
+ * show as a text sent twice.
+ */
+const retryingApi = (world, tally) => async (method, path, body) => {
+  const headers = { authorization: `Bearer ${world.key}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() };
+  for (let attempt = 1; ; attempt += 1) {
+    const res = await fetch(`${world.stack.baseUrl}${path}`, { method, headers, body: JSON.stringify(body) });
+    const text = await res.text();
+    if ((res.status !== 503 && res.status !== 409) || attempt === CLIENT_TRIES) return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    if (attempt === 1) tally.retried += 1;
+    await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
+  }
+};
+
 /** Shorter than the cluster's node timeout (2 s), so the stalled replica is not itself counted failed. */
 const REPLICA_STALL_MS = 1_500;
 
@@ -21,7 +41,11 @@ export async function run({ postgresUrl }) {
     gatewayEnv: { REDIS_MIN_REPLICAS_ACK: '1' },
   });
   try {
-    const loads = Array.from({ length: CLIENTS }, () => startMessageLoad(world, { rate: 8, maxInFlight: 8 }));
+    // Two clients that take a 503 as final, and one that retries it with the same Idempotency-Key.
+    const tally = { retried: 0 };
+    const loads = Array.from({ length: CLIENTS }, (_, i) =>
+      startMessageLoad(world, { rate: 8, maxInFlight: i === 0 ? 40 : 8, ...(i === 0 ? { api: retryingApi(world, tally) } : {}) }),
+    );
     const accepted = () => loads.flatMap((load) => load.accepted);
     await untilSimSends(world, 40, 'the first sends before the failover');
     // The master of the prefix's hash tag holds every queue of the world: computed, as the tag is.
@@ -69,8 +93,15 @@ export async function run({ postgresUrl }) {
         `${result.accepted} accepted (${acceptedBefore} before the kill, ${all.length - acceptedAtFailover} after the promotion), ` +
         `${result.lost} lost, ${result.duplicated} twice (replica cut off and dispatcher stalled ${REPLICA_STALL_MS / 1000} s, then master :${victim.port} killed, replica :${promoted.port} promoted after ${failoverSeconds.toFixed(1)} s, ` +
         `202s again ${resumedSeconds.toFixed(1)} s after the kill; ` +
-        `refused per client: ${refused})`,
-      details: { ...result, failover_seconds: failoverSeconds, resumed_seconds: resumedSeconds, killed: victim.port, promoted: promoted.port },
+        `${tally.retried} sent again with their key after a 503 or 409; refused per client (the first retrying): ${refused})`,
+      details: {
+        ...result,
+        retried_with_key: tally.retried,
+        failover_seconds: failoverSeconds,
+        resumed_seconds: resumedSeconds,
+        killed: victim.port,
+        promoted: promoted.port,
+      },
     };
   } finally {
     await world.stop();
