@@ -27,7 +27,10 @@ export interface RedisCluster {
   nodes: string[];
   /** The first node's URL: the services' REDIS_URL (its password and TLS would apply to every node). */
   url: string;
-  /** The masters now (after a failover, the promoted replicas), read from `CLUSTER NODES` on a live node. */
+  /**
+   * The masters serving slots now (after a failover, the promoted replicas), from `CLUSTER NODES` on a live
+   * node; nodes flagged failed or suspected are left out.
+   */
   masters(): Promise<RedisClusterMaster[]>;
   /** The replicas now, each with its master's port. */
   replicas(): Promise<RedisClusterReplica[]>;
