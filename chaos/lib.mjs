@@ -17,17 +17,20 @@ export const lastWorldDiagnosis = () => lastDiagnosis;
 
 /**
  * One case's world. `postgresUrl` is a server base URL (a fresh database is made on it); Redis is private,
- * started here, unless `redis` is given. `workers` and `env` go to devstack's startStack.
+ * started here: one server, or with `redisCluster` (devstack's startRedisCluster options) a Redis Cluster,
+ * whose services then get REDIS_CLUSTER_NODES and a hash-tagged prefix. `workers` and `env` go to devstack's startStack.
  */
-export async function startWorld({ postgresUrl, workers = ['dispatcher'], env = {}, dispatcherEnv = {}, gatewayEnv = {}, simEnv = {} }) {
+export async function startWorld({ postgresUrl, workers = ['dispatcher'], env = {}, dispatcherEnv = {}, gatewayEnv = {}, simEnv = {}, redisCluster }) {
   const database = await devstack.createTestDatabase(postgresUrl);
-  const redis = await devstack.startRedis();
+  const redis = redisCluster ? await devstack.startRedisCluster(redisCluster) : await devstack.startRedis();
+  const tag = `chaos${randomBytes(4).toString('hex')}`;
   let stack;
   try {
     stack = await devstack.startStack({
       databaseUrl: database.url,
       redisUrl: redis.url,
-      prefix: `chaos${randomBytes(4).toString('hex')}`,
+      ...(redisCluster ? { redisClusterNodes: redis.nodes } : {}),
+      prefix: redisCluster ? `{${tag}}` : tag,
       workers,
       env,
       // Short lock and stall times: a killed worker's jobs are taken over in seconds, as in production

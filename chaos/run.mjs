@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { devstack, lastWorldDiagnosis, log } from './lib.mjs';
 
-const CASES = ['redis-kill', 'dispatcher-kill', 'chunk-kill', 'gateway-sigterm', 'postgres-restart', 'webhook-outage', 'fuzz'];
+const CASES = ['redis-kill', 'redis-failover', 'dispatcher-kill', 'chunk-kill', 'gateway-sigterm', 'postgres-restart', 'webhook-outage', 'fuzz'];
 const CASE_TIMEOUT_MS = 4 * 60_000;
 
 const wanted = process.argv.slice(2);

@@ -62,9 +62,10 @@ function exited(child: ChildProcess): Promise<void> {
 
 /**
  * A private redis-server with AOF `appendfsync always` (an accepted message survives a Redis crash)
- * and `noeviction` (BullMQ keys must never be evicted).
+ * and `noeviction` (BullMQ keys must never be evicted). With `replicaOf` (a port on loopback) it is that
+ * server's replica, and resolves once its link to the master is up.
  */
-export async function startRedis(opts: { port?: number; dir?: string } = {}): Promise<RedisServer> {
+export async function startRedis(opts: { port?: number; dir?: string; replicaOf?: number } = {}): Promise<RedisServer> {
   if (!has('redis-server')) aptInstall(['redis-server']);
   const port = opts.port ?? (await freePort());
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), 'sb-redis-'));
@@ -85,11 +86,17 @@ export async function startRedis(opts: { port?: number; dir?: string } = {}): Pr
       '',
       '--maxmemory-policy',
       'noeviction',
+      ...(opts.replicaOf === undefined ? [] : ['--replicaof', '127.0.0.1', String(opts.replicaOf)]),
     ],
     // Its own process group: a terminal's Ctrl-C reaches the services first, and we stop Redis after them.
     { stdio: 'ignore', detached: true },
   );
   await waitFor(() => spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout?.trim() === 'PONG', 'redis-server');
+  if (opts.replicaOf !== undefined)
+    await waitFor(
+      () => /master_link_status:up/.test(spawnSync('redis-cli', ['-p', String(port), 'info', 'replication'], { encoding: 'utf8' }).stdout ?? ''),
+      `redis replica of ${opts.replicaOf} in sync`,
+    );
   return {
     url: `redis://127.0.0.1:${port}`,
     port,

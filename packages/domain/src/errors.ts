@@ -71,6 +71,24 @@ export class UnavailableError extends ApiError {
   }
 }
 
+/**
+ * Redis took the writes but fewer replicas than REDIS_MIN_REPLICAS_ACK confirmed them in time
+ * (docs/errors.md#replication_unconfirmed). Unlike `unavailable`, the message may exist and be sent: the
+ * same request with the same Idempotency-Key answers it.
+ */
+export class ReplicationUnconfirmedError extends ApiError {
+  constructor() {
+    super(
+      503,
+      'replication_unconfirmed',
+      'Service unavailable',
+      'Fewer Redis replicas than required confirmed the request in time; it may still take effect. Retry with the same Idempotency-Key.',
+      undefined,
+      { 'Retry-After': '1' },
+    );
+  }
+}
+
 /** A number belongs to at most one account (docs/numbers.md); re-adding it to its owner is not an error. */
 export class NumberAlreadyProvisionedError extends ConflictError {
   constructor(readonly e164: string) {

@@ -18,9 +18,10 @@ import { createDb, createSecretCipher, migrate, resealSecrets } from '@switchboa
 import { createApp } from './app';
 import { createClusterStarting } from './cluster/cluster-readiness';
 import { createMetricsScrape } from './cluster/worker-metrics';
-import { describeConfig, loadConfig } from './config';
+import { describeConfig, loadConfig, type GatewayConfig } from './config';
 import { answerClientError } from './http/client-error.handler';
 import { createGatewayServer, reloadCertificateOnSighup } from './http/gateway-server';
+import { createReplicaAck, noReplicaAck, type ReplicaAck } from './replication/replica-ack';
 
 function untilReady(redis: Redis, timeoutMs: number): Promise<void> {
   if (redis.status === 'ready') return Promise.resolve();
@@ -47,6 +48,23 @@ function watchRedis(redis: Redis, logger: Logger): void {
 }
 
 /** One whole gateway process: the only one, or one cluster worker of several (main.ts decides). */
+/**
+ * With REDIS_MIN_REPLICAS_ACK, the acknowledgement's connection of its own (WAIT blocks the connection it is on);
+ * without, nothing: no connection, no WAIT (docs/operations.md#redis-failover).
+ */
+async function openReplicaAck(config: Readonly<GatewayConfig>, logger: Logger): Promise<{ ack: ReplicaAck; close: () => Promise<unknown> }> {
+  if (config.redisMinReplicasAck === 0) return { ack: noReplicaAck, close: () => Promise.resolve() };
+  const connection = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
+  // Outages are already logged by watchRedis on the main connection.
+  connection.on('error', () => undefined);
+  await untilReady(connection, config.startupTimeoutMs);
+  logger.info('replica acknowledgement on', { min_replicas: config.redisMinReplicasAck });
+  return {
+    ack: createReplicaAck({ redis: connection, keyPrefix: config.queuePrefix, minReplicas: config.redisMinReplicasAck, logger }),
+    close: () => connection.quit().catch(() => connection.disconnect()),
+  };
+}
+
 export async function serveGateway(): Promise<void> {
   const config = loadConfig();
   const logger = getLogger({ service: 'api-gateway', level: config.logLevel, format: config.logFormat });
@@ -64,6 +82,7 @@ export async function serveGateway(): Promise<void> {
   const redis = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
   watchRedis(redis, logger);
   await untilReady(redis, config.startupTimeoutMs);
+  const replicas = await openReplicaAck(config, logger);
   const queueOptions = { connection: redis, prefix: config.queuePrefix };
   const sendLanes = openSendLanes(queueOptions);
   const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, queueOptions);
@@ -88,6 +107,7 @@ export async function serveGateway(): Promise<void> {
     eventFanoutQueue,
     metrics,
     scrapeMetrics: createMetricsScrape(metrics),
+    replicaAck: replicas.ack,
     isStarting: createClusterStarting(),
     isDraining: () => http.isDraining(),
   });
@@ -102,7 +122,7 @@ export async function serveGateway(): Promise<void> {
   installShutdown(logger, [
     { name: 'http', run: () => http.drain() },
     { name: 'queues', run: () => Promise.all([sendLanes.close(), callbackQueue.close(), templateQueue.close(), eventFanoutQueue.close()]) },
-    { name: 'redis', run: () => redis.quit().catch(() => redis.disconnect()) },
+    { name: 'redis', run: () => Promise.all([redis.quit().catch(() => redis.disconnect()), replicas.close()]) },
     { name: 'store', run: () => db.close() },
     { name: 'traces', run: flushTraces },
   ]);

@@ -14,6 +14,7 @@ export function createCallbacksRouter(ctx: GatewayContext): Router {
     chatAppSecret: config.chatAppSecret,
     chatVerifyToken: config.chatVerifyToken,
     rbmClientToken: config.rbmClientToken,
+    replicaAck: ctx.replicaAck,
     clock: ctx.clock,
   });
 }

@@ -13,6 +13,7 @@ import { createDependencyGuard, type DependencyGuard } from '../http/dependency-
 import { jsonBody } from '../http/json-body.middleware';
 import { rateLimit, rateLimitInSendScript } from '../rate-limit/rate-limit.middleware';
 import { createRateLimiter } from '../rate-limit/rate-limiter';
+import { noReplicaAck, type ReplicaAck } from '../replication/replica-ack';
 import { createLoadingCache } from '../support/loading-cache';
 
 export interface GatewayDeps {
@@ -35,11 +36,16 @@ export interface GatewayDeps {
   isDraining?: () => boolean;
   /** True while the cluster's other workers are still starting; `/readyz` then answers 503 (cluster/cluster-readiness.ts). */
   isStarting?: () => boolean;
+  /**
+   * Confirms the acceptance writes on REDIS_MIN_REPLICAS_ACK replicas before a 202 (docs/operations.md#redis-failover).
+   * @defaultValue none (no WAIT)
+   */
+  replicaAck?: ReplicaAck;
   clock?: () => number;
 }
 
 /** What every area of the gateway shares: its dependencies, the dependency guard and the authentication chains. */
-export interface GatewayContext extends Required<Pick<GatewayDeps, 'clock'>>, Omit<GatewayDeps, 'clock'> {
+export interface GatewayContext extends Required<Pick<GatewayDeps, 'clock' | 'replicaAck'>>, Omit<GatewayDeps, 'clock' | 'replicaAck'> {
   guard: DependencyGuard;
   /** Authenticate, rate-limit, then require `scope`. */
   authenticated: (scope: Scope) => RequestHandler[];
@@ -73,6 +79,7 @@ export function createGatewayContext(deps: GatewayDeps): GatewayContext {
   return {
     ...deps,
     clock,
+    replicaAck: deps.replicaAck ?? noReplicaAck,
     guard,
     authenticated: (scope) => [authenticate(authenticator), limiter, requireScope(scope)],
     authenticatedSend: [authenticate(authenticator), rateLimitInSendScript(rateLimiter, config.rateLimitPerSecond, guard), requireScope('messages:write')],

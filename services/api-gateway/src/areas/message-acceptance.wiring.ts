@@ -68,6 +68,7 @@ export function wireMessageAcceptance(ctx: GatewayContext): MessageAcceptanceWir
       clock,
     }),
     messageStored: (id) => messageReads.exists(id),
+    replicaAck: ctx.replicaAck,
     timersQueue,
     clock,
   };

@@ -7,7 +7,7 @@ import type { GatewayContext } from './gateway-context';
  * console, whose session middleware has already authenticated the request.
  */
 export function createVoiceArea(ctx: GatewayContext, authenticated: (scope: 'calls:write' | 'calls:read' | 'agents:write') => RequestHandler[]): Router[] {
-  const { config, db, redis, eventFanoutQueue, logger, guard, accountNumbers, clock } = ctx;
+  const { config, db, redis, eventFanoutQueue, logger, guard, accountNumbers, replicaAck, clock } = ctx;
   return createVoiceRouters({
     config,
     db,
@@ -18,6 +18,7 @@ export function createVoiceArea(ctx: GatewayContext, authenticated: (scope: 'cal
     authenticated,
     jsonBody: ctx.jsonBody(),
     accountNumbers,
+    replicaAck,
     clock,
   });
 }

@@ -119,6 +119,8 @@ export function createSendBatchHandler({
       outcomes.flatMap((o) => ('job' in o ? [o.job] : [])),
     );
     await guard('redis', () => summaries.save(summaryOf(batchId, accountId, createdAt, outcomes)));
+    // One acknowledgement for the reservation, the jobs and the summary, which a replay looks for.
+    await acceptance.confirmReplicated();
   }
 
   interface Prepared {
@@ -161,7 +163,10 @@ export function createSendBatchHandler({
     if (reservation.outcome === 'reused') throw reused();
     if (reservation.outcome === 'in_use') throw inUse();
     const { record } = reservation;
-    if (await guard('redis', () => summaries.exists(record.message_id))) return send(res, record.response, true);
+    if (await guard('redis', () => summaries.exists(record.message_id))) {
+      await acceptance.confirmReplicated();
+      return send(res, record.response, true);
+    }
     if (!reservation.leaseExpired || !(await guard('redis', () => reservation.takeOver()))) throw inUse();
     const stored = JSON.parse(record.response.body) as { created_at: string };
     await enqueue(record.message_id, caller.accountId, stored.created_at, adoptStoredIds(outcomes, record.response));

@@ -19,6 +19,7 @@ import type { NumberRecord } from '@switchboard/store';
 import type { DependencyGuard } from '../http/dependency-guard';
 import type { Caller } from '../http/request-context';
 import type { StoredResponse } from '../idempotency/idempotency.store';
+import { noReplicaAck, type ReplicaAck } from '../replication/replica-ack';
 import { resolveSenders, type SenderPlan } from './sender-resolution';
 
 /** At most this many concurrent single sends share one `addBulk`. */
@@ -46,6 +47,8 @@ export interface MessageAcceptanceDeps {
   timersQueue?: BulkJobAdder<MessageTimerJob>;
   /** Whether the dispatcher already persisted the message (its job may be gone from the queue by then). */
   messageStored: (messageId: string) => Promise<boolean>;
+  /** Waits for REDIS_MIN_REPLICAS_ACK replicas after each group of writes (docs/operations.md#redis-failover). @defaultValue none */
+  replicaAck?: ReplicaAck;
   clock?: () => number;
 }
 
@@ -63,15 +66,22 @@ export interface MessageAcceptance {
   ): Promise<SendMessageJob>;
   /**
    * Enqueues the job under its message id; BullMQ ignores a second add of the same id. Jobs enqueued by
-   * concurrent requests share one `addBulk`; each call resolves once its own job is in Redis.
+   * concurrent requests share one `addBulk` and one replica acknowledgement; each call resolves once its own
+   * job is in Redis (and on REDIS_MIN_REPLICAS_ACK replicas).
    */
   enqueue(job: SendMessageJob): Promise<void>;
   /**
    * Enqueues a batch's jobs (one account, bulk lane): the due ones as chunks (docs/messages.md#chunk-lifecycle), the
    * scheduled ones as delayed jobs of their own, in one `addBulk` each (plus one for the expiry timers of scheduled ones).
-   * The chunk ids come from `batchId`, so a retried request adds nothing twice.
+   * The chunk ids come from `batchId`, so a retried request adds nothing twice. The caller confirms the
+   * replicas (`confirmReplicated`) once its own writes of the batch are done too.
    */
   enqueueBatch(batchId: string, accountId: string, jobs: readonly SendMessageJob[]): Promise<void>;
+  /**
+   * Resolves once REDIS_MIN_REPLICAS_ACK replicas hold every write made so far (503 `replication_unconfirmed`
+   * otherwise): for a replayed answer, whose writes an earlier request made, and for a batch. No-op with 0.
+   */
+  confirmReplicated(): Promise<void>;
   /** Whether the message of this id reached the queue (it is there, or the dispatcher already stored it). */
   wasEnqueued(messageId: string): Promise<boolean>;
 }
@@ -141,18 +151,20 @@ export function createMessageAcceptance({
   quietHoursDelay,
   timersQueue,
   messageStored,
+  replicaAck = noReplicaAck,
   clock = Date.now,
 }: MessageAcceptanceDeps): MessageAcceptance {
   // The delay is counted from now, so a takeover after the gateway died still waits only until scheduled_until.
   const delayOf = (job: SendMessageJob) => (job.scheduled_until ? Math.max(0, Date.parse(job.scheduled_until) - clock()) : 0);
 
   /** Expiry timers of the scheduled jobs with a TTL, due at created_at + ttl_seconds. */
-  async function armExpiries(jobs: readonly SendMessageJob[]): Promise<void> {
-    if (!timersQueue) return;
+  async function armExpiries(jobs: readonly SendMessageJob[]): Promise<boolean> {
+    if (!timersQueue) return false;
     const timers = jobs
       .filter((job): job is SendMessageJob & { ttl_seconds: number } => job.scheduled_until !== undefined && job.ttl_seconds !== undefined)
       .map((job) => scheduledExpiryJob(job, Date.parse(job.created_at) + job.ttl_seconds * 1000 - clock()));
     if (timers.length > 0) await guard('redis', () => timersQueue.addBulk(timers));
+    return timers.length > 0;
   }
 
   /** Tags every job with its account's turn, then one add per lane (a plain add for a job alone). */
@@ -167,10 +179,15 @@ export function createMessageAcceptance({
   // (docs/performance/accept.md#cost-per-request-of-one-gateway-process); a job alone goes by a plain add, as
   // addBulk wraps its jobs in MULTI/EXEC. A caller's promise settles once the call carrying its job settled, so a
   // 202 still means "the job is in Redis"; a failed call rejects exactly the callers whose jobs it carried.
+  // One replica acknowledgement covers the group's writes, and the Idempotency-Key records made before them.
   const enqueueCoalesced = createBatcher<SendJobPlacement, void>({
-    runOne: (placement) => addInTurn([placement]),
+    runOne: async (placement) => {
+      await addInTurn([placement]);
+      await replicaAck();
+    },
     runMany: async (placements) => {
       await addInTurn(placements);
+      await replicaAck();
       return placements.map(() => undefined);
     },
     flush: 'next-turn',
@@ -224,7 +241,7 @@ export function createMessageAcceptance({
     async enqueue(job) {
       await guard('redis', () => enqueueCoalesced({ job, delayMs: delayOf(job) }));
       // After the send job: a timer for a message that never reached the queue would end a message nobody accepted.
-      await armExpiries([job]);
+      if (await armExpiries([job])) await guard('redis', replicaAck);
     },
 
     async enqueueBatch(batchId, accountId, jobs) {
@@ -240,6 +257,8 @@ export function createMessageAcceptance({
       );
       await armExpiries(scheduled);
     },
+
+    confirmReplicated: () => guard('redis', replicaAck),
 
     async wasEnqueued(messageId) {
       if (await guard('redis', () => lanes.findWaiting(messageId))) return true;

@@ -99,7 +99,11 @@ export function createSendMessageHandler({
     if (taken.outcome === 'reused') throw reused();
     if (taken.outcome === 'in_use') throw inUse();
     const { record } = taken;
-    if (await acceptance.wasEnqueued(record.message_id)) return sendAccepted(res, record.response, true);
+    if (await acceptance.wasEnqueued(record.message_id)) {
+      // The first request's writes may be all the master has (its 503 `replication_unconfirmed`): confirm them before replaying.
+      await acceptance.confirmReplicated();
+      return sendAccepted(res, record.response, true);
+    }
     // The first request never enqueued and this one cannot be sent either: nothing was accepted.
     if (!job && taken.leaseExpired && refusal) throw refusal;
     if (!job || !taken.leaseExpired || !(await guard('redis', () => taken.takeOver()))) throw inUse();

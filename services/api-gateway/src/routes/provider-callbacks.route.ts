@@ -27,6 +27,11 @@ export interface ProviderCallbackDeps {
   chatAppSecret: string;
   chatVerifyToken: string;
   rbmClientToken: string;
+  /**
+   * Confirms the callback's job on REDIS_MIN_REPLICAS_ACK replicas before the 200: a receipt acknowledged to the
+   * upstream is never sent again (docs/operations.md#redis-failover). @defaultValue none
+   */
+  replicaAck?: () => Promise<void>;
   clock?: () => number;
 }
 
@@ -82,9 +87,11 @@ export function providerCallbacksRouter(deps: ProviderCallbackDeps): Router {
     const digest = sha256(signed);
     if (contents.inbound.length + contents.template_updates.length === 0) {
       await guard('redis', () => enqueueReceipts({ digest, receipts: contents.receipts }, source));
-      return;
+    } else {
+      await guard('redis', () => enqueueProviderCallback(queue, callbackJob(source, contents), providerCallbackJobId.signedBody(source, digest)));
     }
-    await guard('redis', () => enqueueProviderCallback(queue, callbackJob(source, contents), providerCallbackJobId.signedBody(source, digest)));
+    // Unconfirmed, the 503 makes the upstream send the callback again; the job id (its digest) keeps it one job.
+    if (deps.replicaAck) await guard('redis', deps.replicaAck);
   }
 
   /** A signed body we cannot read would be retried forever by the upstream; 400 ends that. */

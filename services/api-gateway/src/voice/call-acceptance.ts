@@ -10,6 +10,8 @@ export interface CallAcceptanceDeps {
   accountNumbers: (accountId: string) => Promise<NumberRecord[]>;
   /** Queues the place-call job; the call is accepted only once it is in Redis. */
   enqueue: (callId: string) => Promise<unknown>;
+  /** Confirms the job on REDIS_MIN_REPLICAS_ACK replicas (docs/operations.md#redis-failover). @defaultValue none */
+  replicaAck?: () => Promise<void>;
   publishEvents: PublishEvents;
   concurrentCallsPerAccount: number;
   guard: DependencyGuard;
@@ -84,6 +86,8 @@ export function createCallAcceptance(deps: CallAcceptanceDeps) {
           { field: 'header:Idempotency-Key', message: 'was used with a different body' },
         ]);
       }
+      // The first request may have ended in 503 `replication_unconfirmed`: its job is confirmed before the replay.
+      if (deps.replicaAck) await guard('redis', deps.replicaAck);
       return { call: created.call, replayed: true };
     }
     try {
@@ -93,6 +97,9 @@ export function createCallAcceptance(deps: CallAcceptanceDeps) {
       await deps.calls.remove(created.call.id).catch(() => undefined);
       throw error;
     }
+    // Outside the removal above: unconfirmed, the job is still on the master and may place the call, so the row
+    // stays, and a retry with the same Idempotency-Key answers this call.
+    if (deps.replicaAck) await guard('redis', deps.replicaAck);
     await deps.publishEvents(created.events, { call_id: created.call.id });
     return { call: created.call, replayed: false };
   };

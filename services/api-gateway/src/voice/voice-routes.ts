@@ -8,6 +8,7 @@ import { createAgentRequestValidator, createCallRequestValidator } from '@switch
 import { createAgentsRepository, createCallsRepository, createEventsRepository, type Db, type NumberRecord } from '@switchboard/store';
 import type { GatewayConfig } from '../config';
 import type { DependencyGuard } from '../http/dependency-guard';
+import type { ReplicaAck } from '../replication/replica-ack';
 import { createVoiceAgentHandlers, voiceAgentsRouter } from '../routes/voice-agents.route';
 import { createVoiceCallHandlers, voiceCallsRouter } from '../routes/voice-calls.route';
 import { createCallAcceptance } from './call-acceptance';
@@ -22,6 +23,7 @@ export interface VoiceRoutesDeps {
   authenticated: (scope: 'calls:write' | 'calls:read' | 'agents:write') => RequestHandler[];
   jsonBody: RequestHandler[];
   accountNumbers: (accountId: string) => Promise<NumberRecord[]>;
+  replicaAck: ReplicaAck;
   clock: () => number;
 }
 
@@ -40,6 +42,7 @@ export function createVoiceRouters(deps: VoiceRoutesDeps): Router[] {
     agents,
     accountNumbers: deps.accountNumbers,
     enqueue: (callId) => enqueuePlaceCall(voiceQueue, { call_id: callId }),
+    replicaAck: deps.replicaAck,
     publishEvents,
     concurrentCallsPerAccount: config.voiceConcurrentCallsPerAccount,
     guard,
