@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { createConsoleUsersRepository } from '@switchboard/store';
 import { createAccountRouters } from './areas/account.area';
 import { createQueueBoardRouter, createUpstreamsAdminRouter } from './areas/admin.area';
 import { createCallbacksRouter } from './areas/callbacks.area';
@@ -10,6 +11,7 @@ import { createOperationsAndDocsRouters } from './areas/operations.area';
 import { createRepliesArea } from './areas/replies.area';
 import { createTemplatesArea } from './areas/templates.area';
 import { createVoiceArea } from './areas/voice.area';
+import type { ApiKeyAuthenticator } from './auth/api-key.authenticator';
 import { createAllowedMethods } from './http/allowed-methods';
 import { errorMiddleware, notFoundHandler } from './http/error.middleware';
 import { httpMetricsMiddleware } from './http/http-metrics.middleware';
@@ -17,8 +19,37 @@ import { requestIdMiddleware } from './http/request-id.middleware';
 import { requireTls } from './http/require-tls.middleware';
 import { securityHeaders } from './http/security-headers.middleware';
 import { traceContextMiddleware } from './http/trace-context.middleware';
+import { partitionFrontDoor } from './partitions/partition-front-door';
 
 export type { GatewayDeps };
+
+/** What differs between the partitions' apps: their prefix and the queues under it. */
+export interface PartitionParts {
+  prefix: string;
+  sendLanes: GatewayDeps['sendLanes'];
+  eventFanoutQueue: GatewayDeps['eventFanoutQueue'];
+}
+
+/**
+ * One app per queue partition, each the whole gateway under its partition's keys, behind a front door that
+ * hands a request to its account's app (docs/architecture.md#redis-keys-and-cluster). The apps share the
+ * authenticator, so a key is looked up once.
+ */
+export function createPartitionedApp(
+  common: Omit<GatewayDeps, keyof PartitionParts | 'prefixes' | 'authenticator'>,
+  partitions: readonly PartitionParts[],
+  authenticator: ApiKeyAuthenticator,
+): Express {
+  const apps = partitions.map(({ prefix, ...queues }) =>
+    createApp({ ...common, ...queues, authenticator, prefixes: { partition: prefix, shared: common.config.queuePrefix } }),
+  );
+  const users = createConsoleUsersRepository(common.db);
+  const front = express();
+  front.disable('x-powered-by');
+  front.set('trust proxy', common.config.trustProxy);
+  front.use(partitionFrontDoor({ apps, authenticator, consoleAccount: async (token) => (await users.findSession(token))?.user.account_id }));
+  return front;
+}
 
 /**
  * Builds the express application from its dependencies; `main.ts` owns their lifecycle. Each area builds its

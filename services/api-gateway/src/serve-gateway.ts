@@ -11,11 +11,14 @@ import {
   openSendLanes,
   PROVIDER_CALLBACKS_QUEUE,
   reportQueueDepths,
+  queuePartitions,
   TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
 import { createHttpDrain, installShutdown, MetricsRegistry } from '@switchboard/runtime';
 import { createDb, createSecretCipher, migrate, resealSecrets } from '@switchboard/store';
-import { createApp } from './app';
+import { createApp, createPartitionedApp } from './app';
+import { createGatewayAuthenticator } from './areas/gateway-context';
+import { createDependencyGuard } from './http/dependency-guard';
 import { createClusterStarting } from './cluster/cluster-readiness';
 import { createMetricsScrape } from './cluster/worker-metrics';
 import { describeConfig, loadConfig } from './config';
@@ -64,33 +67,41 @@ export async function serveGateway(): Promise<void> {
   const redis = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
   watchRedis(redis, logger);
   await untilReady(redis, config.startupTimeoutMs);
-  const queueOptions = { connection: redis, prefix: config.queuePrefix };
-  const sendLanes = openSendLanes(queueOptions);
-  const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, queueOptions);
-  const templateQueue = openQueue(TEMPLATE_SUBMIT_QUEUE, queueOptions);
-  const eventFanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOptions);
-  for (const queue of [...sendLanes.all, callbackQueue, templateQueue, eventFanoutQueue]) {
+  const shared = { connection: redis, prefix: config.queuePrefix };
+  // Callbacks arrive without an account, templates are submitted upstream from the store: both on the shared tag.
+  const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, shared);
+  const templateQueue = openQueue(TEMPLATE_SUBMIT_QUEUE, shared);
+  const partitions = queuePartitions(config.queuePrefix, config.queuePartitions).map(({ prefix }) => ({
+    prefix,
+    sendLanes: openSendLanes({ connection: redis, prefix }),
+    eventFanoutQueue: openQueue(EVENT_FANOUT_QUEUE, { connection: redis, prefix }),
+  }));
+  const queues = [callbackQueue, templateQueue, ...partitions.flatMap((p) => [...p.sendLanes.all, p.eventFanoutQueue])];
+  for (const queue of queues) {
     // Outages are already logged by watchRedis; an unhandled 'error' event would crash the process.
     queue.on('error', () => undefined);
     await queue.waitUntilReady();
   }
 
   const metrics = new MetricsRegistry();
-  reportQueueDepths(metrics, [...sendLanes.all, callbackQueue, templateQueue, eventFanoutQueue]);
-  const app = createApp({
+  reportQueueDepths(metrics, queues);
+  const common = {
     config,
     logger,
     db,
     redis,
-    sendLanes,
     callbackQueue,
     templateQueue,
-    eventFanoutQueue,
     metrics,
     scrapeMetrics: createMetricsScrape(metrics),
     isStarting: createClusterStarting(),
     isDraining: () => http.isDraining(),
-  });
+  };
+  // One partition: one app, as without partitions. More: one app each, behind a front door that picks by account.
+  const app =
+    partitions.length === 1
+      ? createApp({ ...common, ...partitions[0] })
+      : createPartitionedApp(common, partitions, createGatewayAuthenticator(db, config, createDependencyGuard(logger), Date.now));
   const gatewayServer = createGatewayServer(app, config.tls, logger);
   const { server } = gatewayServer;
   const http = createHttpDrain(server, { idleGraceMs: config.drainIdleGraceMs, deadlineMs: config.drainDeadlineMs });
@@ -101,7 +112,7 @@ export async function serveGateway(): Promise<void> {
   reloadCertificateOnSighup(gatewayServer);
   installShutdown(logger, [
     { name: 'http', run: () => http.drain() },
-    { name: 'queues', run: () => Promise.all([sendLanes.close(), callbackQueue.close(), templateQueue.close(), eventFanoutQueue.close()]) },
+    { name: 'queues', run: () => Promise.all(queues.map((q) => q.close())) },
     { name: 'redis', run: () => redis.quit().catch(() => redis.disconnect()) },
     { name: 'store', run: () => db.close() },
     { name: 'traces', run: flushTraces },

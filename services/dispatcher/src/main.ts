@@ -4,8 +4,11 @@ import {
   enableTracing,
   flushTraces,
   MESSAGE_TIMERS_QUEUE,
+  partitioned,
   PROVIDER_CALLBACKS_QUEUE,
+  queuePartitions,
   reportQueueDepths,
+  servedPartitions,
   TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
 import { runWorkerService } from '@switchboard/runtime';
@@ -14,7 +17,7 @@ import { describeConfig, loadConfig } from './config';
 import { createPendingAcceptances } from './dispatch/pending-acceptances';
 import { createSendWorkers } from './dispatch/send-workers';
 import { createDispatcherMetrics } from './metrics';
-import { wireCallbackProcessors, wireCallbackQueue } from './wiring/callbacks.wiring';
+import { wireCallbackProcessors, wireCallbackQueue, type DispatcherPartition } from './wiring/callbacks.wiring';
 import type { DispatcherContext } from './wiring/dispatcher-context';
 import { wireEventPublishing } from './wiring/events.wiring';
 import { wireSending } from './wiring/sending.wiring';
@@ -41,12 +44,17 @@ runWorkerService({
       clock: Date.now,
     };
     const upstreams = wireUpstreams(ctx);
-    const events = wireEventPublishing(ctx);
     // An SMS receipt that overtakes its acceptance waits for that write (docs/performance/dispatch.md#dispatch).
     const pendingAcceptances = createPendingAcceptances();
     const callbackQueue = wireCallbackQueue(ctx, upstreams, pendingAcceptances);
-    const sending = wireSending(ctx, upstreams, events, pendingAcceptances);
-    const { providerCallback, submitTemplate } = wireCallbackProcessors(ctx, upstreams, events, sending);
+    // Every partition's parts, served or not: a callback may concern any account (docs/architecture.md#redis-keys-and-cluster).
+    const all = queuePartitions(config.queuePrefix, config.queuePartitions);
+    const partitions = partitioned(all, ({ prefix }): DispatcherPartition => {
+      const partitionCtx = { ...ctx, queueOptions: { connection: redis, prefix } };
+      const events = wireEventPublishing(partitionCtx);
+      return { prefix, events, sending: wireSending(partitionCtx, upstreams, events, pendingAcceptances) };
+    });
+    const { providerCallback, submitTemplate } = wireCallbackProcessors(ctx, upstreams, partitions);
 
     const workerOptions = {
       redisUrl: config.redisUrl,
@@ -58,20 +66,22 @@ runWorkerService({
       logger,
       metrics: metrics.registry,
     };
-    reportQueueDepths(metrics.registry, [...sending.sendLanes.all, sending.timerQueue, callbackQueue]);
-    const { messageTimer } = sending;
+    const served = { ...workerOptions, partitions: servedPartitions(all, config.servePartitions) };
+    const sendings = partitions.parts.map((p) => p.sending);
+    reportQueueDepths(metrics.registry, [...sendings.flatMap((s) => [...s.sendLanes.all, s.timerQueue]), callbackQueue]);
     const workers = [
       ...createSendWorkers({
-        sendMessage: sending.sendMessage,
-        sendChunk: sending.sendChunk,
-        startedIn: sending.laneTurns.startedIn,
-        options: workerOptions,
+        partitions: sendings,
+        options: served,
         concurrency: { transactional: config.concurrency, bulk: config.bulkConcurrency },
       }),
       createJobWorker(
         MESSAGE_TIMERS_QUEUE,
-        { [MESSAGE_TIMERS_QUEUE.jobs.fallbackCheck]: messageTimer, [MESSAGE_TIMERS_QUEUE.jobs.expire]: messageTimer },
-        workerOptions,
+        ({ index }) => {
+          const { messageTimer } = sendings[index];
+          return { [MESSAGE_TIMERS_QUEUE.jobs.fallbackCheck]: messageTimer, [MESSAGE_TIMERS_QUEUE.jobs.expire]: messageTimer };
+        },
+        served,
       ),
       createJobWorker(PROVIDER_CALLBACKS_QUEUE, { [PROVIDER_CALLBACKS_QUEUE.jobs.providerCallback]: providerCallback }, workerOptions),
       createJobWorker(TEMPLATE_SUBMIT_QUEUE, { [TEMPLATE_SUBMIT_QUEUE.jobs.submitTemplate]: submitTemplate }, workerOptions),
@@ -90,11 +100,15 @@ runWorkerService({
       shutdown: [
         { name: 'workers', run: () => Promise.all(workers.map((w) => w.close())) },
         { name: 'upstream state sync', run: () => upstreams.stopSync() },
-        { name: 'lane turns', run: () => sending.laneTurns.stop() },
+        { name: 'lane turns', run: () => sendings.forEach((s) => s.laneTurns.stop()) },
         { name: 'smpp sessions', run: upstreams.closeSessions },
         {
           name: 'queues',
-          run: () => Promise.all([callbackQueue.close(), events.eventFanoutQueue.close(), sending.timerQueue.close(), sending.sendLanes.close()]),
+          run: () =>
+            Promise.all([
+              callbackQueue.close(),
+              ...partitions.parts.flatMap((p) => [p.events.eventFanoutQueue.close(), p.sending.timerQueue.close(), p.sending.sendLanes.close()]),
+            ]),
         },
         { name: 'redis', run: () => redis.quit().catch(() => redis.disconnect()) },
         { name: 'database', run: () => db.close() },

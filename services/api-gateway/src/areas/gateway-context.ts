@@ -6,7 +6,7 @@ import type { Logger } from '@switchboard/logger';
 import type { SendLanes } from '@switchboard/queues';
 import type { MetricsRegistry } from '@switchboard/runtime';
 import { createApiKeysRepository, createNumbersRepository, createSecretCipher, type Db, type NumberRecord, type SecretCipher } from '@switchboard/store';
-import { createApiKeyAuthenticator } from '../auth/api-key.authenticator';
+import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from '../auth/api-key.authenticator';
 import { authenticate, requireScope } from '../auth/authenticate.middleware';
 import type { GatewayConfig } from '../config';
 import { createDependencyGuard, type DependencyGuard } from '../http/dependency-guard';
@@ -25,6 +25,14 @@ export interface GatewayDeps {
   /** `template-submit`: created templates wait here for the dispatcher to submit them upstream. */
   templateQueue: Queue;
   eventFanoutQueue: Queue;
+  /**
+   * The Redis key prefixes this app writes under: its queue partition's (every per-account key and queue) and
+   * the shared tag's (upstream list, hang-up channel, console sign-in throttle), docs/architecture.md#redis-keys-and-cluster.
+   * @defaultValue both `config.queuePrefix` (one partition)
+   */
+  prefixes?: { partition: string; shared: string };
+  /** The API-key authenticator, when the partitions' apps share one cache of keys. @defaultValue one of its own */
+  authenticator?: ApiKeyAuthenticator;
   metrics: MetricsRegistry;
   /**
    * What `/metrics` serves; with cluster workers, every worker's series merged (cluster/worker-metrics.ts).
@@ -39,8 +47,12 @@ export interface GatewayDeps {
 }
 
 /** What every area of the gateway shares: its dependencies, the dependency guard and the authentication chains. */
-export interface GatewayContext extends Required<Pick<GatewayDeps, 'clock'>>, Omit<GatewayDeps, 'clock'> {
+export interface GatewayContext extends Required<Pick<GatewayDeps, 'clock'>>, Omit<GatewayDeps, 'clock' | 'prefixes' | 'authenticator'> {
   guard: DependencyGuard;
+  /** The prefix of this app's queue partition. */
+  prefix: string;
+  /** The prefix of the keys every partition shares. */
+  sharedPrefix: string;
   /** Authenticate, rate-limit, then require `scope`. */
   authenticated: (scope: Scope) => RequestHandler[];
   /** Message creation: the rate-limit decision is settled in the handler's own script (createSendMessageHandler). */
@@ -54,23 +66,31 @@ export interface GatewayContext extends Required<Pick<GatewayDeps, 'clock'>>, Om
   secrets: SecretCipher;
 }
 
+/** The API-key check with its cache of keys; one per app, or one for every partition's app (serve-gateway.ts). */
+export function createGatewayAuthenticator(
+  db: Db,
+  config: Pick<GatewayConfig, 'keyCacheTtlMs'>,
+  guard: DependencyGuard,
+  clock: () => number,
+): ApiKeyAuthenticator {
+  const apiKeys = createApiKeysRepository(db);
+  return createApiKeyAuthenticator({ findByHash: (hash) => apiKeys.findByHash(hash), guard, ttlMs: config.keyCacheTtlMs, clock });
+}
+
 export function createGatewayContext(deps: GatewayDeps): GatewayContext {
   const { config, db, redis, clock = Date.now } = deps;
+  const { prefixes = { partition: config.queuePrefix, shared: config.queuePrefix }, authenticator: sharedAuthenticator, ...rest } = deps;
   const guard = createDependencyGuard(deps.logger);
-  const apiKeys = createApiKeysRepository(db);
-  const authenticator = createApiKeyAuthenticator({
-    findByHash: (hash) => apiKeys.findByHash(hash),
-    guard,
-    ttlMs: config.keyCacheTtlMs,
-    clock,
-  });
+  const authenticator = sharedAuthenticator ?? createGatewayAuthenticator(db, config, guard, clock);
   const numbers = createNumbersRepository(db);
-  const rateLimiter = createRateLimiter(redis, config.queuePrefix);
+  const rateLimiter = createRateLimiter(redis, prefixes.partition);
   const limiter = rateLimit(rateLimiter, config.rateLimitPerSecond, guard);
   return {
-    ...deps,
+    ...rest,
     clock,
     guard,
+    prefix: prefixes.partition,
+    sharedPrefix: prefixes.shared,
     authenticated: (scope) => [authenticate(authenticator), limiter, requireScope(scope)],
     authenticatedSend: [authenticate(authenticator), rateLimitInSendScript(rateLimiter, config.rateLimitPerSecond, guard), requireScope('messages:write')],
     authOnly: [authenticate(authenticator), limiter],

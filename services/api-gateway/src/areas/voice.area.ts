@@ -19,5 +19,7 @@ export function createVoiceArea(ctx: GatewayContext, authenticated: (scope: 'cal
     jsonBody: ctx.jsonBody(),
     accountNumbers,
     clock,
+    prefix: ctx.prefix,
+    sharedPrefix: ctx.sharedPrefix,
   });
 }

@@ -36,6 +36,8 @@ export interface BatchSendingDeps {
   guard: DependencyGuard;
   sendLanes: SendLanes;
   eventFanoutQueue: Queue;
+  /** The prefix of the app's queue partition (docs/architecture.md#redis-keys-and-cluster). */
+  prefix: string;
   /** The single send's acceptance parts; batches swap in a suppression lookup coalesced into one MGET. */
   acceptanceDeps: MessageAcceptanceDeps;
   idempotency: IdempotencyStore;
@@ -50,11 +52,11 @@ export interface BatchSendingDeps {
  */
 export function createBatchSending(deps: BatchSendingDeps) {
   const { config, db, redis, logger, guard, clock } = deps;
-  const summaries = createBatchSummaryStore({ redis, prefix: config.queuePrefix });
+  const summaries = createBatchSummaryStore({ redis, prefix: deps.prefix });
   const acceptance = createMessageAcceptance({
     ...deps.acceptanceDeps,
     suppressionGate: createSuppressionGate({
-      suppressedChannels: createCoalescedSuppressionLookup({ mget: (...keys) => redis.mget(...keys), prefix: config.queuePrefix }),
+      suppressedChannels: createCoalescedSuppressionLookup({ mget: (...keys) => redis.mget(...keys), prefix: deps.prefix }),
       guard,
     }),
   });

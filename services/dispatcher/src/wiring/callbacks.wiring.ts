@@ -1,6 +1,7 @@
-import { exponentialRetry, openQueue, PROVIDER_CALLBACKS_QUEUE } from '@switchboard/queues';
-import { createCustomerWindowCache } from '@switchboard/shared-state';
-import { createInboundMessagesRepository, createNumbersRepository, createSuppressionsRepository } from '@switchboard/store';
+import { SANDBOX_WINDOW_ACCOUNT } from '@switchboard/domain';
+import { exponentialRetry, openQueue, partitionOf, PROVIDER_CALLBACKS_QUEUE, publishEventsByAccount, type Partitioned } from '@switchboard/queues';
+import { createCustomerWindowCache, type CustomerWindowCache } from '@switchboard/shared-state';
+import { createInboundMessagesRepository, createNumbersRepository, createSuppressionsRepository, type InboundRow } from '@switchboard/store';
 import type { PendingAcceptances } from '../dispatch/pending-acceptances';
 import { createInboundHandler } from '../processors/inbound.handler';
 import { createOptOutHandler } from '../processors/opt-out.handler';
@@ -12,6 +13,13 @@ import { forwardSmsCallbacks, SMPP_RECEIPT_BATCH_MAX } from '../upstreams/sms-ca
 import type { DispatcherContext } from './dispatcher-context';
 import type { EventPublishing } from './events.wiring';
 import type { Sending } from './sending.wiring';
+
+/** One queue partition's parts of the dispatcher: its prefix, its event publishing and its send path. */
+export interface DispatcherPartition {
+  prefix: string;
+  events: EventPublishing;
+  sending: Sending;
+}
 import type { Upstreams } from './upstreams.wiring';
 
 /** Where upstream callbacks land: the queue the SMPP sessions' receipts go to, and what a callback job becomes. */
@@ -37,20 +45,30 @@ export function wireCallbackQueue(ctx: DispatcherContext, upstreams: Upstreams, 
  * The processors of upstream callbacks (receipts, inbound messages with STOP/START, template reviews) and of
  * template submissions (docs/chat.md, docs/routing.md#opt-out).
  */
-export function wireCallbackProcessors(ctx: DispatcherContext, upstreams: Upstreams, events: EventPublishing, sending: Sending) {
+export function wireCallbackProcessors(ctx: DispatcherContext, upstreams: Upstreams, partitions: Partitioned<DispatcherPartition>) {
   const { config, db, store, redis, clock, logger, metrics } = ctx;
-  const { publishEvents } = events;
+  // Callbacks arrive on the shared tag; what they change belongs to an account, and goes to its partition.
+  const publishEvents = publishEventsByAccount({ parts: partitions.parts.map((p) => p.events.publishEvents) });
   // STOP/START confirmations are ordinary messages of the account (docs/routing.md#opt-out).
-  const optOut = createOptOutHandler({
-    suppressions: createSuppressionsRepository(db),
-    cache: sending.suppressionCache,
-    numbers: createNumbersRepository(db),
-    sendQueue: sending.sendLanes.of('transactional'),
-    replies: config.optOutReplies,
-    prices: config.prices,
-    logger,
-    clock,
-  });
+  const optOuts = partitions.parts.map(({ sending }) =>
+    createOptOutHandler({
+      suppressions: createSuppressionsRepository(db),
+      cache: sending.suppressionCache,
+      numbers: createNumbersRepository(db),
+      sendQueue: sending.sendLanes.of('transactional'),
+      replies: config.optOutReplies,
+      prices: config.prices,
+      logger,
+      clock,
+    }),
+  );
+  const optOut = (row: InboundRow) => optOuts[partitionOf(row.account_id, optOuts.length)](row);
+  // A window no account owns (the shared sandbox sender's) lives under the shared tag, where every gateway app reads it.
+  const windowsOf = [...partitions.parts.map((p) => p.prefix), ctx.queueOptions.prefix].map((prefix) => createCustomerWindowCache({ redis, prefix }));
+  const windows: Pick<CustomerWindowCache, 'remember'> = {
+    remember: (w, ...rest) =>
+      windowsOf[w.accountId === SANDBOX_WINDOW_ACCOUNT ? partitions.parts.length : partitionOf(w.accountId, partitions.parts.length)].remember(w, ...rest),
+  };
   const providerCallback = createProviderCallbackProcessor({
     receipts: createReceiptBatcher({ store }),
     logger,
@@ -61,16 +79,16 @@ export function wireCallbackProcessors(ctx: DispatcherContext, upstreams: Upstre
       inbound: createInboundHandler({
         inbound: createInboundMessagesRepository(db),
         // The gateway checks the 24 h window on this key; the row in PostgreSQL is the record.
-        windows: createCustomerWindowCache({ redis, prefix: config.queuePrefix }),
+        windows,
         logger,
         clock,
         sandboxSender: config.sandboxSender,
         publishEvents,
         optOut,
       }),
-      templateUpdates: createTemplateUpdateHandler({ templates: sending.templates, logger, clock }),
+      templateUpdates: createTemplateUpdateHandler({ templates: partitions.at(0).sending.templates, logger, clock }),
     },
   });
-  const submitTemplate = createTemplateSubmitProcessor({ templates: sending.templates, providers: upstreams.adapters.byMode, logger, clock });
+  const submitTemplate = createTemplateSubmitProcessor({ templates: partitions.at(0).sending.templates, providers: upstreams.adapters.byMode, logger, clock });
   return { providerCallback, submitTemplate };
 }
