@@ -1,4 +1,4 @@
-import { partitioned, partitionOf, partitionPrefixes, queuePartitions, servedPartitions } from '@switchboard/queues';
+import { partitioned, partitionOf, partitionPrefixes, publishEventsByAccount, queuePartitions, servedPartitions } from '@switchboard/queues';
 
 describe('queue partitions', () => {
   it('keep the prefix as it is for one partition, so that QUEUE_PARTITIONS=1 writes the same keys as before', () => {
@@ -41,5 +41,19 @@ describe('queue partitions', () => {
     const account = 'acc_one';
     expect(parts.forAccount(account)).toBe(`{sb:${partitionOf(account, 4)}}`);
     expect(parts.at(3)).toBe('{sb:3}');
+  });
+
+  it('publish each event through its account’s partition, one call per partition', async () => {
+    const calls: Array<{ partition: number; ids: string[] }> = [];
+    const parts = [0, 1, 2].map(
+      (partition) => async (events: ReadonlyArray<{ id: string; account_id: string }>) => void calls.push({ partition, ids: events.map((e) => e.id) }),
+    );
+    const accounts = ['acc_a', 'acc_b', 'acc_c', 'acc_d', 'acc_e'];
+    await publishEventsByAccount({ parts })(accounts.map((account_id, i) => ({ id: `evt_${i}`, account_id })));
+    expect(calls.flatMap((c) => c.ids).sort()).toEqual(['evt_0', 'evt_1', 'evt_2', 'evt_3', 'evt_4']);
+    for (const call of calls) {
+      expect(call.ids.every((id) => partitionOf(accounts[Number(id.slice(4))], 3) === call.partition)).toBe(true);
+    }
+    expect(new Set(calls.map((c) => c.partition)).size).toBe(calls.length);
   });
 });

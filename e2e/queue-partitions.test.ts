@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createTestDatabase, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { partitionPrefixes } from '@switchboard/queues';
+import { accountsPerPartition, runCampaign } from './support/partition-campaign';
+import { ReceiverProcess, TEST_REDIS_URL } from './webhooks-harness';
+
+// QUEUE_PARTITIONS=3 on one Redis node (a node ignores hash tags; docs/architecture.md#redis-keys-and-cluster): every
+// account's messages, batches, replays and webhooks go through its own partition's keys, and two dispatchers pinned
+// to different partitions (SERVE_PARTITIONS) between them serve all three.
+describe('queue partitions on one Redis node', () => {
+  const PARTITIONS = 3;
+  const prefix = `{sbqp${randomBytes(4).toString('hex')}}`;
+  let database: TestDatabase;
+  let stack: Stack;
+  const receiver = new ReceiverProcess();
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await receiver.start();
+    stack = await startStack({
+      databaseUrl: database.url,
+      redisUrl: TEST_REDIS_URL,
+      prefix,
+      workers: ['webhook-delivery', 'voice-orchestrator'],
+      env: {
+        QUEUE_PARTITIONS: String(PARTITIONS),
+        WEBHOOK_ALLOW_HTTP: 'true',
+        WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
+        OUTBOX_SWEEP_INTERVAL_MS: '200',
+        OUTBOX_SWEEP_AGE_MS: '500',
+      },
+    });
+    await stack.startService('dispatcher', { SERVE_PARTITIONS: '0,1' });
+    await stack.startService('dispatcher', { SERVE_PARTITIONS: '2' });
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+    await receiver.kill();
+    await database?.drop();
+  });
+
+  it('sends, replays, batches and calls for accounts of every partition, each under its partition’s keys', async () => {
+    const accounts = await accountsPerPartition(database.url, PARTITIONS, 1, 'qp');
+    await runCampaign({ stack, receiver, accounts, batchSize: 4, voiceAccount: accounts[0], databaseUrl: database.url });
+
+    const redis = new Redis(TEST_REDIS_URL);
+    try {
+      const prefixes = partitionPrefixes(prefix, PARTITIONS);
+      for (const account of accounts) {
+        const own = prefixes[account.partition];
+        // The message's own job, the batch's jobs and the idempotency key of the account are in its partition.
+        expect(await redis.keys(`${own}:message-send:*`)).not.toHaveLength(0);
+        expect(await redis.keys(`${own}:gateway:idempotency:*`)).not.toHaveLength(0);
+        expect(await redis.keys(`${own}:webhook-delivery:*`)).not.toHaveLength(0);
+      }
+      // No queue of an account lives under the shared tag; the upstreams' callbacks (SMPP receipts) do.
+      expect(await redis.keys(`${prefix}:message-send:*`)).toEqual([]);
+      expect(await redis.keys(`${prefix}:provider-callbacks:*`)).not.toHaveLength(0);
+      const voiceCalls = await redis.keys(`${prefixes[accounts[0].partition]}:voice-calls:*`);
+      expect(voiceCalls).not.toHaveLength(0);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
