@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { Queue } from 'bullmq';
 import { createTestDatabase, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
-import { partitionPrefixes } from '@switchboard/queues';
+import { MESSAGE_SEND_QUEUE, partitionPrefixes } from '@switchboard/queues';
 import { accountsPerPartition, runCampaign } from './support/partition-campaign';
 import { ReceiverProcess, TEST_REDIS_URL } from './webhooks-harness';
 
@@ -55,8 +56,11 @@ describe('queue partitions on one Redis node', () => {
         expect(await redis.keys(`${own}:gateway:idempotency:*`)).not.toHaveLength(0);
         expect(await redis.keys(`${own}:webhook-delivery:*`)).not.toHaveLength(0);
       }
-      // No queue of an account lives under the shared tag; the upstreams' callbacks (SMPP receipts) do.
-      expect(await redis.keys(`${prefix}:message-send:*`)).toEqual([]);
+      // No message of an account went through the shared tag; the upstreams' callbacks (SMPP receipts) do.
+      const sharedSend = new Queue(MESSAGE_SEND_QUEUE.name, { connection: redis, prefix });
+      const counts = await sharedSend.getJobCounts('completed', 'failed', 'wait', 'active', 'delayed', 'prioritized');
+      await sharedSend.close();
+      expect(Object.values(counts).every((n) => n === 0)).toBe(true);
       expect(await redis.keys(`${prefix}:provider-callbacks:*`)).not.toHaveLength(0);
       const voiceCalls = await redis.keys(`${prefixes[accounts[0].partition]}:voice-calls:*`);
       expect(voiceCalls).not.toHaveLength(0);
@@ -64,4 +68,18 @@ describe('queue partitions on one Redis node', () => {
       redis.disconnect();
     }
   });
+
+  it('refuses to start a service with another QUEUE_PARTITIONS while a scheduled message waits, naming how to drain', async () => {
+    const [account] = await accountsPerPartition(database.url, PARTITIONS, 1, 'qp-guard');
+    const sendAt = new Date(Date.now() + 3_600_000).toISOString();
+    const scheduled = await fetch(`${stack.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: 'sms', recipient: '+447911124010', content: { text: 'later' }, send_at: sendAt }),
+    });
+    expect(scheduled.status).toBe(202);
+    const refused = stack.startService('webhook-delivery', { QUEUE_PARTITIONS: '2' });
+    await expect(refused).rejects.toThrow(/QUEUE_PARTITIONS is 2, but Redis holds unfinished jobs written with QUEUE_PARTITIONS=3/);
+    await expect(refused).rejects.toThrow(/keep the workers running with QUEUE_PARTITIONS=3 until this check finds no job/);
+  }, 60_000);
 });

@@ -15,3 +15,4 @@ export * from './contracts/voice-calls.queue';
 export * from './fair-share';
 export * from './send-lanes';
 export * from './partitions';
+export * from './partition-layout.guard';

@@ -5,6 +5,7 @@ import { getLogger, type Logger } from '@switchboard/logger';
 import {
   createProducerConnection,
   enableTracing,
+  ensurePartitionLayout,
   flushTraces,
   EVENT_FANOUT_QUEUE,
   openQueue,
@@ -15,7 +16,8 @@ import {
   TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
 import { createHttpDrain, installShutdown, MetricsRegistry } from '@switchboard/runtime';
-import { createDb, createSecretCipher, migrate, resealSecrets } from '@switchboard/store';
+import { copyStateToPartitions } from '@switchboard/shared-state';
+import { createCustomerWindowsRepository, createDb, createSecretCipher, createSuppressionsRepository, migrate, resealSecrets } from '@switchboard/store';
 import { createApp, createPartitionedApp } from './app';
 import { createGatewayAuthenticator } from './areas/gateway-context';
 import { createDependencyGuard } from './http/dependency-guard';
@@ -67,6 +69,16 @@ export async function serveGateway(): Promise<void> {
   const redis = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
   watchRedis(redis, logger);
   await untilReady(redis, config.startupTimeoutMs);
+  // Refuses to start while jobs of another QUEUE_PARTITIONS wait; on a change, rebuilds the hot path's copies first
+  // (docs/operations.md#changing-queue-partitions).
+  await ensurePartitionLayout({
+    redis,
+    prefix: config.queuePrefix,
+    partitions: config.queuePartitions,
+    logger,
+    copyState: (prefixOf) =>
+      copyStateToPartitions({ redis, prefixOf, suppressions: createSuppressionsRepository(db), windows: createCustomerWindowsRepository(db) }),
+  });
   const shared = { connection: redis, prefix: config.queuePrefix };
   // Callbacks arrive without an account, templates are submitted upstream from the store: both on the shared tag.
   const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, shared);

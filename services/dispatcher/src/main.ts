@@ -1,7 +1,9 @@
 import {
   createJobWorker,
   createProducerConnection,
+  createWorkerConnection,
   enableTracing,
+  ensurePartitionLayout,
   flushTraces,
   MESSAGE_TIMERS_QUEUE,
   partitioned,
@@ -12,7 +14,8 @@ import {
   TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
 import { runWorkerService } from '@switchboard/runtime';
-import { createMessageWritesRepository, openMigratedDb } from '@switchboard/store';
+import { copyStateToPartitions } from '@switchboard/shared-state';
+import { createCustomerWindowsRepository, createMessageWritesRepository, createSuppressionsRepository, openMigratedDb } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
 import { createPendingAcceptances } from './dispatch/pending-acceptances';
 import { createSendWorkers } from './dispatch/send-workers';
@@ -32,6 +35,21 @@ runWorkerService({
     enableTracing(config.tracingEnabled, { service: 'dispatcher', otlpTracesUrl: config.otlpTracesUrl });
     const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
     const redis = createProducerConnection(config);
+    // Refuses to start while jobs of another QUEUE_PARTITIONS wait; on a change, rebuilds the hot path's copies first
+    // (docs/operations.md#changing-queue-partitions). On a connection that waits for Redis: the producer's fails at once.
+    const layoutRedis = createWorkerConnection(config);
+    try {
+      await ensurePartitionLayout({
+        redis: layoutRedis,
+        prefix: config.queuePrefix,
+        partitions: config.queuePartitions,
+        logger,
+        copyState: (prefixOf) =>
+          copyStateToPartitions({ redis: layoutRedis, prefixOf, suppressions: createSuppressionsRepository(db), windows: createCustomerWindowsRepository(db) }),
+      });
+    } finally {
+      await layoutRedis.quit().catch(() => layoutRedis.disconnect());
+    }
     const metrics = createDispatcherMetrics();
     const ctx: DispatcherContext = {
       config,

@@ -6,6 +6,7 @@ import {
   createWorkerConnection,
   EVENT_FANOUT_QUEUE,
   enqueueRedial,
+  ensurePartitionLayout,
   openQueue,
   publishEventsByAccount,
   publishEventsOrLeaveInOutbox,
@@ -36,6 +37,8 @@ runWorkerService({
     const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
     const redis = createWorkerConnection(config);
     const subscriber = createWorkerConnection(config);
+    // Refuses to start while jobs of another QUEUE_PARTITIONS wait (docs/operations.md#changing-queue-partitions).
+    await ensurePartitionLayout({ redis, prefix: config.queuePrefix, partitions: config.queuePartitions, logger });
     // Each partition's call queue and event fan-out (docs/architecture.md#redis-keys-and-cluster); a call's events
     // go to its account's partition, a redial to the queue the call came from.
     const all = queuePartitions(config.queuePrefix, config.queuePartitions);

@@ -2,6 +2,7 @@ import {
   createJobWorker,
   createWorkerConnection,
   enableTracing,
+  ensurePartitionLayout,
   eventPublisherByAccount,
   flushTraces,
   EVENT_FANOUT_QUEUE,
@@ -42,6 +43,8 @@ runWorkerService({
     if (sealing.unreadable.length > 0) logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
     // Commands issued in the same tick (slot acquires and releases, addBulk) leave in one write.
     const redis = createWorkerConnection(config, { enableAutoPipelining: true });
+    // Refuses to start while jobs of another QUEUE_PARTITIONS wait (docs/operations.md#changing-queue-partitions).
+    await ensurePartitionLayout({ redis, prefix: config.queuePrefix, partitions: config.queuePartitions, logger });
 
     const metrics = new MetricsRegistry();
     const attempts = metrics.counter('switchboard_webhook_attempts_total', 'Webhook delivery attempts by outcome and endpoint class.');
