@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { Queue } from 'bullmq';
 import { createTestDatabase, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
-import { MESSAGE_SEND_QUEUE, partitionPrefixes } from '@switchboard/queues';
+import { MESSAGE_SEND_QUEUE, partitionPrefixes, PROVIDER_CALLBACKS_QUEUE } from '@switchboard/queues';
 import { accountsPerPartition, runCampaign } from './support/partition-campaign';
 import { ReceiverProcess, TEST_REDIS_URL } from './webhooks-harness';
 
@@ -56,12 +56,15 @@ describe('queue partitions on one Redis node', () => {
         expect(await redis.keys(`${own}:gateway:idempotency:*`)).not.toHaveLength(0);
         expect(await redis.keys(`${own}:webhook-delivery:*`)).not.toHaveLength(0);
       }
-      // No message of an account went through the shared tag; the upstreams' callbacks (SMPP receipts) do.
-      const sharedSend = new Queue(MESSAGE_SEND_QUEUE.name, { connection: redis, prefix });
-      const counts = await sharedSend.getJobCounts('completed', 'failed', 'wait', 'active', 'delayed', 'prioritized');
-      await sharedSend.close();
-      expect(Object.values(counts).every((n) => n === 0)).toBe(true);
-      expect(await redis.keys(`${prefix}:provider-callbacks:*`)).not.toHaveLength(0);
+      // No job went through the shared tag: messages go by account, the upstreams' callbacks (SMPP receipts) by job id.
+      for (const contract of [MESSAGE_SEND_QUEUE, PROVIDER_CALLBACKS_QUEUE]) {
+        const shared = new Queue(contract.name, { connection: redis, prefix });
+        const counts = await shared.getJobCounts('completed', 'failed', 'wait', 'active', 'delayed', 'prioritized');
+        await shared.close();
+        expect(Object.values(counts).every((n) => n === 0)).toBe(true);
+      }
+      const callbacks = await Promise.all(prefixes.map(async (p) => (await redis.keys(`${p}:provider-callbacks:*`)).length));
+      expect(callbacks.some((n) => n > 0)).toBe(true);
       const voiceCalls = await redis.keys(`${prefixes[accounts[0].partition]}:voice-calls:*`);
       expect(voiceCalls).not.toHaveLength(0);
     } finally {

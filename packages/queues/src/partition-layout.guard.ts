@@ -4,12 +4,14 @@ import type { Logger } from '@switchboard/logger';
 import { EVENT_FANOUT_QUEUE } from './contracts/event-fanout.queue';
 import { MESSAGE_SEND_CHUNKS_QUEUE, MESSAGE_SEND_LANES } from './contracts/message-send.queue';
 import { MESSAGE_TIMERS_QUEUE } from './contracts/message-timers.queue';
+import { PROVIDER_CALLBACKS_QUEUE } from './contracts/provider-callbacks.queue';
 import { VOICE_CALLS_QUEUE } from './contracts/voice-calls.queue';
 import { WEBHOOK_DELIVERY_QUEUE } from './contracts/webhook-delivery.queue';
 import { partitionOf, queuePartitions } from './partitions';
 
-/** The queues every partition has; provider callbacks and template submissions stay under the shared tag whatever N is. */
+/** The queues every partition has; template submissions stay under the shared tag whatever N is. */
 export const PARTITIONED_QUEUES = [
+  PROVIDER_CALLBACKS_QUEUE,
   MESSAGE_SEND_LANES.transactional,
   MESSAGE_SEND_LANES.bulk,
   MESSAGE_SEND_CHUNKS_QUEUE,

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import type { JobAdder } from './queue-contract';
+
 /**
  * Queue partitions (docs/architecture.md#redis-keys-and-cluster): `QUEUE_PARTITIONS` splits every queue and
  * every per-account key over N hash tags, so that a Redis Cluster spreads Switchboard over its masters. An
@@ -83,4 +86,13 @@ export function partitioned<Part>(all: readonly QueuePartition[], build: (partit
     forAccount: (accountId) => parts[partitionOf(accountId, parts.length)],
     at: (index) => parts[index],
   };
+}
+
+/**
+ * A producer over every partition's copy of a queue whose jobs belong to no account (provider callbacks): each job
+ * goes to the partition of its job id, so a redelivered job (same id) meets its first copy and is dropped as before.
+ */
+export function jobAdderByJobId<Data>(queues: ReadonlyArray<JobAdder<Data>>): JobAdder<Data> {
+  if (queues.length === 1) return queues[0];
+  return { add: (name, data, opts) => queues[partitionOf(opts?.jobId ?? randomUUID(), queues.length)].add(name, data, opts) };
 }

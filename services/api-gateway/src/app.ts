@@ -26,8 +26,11 @@ export type { GatewayDeps };
 /** What differs between the partitions' apps: their prefix and the queues under it. */
 export interface PartitionParts {
   prefix: string;
+  /** The partition's own connection (serve-gateway.ts says why). */
+  redis: GatewayDeps['redis'];
   sendLanes: GatewayDeps['sendLanes'];
   eventFanoutQueue: GatewayDeps['eventFanoutQueue'];
+  callbackQueue: GatewayDeps['callbackQueue'];
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   openSendLanes,
   PROVIDER_CALLBACKS_QUEUE,
   reportQueueDepths,
+  jobAdderByJobId,
   queuePartitions,
   TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
@@ -23,7 +24,7 @@ import { createGatewayAuthenticator } from './areas/gateway-context';
 import { createDependencyGuard } from './http/dependency-guard';
 import { createClusterStarting } from './cluster/cluster-readiness';
 import { createMetricsScrape } from './cluster/worker-metrics';
-import { describeConfig, loadConfig } from './config';
+import { describeConfig, loadConfig, type GatewayConfig } from './config';
 import { answerClientError } from './http/client-error.handler';
 import { createGatewayServer, reloadCertificateOnSighup } from './http/gateway-server';
 
@@ -49,6 +50,18 @@ function watchRedis(redis: Redis, logger: Logger): void {
     if (down) logger.info('redis available again');
     down = false;
   });
+}
+
+/**
+ * A partition's own producer connection. ioredis auto-pipelining groups a script call (EVALSHA) by its SHA, not by its
+ * keys: on a Redis Cluster one connection would put the same BullMQ script for two partitions on different masters into
+ * one pipeline, which the client refuses. One connection per partition keeps each pipeline within one partition's slot.
+ */
+async function partitionConnection(config: GatewayConfig, logger: Logger): Promise<Redis> {
+  const redis = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
+  watchRedis(redis, logger);
+  await untilReady(redis, config.startupTimeoutMs);
+  return redis;
 }
 
 /** One whole gateway process: the only one, or one cluster worker of several (main.ts decides). */
@@ -80,15 +93,23 @@ export async function serveGateway(): Promise<void> {
       copyStateToPartitions({ redis, prefixOf, suppressions: createSuppressionsRepository(db), windows: createCustomerWindowsRepository(db) }),
   });
   const shared = { connection: redis, prefix: config.queuePrefix };
-  // Callbacks arrive without an account, templates are submitted upstream from the store: both on the shared tag.
-  const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, shared);
+  // Templates are submitted upstream from the store, a few a day: on the shared tag.
   const templateQueue = openQueue(TEMPLATE_SUBMIT_QUEUE, shared);
-  const partitions = queuePartitions(config.queuePrefix, config.queuePartitions).map(({ prefix }) => ({
-    prefix,
-    sendLanes: openSendLanes({ connection: redis, prefix }),
-    eventFanoutQueue: openQueue(EVENT_FANOUT_QUEUE, { connection: redis, prefix }),
-  }));
-  const queues = [callbackQueue, templateQueue, ...partitions.flatMap((p) => [...p.sendLanes.all, p.eventFanoutQueue])];
+  const partitions = await Promise.all(
+    queuePartitions(config.queuePrefix, config.queuePartitions).map(async ({ prefix }, _i, all) => {
+      const connection = all.length === 1 ? redis : await partitionConnection(config, logger);
+      return {
+        prefix,
+        redis: connection,
+        sendLanes: openSendLanes({ connection, prefix }),
+        callbackQueue: openQueue(PROVIDER_CALLBACKS_QUEUE, { connection, prefix }),
+        eventFanoutQueue: openQueue(EVENT_FANOUT_QUEUE, { connection, prefix }),
+      };
+    }),
+  );
+  const queues = [templateQueue, ...partitions.flatMap((p) => [...p.sendLanes.all, p.callbackQueue, p.eventFanoutQueue])];
+  // Callbacks arrive without an account: each to the partition of its job id, a digest of what the upstream signed.
+  const callbackJobs = jobAdderByJobId(partitions.map((p) => p.callbackQueue));
   for (const queue of queues) {
     // Outages are already logged by watchRedis; an unhandled 'error' event would crash the process.
     queue.on('error', () => undefined);
@@ -102,7 +123,7 @@ export async function serveGateway(): Promise<void> {
     logger,
     db,
     redis,
-    callbackQueue,
+    callbackJobs,
     templateQueue,
     metrics,
     scrapeMetrics: createMetricsScrape(metrics),
@@ -125,7 +146,10 @@ export async function serveGateway(): Promise<void> {
   installShutdown(logger, [
     { name: 'http', run: () => http.drain() },
     { name: 'queues', run: () => Promise.all(queues.map((q) => q.close())) },
-    { name: 'redis', run: () => redis.quit().catch(() => redis.disconnect()) },
+    {
+      name: 'redis',
+      run: () => Promise.all([...new Set([redis, ...partitions.map((p) => p.redis)])].map((r) => r.quit().catch(() => r.disconnect()))),
+    },
     { name: 'store', run: () => db.close() },
     { name: 'traces', run: flushTraces },
   ]);

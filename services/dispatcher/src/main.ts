@@ -20,7 +20,7 @@ import { describeConfig, loadConfig } from './config';
 import { createPendingAcceptances } from './dispatch/pending-acceptances';
 import { createSendWorkers } from './dispatch/send-workers';
 import { createDispatcherMetrics } from './metrics';
-import { wireCallbackProcessors, wireCallbackQueue, type DispatcherPartition } from './wiring/callbacks.wiring';
+import { wireCallbackProcessors, wireCallbackQueues, type DispatcherPartition } from './wiring/callbacks.wiring';
 import type { DispatcherContext } from './wiring/dispatcher-context';
 import { wireEventPublishing } from './wiring/events.wiring';
 import { wireSending } from './wiring/sending.wiring';
@@ -64,11 +64,15 @@ runWorkerService({
     const upstreams = wireUpstreams(ctx);
     // An SMS receipt that overtakes its acceptance waits for that write (docs/performance/dispatch.md#dispatch).
     const pendingAcceptances = createPendingAcceptances();
-    const callbackQueue = wireCallbackQueue(ctx, upstreams, pendingAcceptances);
     // Every partition's parts, served or not: a callback may concern any account (docs/architecture.md#redis-keys-and-cluster).
     const all = queuePartitions(config.queuePrefix, config.queuePartitions);
-    const partitions = partitioned(all, ({ prefix }): DispatcherPartition => {
-      const partitionCtx = { ...ctx, queueOptions: { connection: redis, prefix } };
+    // Each partition on a connection of its own: auto-pipelining groups script calls by SHA, not by key, and a
+    // cluster refuses a pipeline whose keys live on two masters.
+    const connections = all.length === 1 ? [redis] : all.map(() => createProducerConnection(config));
+    const callbackQueues = wireCallbackQueues(ctx, upstreams, pendingAcceptances, connections);
+    const partitions = partitioned(all, ({ prefix, index }): DispatcherPartition => {
+      const connection = connections[index];
+      const partitionCtx = { ...ctx, redis: connection, queueOptions: { connection, prefix } };
       const events = wireEventPublishing(partitionCtx);
       return { prefix, events, sending: wireSending(partitionCtx, upstreams, events, pendingAcceptances) };
     });
@@ -86,7 +90,7 @@ runWorkerService({
     };
     const served = { ...workerOptions, partitions: servedPartitions(all, config.servePartitions) };
     const sendings = partitions.parts.map((p) => p.sending);
-    reportQueueDepths(metrics.registry, [...sendings.flatMap((s) => [...s.sendLanes.all, s.timerQueue]), callbackQueue]);
+    reportQueueDepths(metrics.registry, [...sendings.flatMap((s) => [...s.sendLanes.all, s.timerQueue]), ...callbackQueues]);
     const workers = [
       ...createSendWorkers({
         partitions: sendings,
@@ -101,7 +105,7 @@ runWorkerService({
         },
         served,
       ),
-      createJobWorker(PROVIDER_CALLBACKS_QUEUE, { [PROVIDER_CALLBACKS_QUEUE.jobs.providerCallback]: providerCallback }, workerOptions),
+      createJobWorker(PROVIDER_CALLBACKS_QUEUE, { [PROVIDER_CALLBACKS_QUEUE.jobs.providerCallback]: providerCallback }, served),
       createJobWorker(TEMPLATE_SUBMIT_QUEUE, { [TEMPLATE_SUBMIT_QUEUE.jobs.submitTemplate]: submitTemplate }, workerOptions),
     ];
 
@@ -124,11 +128,11 @@ runWorkerService({
           name: 'queues',
           run: () =>
             Promise.all([
-              callbackQueue.close(),
+              ...callbackQueues.map((q) => q.close()),
               ...partitions.parts.flatMap((p) => [p.events.eventFanoutQueue.close(), p.sending.timerQueue.close(), p.sending.sendLanes.close()]),
             ]),
         },
-        { name: 'redis', run: () => redis.quit().catch(() => redis.disconnect()) },
+        { name: 'redis', run: () => Promise.all([...new Set([redis, ...connections])].map((r) => r.quit().catch(() => r.disconnect()))) },
         { name: 'database', run: () => db.close() },
         { name: 'traces', run: flushTraces },
       ],

@@ -74,7 +74,10 @@ runWorkerService({
     };
     // Every partition's queues (the sweeper publishes for any account); workers for the served ones (docs/architecture.md#redis-keys-and-cluster).
     const all = queuePartitions(config.queuePrefix, config.queuePartitions);
-    const partitions = all.map(({ prefix }) => wireDeliveryPartition(shared, prefix));
+    // Each partition on a connection of its own: auto-pipelining groups script calls by SHA, not by key, and a
+    // cluster refuses a pipeline whose keys live on two masters.
+    const connections = all.length === 1 ? [redis] : all.map(() => createWorkerConnection(config, { enableAutoPipelining: true }));
+    const partitions = all.map(({ prefix, index }) => wireDeliveryPartition({ ...shared, redis: connections[index] }, prefix));
     reportQueueDepths(
       metrics,
       partitions.flatMap((p) => [p.fanoutQueue, p.deliveryQueue]),
@@ -119,7 +122,7 @@ runWorkerService({
         { name: 'close workers (active jobs finish)', run: () => Promise.all(workers.map((w) => w.close())) },
         { name: 'give back idle endpoint slots', run: () => Promise.all(partitions.map((p) => p.slots.close())) },
         { name: 'close queues', run: () => Promise.all(partitions.flatMap((p) => [p.fanoutQueue.close(), p.deliveryQueue.close()])) },
-        { name: 'close redis', run: () => redis.quit() },
+        { name: 'close redis', run: () => Promise.all([...new Set([redis, ...connections])].map((r) => r.quit())) },
         { name: 'close database', run: () => db.close() },
         { name: 'flush traces', run: flushTraces },
       ],

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Scope } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
-import type { SendLanes } from '@switchboard/queues';
+import type { JobAdder, ProviderCallbackJob, SendLanes } from '@switchboard/queues';
 import type { MetricsRegistry } from '@switchboard/runtime';
 import { createApiKeysRepository, createNumbersRepository, createSecretCipher, type Db, type NumberRecord, type SecretCipher } from '@switchboard/store';
 import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from '../auth/api-key.authenticator';
@@ -21,7 +21,10 @@ export interface GatewayDeps {
   db: Db;
   redis: Redis;
   sendLanes: SendLanes;
+  /** This app's partition's provider-callbacks queue (Bull Board shows it). */
   callbackQueue: Queue;
+  /** Where verified callbacks are queued: by job id over every partition's queue. @defaultValue callbackQueue */
+  callbackJobs?: JobAdder<ProviderCallbackJob>;
   /** `template-submit`: created templates wait here for the dispatcher to submit them upstream. */
   templateQueue: Queue;
   eventFanoutQueue: Queue;

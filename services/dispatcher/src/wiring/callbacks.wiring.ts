@@ -1,5 +1,15 @@
+import type { Redis } from 'ioredis';
 import { SANDBOX_WINDOW_ACCOUNT } from '@switchboard/domain';
-import { exponentialRetry, openQueue, partitionOf, PROVIDER_CALLBACKS_QUEUE, publishEventsByAccount, type Partitioned } from '@switchboard/queues';
+import {
+  exponentialRetry,
+  jobAdderByJobId,
+  openQueue,
+  partitionOf,
+  PROVIDER_CALLBACKS_QUEUE,
+  publishEventsByAccount,
+  queuePartitions,
+  type Partitioned,
+} from '@switchboard/queues';
 import { createCustomerWindowCache, type CustomerWindowCache } from '@switchboard/shared-state';
 import { createInboundMessagesRepository, createNumbersRepository, createSuppressionsRepository, type InboundRow } from '@switchboard/store';
 import type { PendingAcceptances } from '../dispatch/pending-acceptances';
@@ -22,15 +32,21 @@ export interface DispatcherPartition {
 }
 import type { Upstreams } from './upstreams.wiring';
 
-/** Where upstream callbacks land: the queue the SMPP sessions' receipts go to, and what a callback job becomes. */
-export function wireCallbackQueue(ctx: DispatcherContext, upstreams: Upstreams, pendingAcceptances: PendingAcceptances) {
-  const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, ctx.queueOptions);
+/**
+ * Where upstream callbacks land: every partition's provider-callbacks queue, which the SMPP sessions' receipts go to,
+ * each job to the partition of its job id (docs/architecture.md#redis-keys-and-cluster).
+ */
+export function wireCallbackQueues(ctx: DispatcherContext, upstreams: Upstreams, pendingAcceptances: PendingAcceptances, connections: readonly Redis[]) {
+  const callbackQueues = queuePartitions(ctx.config.queuePrefix, connections.length).map(({ prefix, index }) =>
+    openQueue(PROVIDER_CALLBACKS_QUEUE, { connection: connections[index], prefix }),
+  );
+  const callbackJobs = jobAdderByJobId(callbackQueues);
   const retry = exponentialRetry(RECEIPT_MATCH_ATTEMPTS, RECEIPT_RETRY_BACKOFF_MS);
   // SMS receipts that overtake their acceptance wait for it (docs/performance/dispatch.md#dispatch), at most one retry's backoff.
   for (const sms of upstreams.adapters.smsSessions) {
     forwardSmsCallbacks({
       sms,
-      queue: callbackQueue,
+      queue: callbackJobs,
       clock: ctx.clock,
       retry,
       maxReceiptsPerJob: SMPP_RECEIPT_BATCH_MAX,
@@ -38,7 +54,7 @@ export function wireCallbackQueue(ctx: DispatcherContext, upstreams: Upstreams, 
       maxAcceptanceWaitMs: RECEIPT_RETRY_BACKOFF_MS,
     });
   }
-  return callbackQueue;
+  return callbackQueues;
 }
 
 /**
