@@ -74,7 +74,7 @@ export async function ensurePartitionLayout({ redis, prefix, partitions, copySta
   if (unfinished.length > 0) {
     throw new PartitionLayoutError(
       `QUEUE_PARTITIONS is ${partitions}, but Redis holds unfinished jobs written with QUEUE_PARTITIONS=${recorded} (${unfinished.join(', ')}). ` +
-        `Drain them first: stop intake (kubectl scale deployment/<release>-api-gateway --replicas=0), keep the workers running with ` +
+        `Drain them first: stop intake (kubectl scale deploy/<release>-switchboard-api-gateway --replicas=0), keep the workers running with ` +
         `QUEUE_PARTITIONS=${recorded} until this check finds no job, then start every service with QUEUE_PARTITIONS=${partitions} ` +
         `(docs/operations.md#changing-queue-partitions).`,
     );

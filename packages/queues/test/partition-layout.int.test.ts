@@ -34,7 +34,7 @@ describe('the partition layout check at start-up', () => {
       const refused = ensurePartitionLayout({ redis, prefix, partitions: 2, logger, copyState });
       await expect(refused).rejects.toThrow(PartitionLayoutError);
       await expect(refused).rejects.toThrow(`${partitionPrefixes(prefix, 3)[1]}:message-send 1`);
-      await expect(refused).rejects.toThrow('kubectl scale deployment/<release>-api-gateway --replicas=0');
+      await expect(refused).rejects.toThrow('kubectl scale deploy/<release>-switchboard-api-gateway --replicas=0');
       // A checking process (no copies to write) refuses alike.
       await expect(ensurePartitionLayout({ redis, prefix, partitions: 2, logger })).rejects.toThrow(PartitionLayoutError);
       expect(await redis.get(partitionLayoutKey(prefix))).toBe('3');
