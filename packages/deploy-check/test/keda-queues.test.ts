@@ -46,7 +46,7 @@ describe('KEDA ScaledObjects', () => {
     expect(triggers.every((t) => t.metadata.listName.startsWith('{sb}:'))).toBe(true);
   });
 
-  // The chart's sharedQueues must be exactly the queues packages/queues keeps under the shared tag: any other list fails here.
+  // The chart's shared queues (scaledobjects.yaml) must be exactly the queues packages/queues keeps under the shared tag: any other list fails here.
   it('count every partition’s backlog with queuePartitions above 1, under the prefixes the services use', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'sb-chart-')), 'values.yaml');
     writeFileSync(file, 'queuePartitions: 3\n');

@@ -12,6 +12,7 @@ import { createRepliesArea } from './areas/replies.area';
 import { createTemplatesArea } from './areas/templates.area';
 import { createVoiceArea } from './areas/voice.area';
 import type { ApiKeyAuthenticator } from './auth/api-key.authenticator';
+import { createBatchAdmission } from './batches/batch-send.handler';
 import { createAllowedMethods } from './http/allowed-methods';
 import { errorMiddleware, notFoundHandler } from './http/error.middleware';
 import { httpMetricsMiddleware } from './http/http-metrics.middleware';
@@ -35,16 +36,17 @@ export interface PartitionParts {
 
 /**
  * One app per queue partition, each the whole gateway under its partition's keys, behind a front door that
- * hands a request to its account's app (docs/architecture.md#redis-keys-and-cluster). The apps share the
- * authenticator, so a key is looked up once.
+ * hands a request to its account's app (docs/architecture.md#queue-partitions). The apps share the
+ * authenticator, so a key is looked up once, and the batch admission, so a process admits as many batches as one app.
  */
 export function createPartitionedApp(
-  common: Omit<GatewayDeps, keyof PartitionParts | 'prefixes' | 'authenticator'>,
+  common: Omit<GatewayDeps, keyof PartitionParts | 'prefixes' | 'authenticator' | 'batchAdmission'>,
   partitions: readonly PartitionParts[],
   authenticator: ApiKeyAuthenticator,
 ): Express {
+  const batchAdmission = createBatchAdmission();
   const apps = partitions.map(({ prefix, ...queues }) =>
-    createApp({ ...common, ...queues, authenticator, prefixes: { partition: prefix, shared: common.config.queuePrefix } }),
+    createApp({ ...common, ...queues, authenticator, batchAdmission, prefixes: { partition: prefix, shared: common.config.queuePrefix } }),
   );
   const users = createConsoleUsersRepository(common.db);
   const front = express();

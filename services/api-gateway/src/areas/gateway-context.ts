@@ -7,6 +7,7 @@ import type { JobAdder, ProviderCallbackJob, SendLanes } from '@switchboard/queu
 import type { MetricsRegistry } from '@switchboard/runtime';
 import { createApiKeysRepository, createNumbersRepository, createSecretCipher, type Db, type NumberRecord, type SecretCipher } from '@switchboard/store';
 import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from '../auth/api-key.authenticator';
+import type { BatchAdmission } from '../batches/batch-send.handler';
 import { authenticate, requireScope } from '../auth/authenticate.middleware';
 import type { GatewayConfig } from '../config';
 import { createDependencyGuard, type DependencyGuard } from '../http/dependency-guard';
@@ -34,6 +35,8 @@ export interface GatewayDeps {
    * @defaultValue both `config.queuePrefix` (one partition)
    */
   prefixes?: { partition: string; shared: string };
+  /** Batch admission, when the partitions' apps share it: a process admits as many batches as without partitions. @defaultValue one of its own */
+  batchAdmission?: BatchAdmission;
   /** The API-key authenticator, when the partitions' apps share one cache of keys. @defaultValue one of its own */
   authenticator?: ApiKeyAuthenticator;
   metrics: MetricsRegistry;
