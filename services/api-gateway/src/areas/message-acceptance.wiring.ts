@@ -32,12 +32,14 @@ export function wireMessageAcceptance(ctx: GatewayContext): MessageAcceptanceWir
     clock,
   });
   const customerWindows = createCustomerWindowCache({ redis, prefix: ctx.prefix });
+  // The sandbox sender's windows belong to no account: under the shared tag (docs/architecture.md#queue-partitions).
+  const sandboxWindows = createCustomerWindowCache({ redis, prefix: ctx.sharedPrefix });
   const chatGate = createChatSendGate({
     findTemplate: (accountId, name, language) => templateFacts(`${accountId}\n${name}\n${language}`),
     // A test key without a chat number sends from the shared sandbox sender, whose replies no account owns.
     windowIsOpen: async (window) =>
       (await customerWindows.isOpen(window)) ||
-      (window.sender === config.sandboxSender && (await customerWindows.isOpen({ ...window, accountId: SANDBOX_WINDOW_ACCOUNT }))),
+      (window.sender === config.sandboxSender && (await sandboxWindows.isOpen({ ...window, accountId: SANDBOX_WINDOW_ACCOUNT }))),
     guard,
   });
   const accountSettings = createAccountSettingsRepository(db);
