@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { partitionPrefixes } from '@switchboard/queues';
 import { renderChart, TEST_VALUES, WORKER_QUEUES } from '../src';
 import { byComponent, type Loose } from './chart-objects';
 
@@ -61,5 +62,23 @@ describe("a worker's KEDA backlog over real BullMQ queues", () => {
       }
       expect(await backlog(triggers)).toBe(expected);
     }
+  });
+
+  it('counts the jobs of every queue partition with queuePartitions above 1', async () => {
+    const tagged = `{${prefix}-p}`;
+    const file = join(mkdtempSync(join(tmpdir(), 'sb-chart-')), 'values.yaml');
+    writeFileSync(file, `queuePrefix: "${tagged}"\nqueuePartitions: 3\n`);
+    const triggers: Loose[] = byComponent(renderChart({ valuesFiles: [TEST_VALUES, file] }), 'ScaledObject', 'webhook-delivery').spec.triggers;
+    expect(await backlog(triggers)).toBe(0);
+    // Jobs in partitions 0 and 2 only: each counts, wherever it waits.
+    for (const [index, count] of [
+      [0, 2],
+      [2, 3],
+    ]) {
+      const queue = new Queue(WORKER_QUEUES['webhook-delivery'][0], { connection: redis, prefix: partitionPrefixes(tagged, 3)[index] });
+      queues.push(queue);
+      await queue.addBulk(Array.from({ length: count }, (_, n) => ({ name: 'plain', data: { n } })));
+    }
+    expect(await backlog(triggers)).toBe(5);
   });
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { QueueKeys } from 'bullmq';
+import { partitionPrefixes, PARTITIONED_QUEUES } from '@switchboard/queues';
 import { EnvReader, readCommonConfig } from '@switchboard/runtime';
 import { ALL_QUEUES, WORKER_QUEUES, renderChart, TEST_VALUES, type KubeObject } from '../src';
 import { byComponent, ofKind, type Loose } from './chart-objects';
@@ -43,6 +44,27 @@ describe('KEDA ScaledObjects', () => {
     expect(prefixOf(tagged)).toBe('{sb}');
     const triggers: Loose[] = byComponent(tagged, 'ScaledObject', 'dispatcher').spec.triggers;
     expect(triggers.every((t) => t.metadata.listName.startsWith('{sb}:'))).toBe(true);
+  });
+
+  // The chart's shared queues (scaledobjects.yaml) must be exactly the queues packages/queues keeps under the shared tag: any other list fails here.
+  it('count every partition’s backlog with queuePartitions above 1, under the prefixes the services use', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sb-chart-')), 'values.yaml');
+    writeFileSync(file, 'queuePartitions: 3\n');
+    const partitioned = renderChart({ valuesFiles: [TEST_VALUES, file] });
+    expect(ofKind(partitioned, 'ConfigMap')[0].data.QUEUE_PARTITIONS).toBe('3');
+    const prefixes = partitionPrefixes(prefixOf(partitioned), 3);
+    for (const [worker, queues] of Object.entries(WORKER_QUEUES)) {
+      const spec = byComponent(partitioned, 'ScaledObject', worker).spec;
+      const listNames = spec.triggers.map((t: Loose) => t.metadata.listName);
+      const expected = queues.flatMap((q) =>
+        (PARTITIONED_QUEUES.includes(q) ? prefixes : [prefixOf(partitioned)]).flatMap((prefix) => {
+          const keys = new QueueKeys(prefix);
+          return [keys.toKey(q, 'wait'), keys.toKey(q, 'prioritized')];
+        }),
+      );
+      expect(listNames.sort()).toEqual(expected.sort());
+      expect(spec.advanced.scalingModifiers.formula.split(' + ').sort()).toEqual(spec.triggers.map((t: Loose) => t.name).sort());
+    }
   });
 
   it('sum every trigger of a worker into one backlog per replica, and never scale a worker to zero', () => {

@@ -1,6 +1,7 @@
 import type { Logger } from '@switchboard/logger';
 import { createBatcher } from '@switchboard/runtime';
 import { enqueueEventFanOut, type FanOutEventJob } from './contracts/event-fanout.queue';
+import { partitionOf, type Partitioned } from './partitions';
 import type { BulkJobAdder } from './queue-contract';
 
 /** The SQL side of publishing: `events.published_at`, which `@switchboard/store`'s events repository sets. */
@@ -91,5 +92,32 @@ export function publishEventsOrLeaveInOutbox(publisher: EventPublisher, logger: 
     } catch (error) {
       logger.error('publishing events failed; they stay in the outbox', { ...fields, events: events.length, error: (error as Error).message });
     }
+  };
+}
+
+/** An event publisher over every queue partition: each event goes to its account's (the outbox sweeper's). */
+export function eventPublisherByAccount(parts: readonly EventPublisher[]): {
+  publish(events: ReadonlyArray<PublishableEvent & { account_id: string }>): Promise<void>;
+} {
+  const publish = publishEventsByAccount({ parts: parts.map((p) => (events: readonly PublishableEvent[]) => p.publish(events)) });
+  return { publish: (events) => publish(events) };
+}
+
+/**
+ * Publishes each event through its account's queue partition (docs/architecture.md#redis-keys-and-cluster): a
+ * caller whose events may belong to several accounts (receipts, inbound replies) hands them over in one call.
+ */
+export function publishEventsByAccount<Event extends PublishableEvent & { account_id: string }>(
+  publishers: Pick<Partitioned<PublishEvents<Event>>, 'parts'>,
+): PublishEvents<Event> {
+  const { parts } = publishers;
+  if (parts.length === 1) return parts[0];
+  return async (events, fields) => {
+    const byPartition = new Map<number, Event[]>();
+    for (const event of events) {
+      const index = partitionOf(event.account_id, parts.length);
+      byPartition.set(index, [...(byPartition.get(index) ?? []), event]);
+    }
+    await Promise.all([...byPartition].map(([index, group]) => parts[index](group, fields)));
   };
 }

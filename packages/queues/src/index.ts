@@ -14,3 +14,5 @@ export * from './trace-context';
 export * from './contracts/voice-calls.queue';
 export * from './fair-share';
 export * from './send-lanes';
+export * from './partitions';
+export * from './partition-layout.guard';

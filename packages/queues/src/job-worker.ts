@@ -1,6 +1,8 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Logger } from '@switchboard/logger';
+import { createConcurrencyLimit, type ConcurrencyLimit } from '@switchboard/runtime';
 import { createWorkerConnection } from './connections';
+import type { QueuePartition } from './partitions';
 import type { JobNameOf, PayloadOf, QueueContract } from './queue-contract';
 import { jobLatencyRecorder, type QueueMetricsRegistry } from './queue-metrics';
 import { queueTelemetry } from './trace-context';
@@ -31,8 +33,13 @@ export interface JobWorkerOptions {
   redisClusterNodes?: readonly string[];
   /** BullMQ key prefix; on a cluster it carries a hash tag (docs/architecture.md#redis-keys-and-cluster). */
   prefix: string;
-  /** Jobs this process runs at once on this queue. */
+  /** Jobs this process runs at once on this queue, every partition it serves taken together. */
   concurrency: number;
+  /**
+   * The queue partitions this worker serves (docs/architecture.md#redis-keys-and-cluster): one BullMQ worker
+   * each, under the partition's prefix. @defaultValue one, under `prefix`
+   */
+  partitions?: readonly QueuePartition[];
   stalledIntervalMs: number;
   lockDurationMs: number;
   /** Stalls (a crash mid-job) before a job fails. @defaultValue BullMQ's 1 */
@@ -46,7 +53,7 @@ export interface JobWorkerOptions {
    */
   autoPipelining?: boolean;
   /** Told of every job as it starts, before its handler runs (a lane's fair-share clock, docs/messages.md#fairness-between-accounts). */
-  onJobStart?: (job: Job) => void;
+  onJobStart?: (job: Job, partition: QueuePartition) => void;
 }
 
 export interface JobWorker {
@@ -65,15 +72,54 @@ function isFinal(job: Job, error: Error): boolean {
   return error instanceof UnrecoverableError || error.name === 'UnrecoverableError' || job.attemptsMade >= (job.opts.attempts ?? 1);
 }
 
+/** A queue's handlers, the same for every partition or built for each (their parts are the partition's). */
+export type JobHandlers<C extends QueueContract> =
+  Record<JobNameOf<C>, JobHandler<PayloadOf<C>>> | ((partition: QueuePartition) => Record<JobNameOf<C>, JobHandler<PayloadOf<C>>>);
+
 /**
- * One BullMQ worker for one queue contract, built the same way in every service: its own blocking
- * connection, dispatch by job name (an unknown name can never succeed, so it is permanent), the
- * handlers' retry policies, and one log line per failure.
+ * The workers of one queue contract, built the same way in every service: one BullMQ worker per partition
+ * served, each with its own blocking connection, dispatch by job name (an unknown name can never succeed,
+ * so it is permanent), the handlers' retry policies, and one log line per failure.
+ *
+ * Across partitions, `concurrency` is the process's total. Each partition's worker may take that many jobs,
+ * and one limit shared by all of them lets that many run, in the order they were taken: a partition with a
+ * backlog fills its worker, but a job of an idle partition is taken at once and starts after the jobs
+ * already waiting, never after the whole backlog. Splitting the concurrency between partitions instead would
+ * leave slots idle while one partition has work and another none.
  */
-export function createJobWorker<C extends QueueContract>(
+export function createJobWorker<C extends QueueContract>(contract: C, handlers: JobHandlers<C>, options: JobWorkerOptions): JobWorker {
+  const partitions = options.partitions ?? [{ index: 0, prefix: options.prefix }];
+  const limit = partitions.length > 1 ? createConcurrencyLimit(options.concurrency) : undefined;
+  const workers = partitions.map((partition) =>
+    createPartitionWorker(
+      contract,
+      typeof handlers === 'function' ? handlers(partition) : handlers,
+      { ...options, prefix: partition.prefix },
+      partition,
+      limit,
+    ),
+  );
+  return {
+    queue: contract.name,
+    setConcurrency(concurrency) {
+      limit?.setLimit(concurrency);
+      for (const worker of workers) worker.setConcurrency(concurrency);
+    },
+    pause: async () => {
+      await Promise.all(workers.map((w) => w.pause()));
+    },
+    close: async () => {
+      await Promise.all(workers.map((w) => w.close()));
+    },
+  };
+}
+
+function createPartitionWorker<C extends QueueContract>(
   contract: C,
   handlers: Record<JobNameOf<C>, JobHandler<PayloadOf<C>>>,
   options: JobWorkerOptions,
+  partition: QueuePartition,
+  limit: ConcurrencyLimit | undefined,
 ): JobWorker {
   type Data = PayloadOf<C>;
   const { logger } = options;
@@ -87,8 +133,11 @@ export function createJobWorker<C extends QueueContract>(
     async (job, token) => {
       const handler = byName.get(job.name);
       if (!handler) throw new UnrecoverableError(`unknown job ${job.name} on ${contract.name}`);
-      options.onJobStart?.(job);
-      return handler.process(job, token);
+      const run = () => {
+        options.onJobStart?.(job, partition);
+        return handler.process(job, token);
+      };
+      return limit ? limit(run) : run();
     },
     {
       connection,

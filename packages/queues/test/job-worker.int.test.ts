@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Queue, type Job } from 'bullmq';
-import { createJobWorker, createWorkerConnection, JOB_RETENTION, payloadType, type QueueContract } from '@switchboard/queues';
+import { createJobWorker, createWorkerConnection, JOB_RETENTION, payloadType, queuePartitions, type QueueContract } from '@switchboard/queues';
 
 const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const prefix = `sbtest${randomBytes(4).toString('hex')}`;
@@ -148,6 +148,44 @@ it('setConcurrency changes how many jobs run at once (the voice orchestrator len
     await worker.close();
     await queue.obliterate({ force: true });
     await queue.close();
+    await connection.quit();
+  }
+});
+
+it('serves several partitions under one concurrency: a job of an idle partition starts before a busy one’s backlog has run', async () => {
+  const queueContract = contract();
+  const { logger } = recordingLogger();
+  const partitions = queuePartitions(`{${prefix}}`, 2);
+  const started: string[] = [];
+  let running = 0;
+  let mostAtOnce = 0;
+  const worker = createJobWorker(
+    queueContract,
+    ({ index }) => ({
+      ping: async (job: Job<PingJob>) => {
+        started.push(`${index}:${job.data.n}`);
+        running += 1;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await new Promise((r) => setTimeout(r, 20));
+        running -= 1;
+      },
+    }),
+    { redisUrl, prefix, partitions, concurrency: 2, stalledIntervalMs: 30_000, lockDurationMs: 30_000, logger },
+  );
+  const connection = createWorkerConnection(redisUrl);
+  const queues = partitions.map((p) => new Queue<PingJob>(queueContract.name, { connection, prefix: p.prefix }));
+  try {
+    await queues[0].addBulk(Array.from({ length: 40 }, (_, n) => ({ name: 'ping', data: { n }, opts: queueContract.jobOptions })));
+    await until(() => started.length >= 4, 'the busy partition to start');
+    await queues[1].add('ping', { n: 0 }, queueContract.jobOptions);
+    await until(() => started.includes('1:0'), 'the idle partition’s job to start');
+    // Behind at most what partition 0's worker had taken (its concurrency) and what had run: not behind all 40.
+    expect(started.indexOf('1:0')).toBeLessThan(20);
+    await until(() => started.length === 41, 'every job to run');
+    expect(mostAtOnce).toBe(2);
+  } finally {
+    await worker.close();
+    await Promise.all(queues.map((q) => q.obliterate({ force: true }).then(() => q.close())));
     await connection.quit();
   }
 });

@@ -19,6 +19,20 @@ describe('queue metrics', () => {
     expect(text).toContain('switchboard_queue_oldest_job_age_seconds{queue="message-send",state="active"} 0');
   });
 
+  it('report a queue opened once per partition as one series: the depths added, the oldest job of all', async () => {
+    const registry = new MetricsRegistry();
+    const now = 1_000_000;
+    const partition = (waiting: number, firstAt: number) => ({
+      name: 'message-send',
+      getJobCounts: async () => ({ wait: waiting, prioritized: 0, delayed: 0, active: 0, failed: 0 }),
+      getJobs: async (states: string[]) => (states.includes('wait') ? [{ timestamp: firstAt }] : []),
+    });
+    reportQueueDepths(registry, [partition(2, now - 30_000), partition(5, now - 120_000), partition(1, now - 10_000)] as never[], () => now);
+    const text = await registry.collect();
+    expect(text).toContain('switchboard_queue_jobs{queue="message-send",state="waiting"} 8');
+    expect(text).toContain('switchboard_queue_oldest_job_age_seconds{queue="message-send",state="waiting"} 120');
+  });
+
   it('record enqueue-to-processed without the intended delay', () => {
     const registry = new MetricsRegistry();
     const record = jobLatencyRecorder(registry);

@@ -17,6 +17,17 @@ export interface CommonConfig {
    * Tests give each run its own.
    */
   queuePrefix: string;
+  /**
+   * QUEUE_PARTITIONS: how many hash tags the queues and per-account keys are split over, so that a Redis Cluster
+   * spreads them over its masters (docs/architecture.md#redis-keys-and-cluster). 1 keeps one tag and today's keys.
+   * @defaultValue 1
+   */
+  queuePartitions: number;
+  /**
+   * SERVE_PARTITIONS: the partitions a worker process serves (`0,2`); empty serves every one. The gateway
+   * accepts into every partition whatever this says. @defaultValue every partition
+   */
+  servePartitions: number[];
   logLevel: string;
   /** LOG_FORMAT json or pretty; unset: pretty when stdout is a TTY, else json (docs/configuration.md#logs). */
   logFormat: LogFormat;
@@ -49,6 +60,17 @@ function redisProblems(c: Pick<CommonConfig, 'redisClusterNodes' | 'queuePrefix'
   return problems;
 }
 
+/** The largest QUEUE_PARTITIONS (packages/queues/src/partitions.ts states the same bound). */
+const MAX_QUEUE_PARTITIONS = 64;
+
+function servePartitions(r: EnvReader, partitions: number): number[] {
+  const listed = r.list('SERVE_PARTITIONS', []);
+  const indexes = listed.map(Number);
+  const bad = listed.filter((text, i) => !/^\d+$/.test(text.trim()) || indexes[i] >= partitions);
+  if (bad.length > 0) r.problems.push(`SERVE_PARTITIONS: "${bad.join(',')}" is not a partition index below QUEUE_PARTITIONS (${partitions})`);
+  return [...new Set(indexes)].sort((a, b) => a - b);
+}
+
 function otlpTracesUrl(r: EnvReader): string | undefined {
   const base = r.optionalString('OTEL_EXPORTER_OTLP_ENDPOINT');
   const url = base ? `${base.replace(/\/+$/, '')}/v1/traces` : undefined;
@@ -58,11 +80,14 @@ function otlpTracesUrl(r: EnvReader): string | undefined {
 
 /** Reads the shared variables of docs/configuration.md ("Shared") with their one set of defaults, and refuses retired ones. */
 export function readCommonConfig(r: EnvReader): CommonConfig {
+  const queuePartitions = r.int('QUEUE_PARTITIONS', 1, { min: 1, max: MAX_QUEUE_PARTITIONS });
   const config: CommonConfig = {
     databaseUrl: r.string('DATABASE_URL'),
     redisUrl: r.string('REDIS_URL', 'redis://127.0.0.1:6379'),
     redisClusterNodes: r.list('REDIS_CLUSTER_NODES', []),
     queuePrefix: r.string('QUEUE_PREFIX', DEFAULT_QUEUE_PREFIX),
+    queuePartitions,
+    servePartitions: servePartitions(r, queuePartitions),
     logLevel: r.string('LOG_LEVEL', 'info'),
     logFormat: r.optionalString('LOG_FORMAT')
       ? r.parsed('LOG_FORMAT', (text) => chooseLogFormat(text, false), 'json or pretty')

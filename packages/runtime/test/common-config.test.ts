@@ -42,6 +42,20 @@ describe('shared Redis settings', () => {
   ])('hash tag in %j: %s', (prefix, tagged) => expect(hasHashTag(prefix)).toBe(tagged));
 });
 
+describe('queue partition settings', () => {
+  it('default to one partition, served whole', () => {
+    expect(read({}).config).toMatchObject({ queuePartitions: 1, servePartitions: [] });
+  });
+
+  it('read the partitions a worker serves, and name an index that is not below QUEUE_PARTITIONS', () => {
+    expect(read({ QUEUE_PARTITIONS: '6', SERVE_PARTITIONS: '2, 0,2' }).config).toMatchObject({ queuePartitions: 6, servePartitions: [0, 2] });
+    expect(read({ QUEUE_PARTITIONS: '3', SERVE_PARTITIONS: '1,3,x' }).problems).toEqual([
+      'SERVE_PARTITIONS: "3,x" is not a partition index below QUEUE_PARTITIONS (3)',
+    ]);
+    expect(read({ QUEUE_PARTITIONS: '0' }).problems).toEqual([expect.stringContaining('QUEUE_PARTITIONS must be an integer in 1..64')]);
+  });
+});
+
 describe('tracing settings', () => {
   it('are on with an OTLP endpoint, whose traces path follows the OpenTelemetry convention', () => {
     expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318/' }).config).toMatchObject({

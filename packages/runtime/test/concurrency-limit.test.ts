@@ -46,4 +46,27 @@ describe('batch admission', () => {
     expect(thirdStarted).toBe(true);
     await third;
   });
+
+  it('starts waiting work when the limit grows, and lets running work finish when it shrinks', async () => {
+    const admitted = createConcurrencyLimit(1);
+    const works = [deferred(), deferred(), deferred(), deferred()];
+    const started: number[] = [];
+    const results = works.map((w, i) => admitted(() => (started.push(i), w.promise)));
+    await turn();
+    expect(started).toEqual([0]);
+    admitted.setLimit(3);
+    await turn();
+    expect(started).toEqual([0, 1, 2]);
+    admitted.setLimit(1);
+    works[0].finish('a');
+    works[1].finish('b');
+    await turn();
+    // Two of three finished, one still runs: at the new limit of one, nothing else starts.
+    expect(started).toEqual([0, 1, 2]);
+    works[2].finish('c');
+    await turn();
+    expect(started).toEqual([0, 1, 2, 3]);
+    works[3].finish('d');
+    await expect(Promise.all(results)).resolves.toEqual(['a', 'b', 'c', 'd']);
+  });
 });

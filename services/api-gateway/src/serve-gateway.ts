@@ -5,17 +5,23 @@ import { getLogger, type Logger } from '@switchboard/logger';
 import {
   createProducerConnection,
   enableTracing,
+  ensurePartitionLayout,
   flushTraces,
   EVENT_FANOUT_QUEUE,
   openQueue,
   openSendLanes,
   PROVIDER_CALLBACKS_QUEUE,
   reportQueueDepths,
+  jobAdderByJobId,
+  queuePartitions,
   TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
 import { createHttpDrain, installShutdown, MetricsRegistry } from '@switchboard/runtime';
-import { createDb, createSecretCipher, migrate, resealSecrets } from '@switchboard/store';
-import { createApp } from './app';
+import { copyStateToPartitions } from '@switchboard/shared-state';
+import { createCustomerWindowsRepository, createDb, createSecretCipher, createSuppressionsRepository, migrate, resealSecrets } from '@switchboard/store';
+import { createApp, createPartitionedApp } from './app';
+import { createGatewayAuthenticator } from './areas/gateway-context';
+import { createDependencyGuard } from './http/dependency-guard';
 import { createClusterStarting } from './cluster/cluster-readiness';
 import { createMetricsScrape } from './cluster/worker-metrics';
 import { describeConfig, loadConfig, type GatewayConfig } from './config';
@@ -47,20 +53,32 @@ function watchRedis(redis: Redis, logger: Logger): void {
   });
 }
 
+/**
+ * A partition's own producer connection. ioredis auto-pipelining groups a script call (EVALSHA) by its SHA, not by its
+ * keys: on a Redis Cluster one connection would put the same BullMQ script for two partitions on different masters into
+ * one pipeline, which the client refuses. One connection per partition keeps each pipeline within one partition's slot.
+ */
+async function partitionConnection(config: GatewayConfig, logger: Logger): Promise<Redis> {
+  const redis = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
+  watchRedis(redis, logger);
+  await untilReady(redis, config.startupTimeoutMs);
+  return redis;
+}
+
 /** One whole gateway process: the only one, or one cluster worker of several (main.ts decides). */
 /**
  * With REDIS_MIN_REPLICAS_ACK, the acknowledgement's connection of its own (WAIT blocks the connection it is on);
  * without, nothing: no connection, no WAIT (docs/operations.md#redis-failover).
  */
-async function openReplicaAck(config: Readonly<GatewayConfig>, logger: Logger): Promise<{ ack: ReplicaAck; close: () => Promise<unknown> }> {
+async function openReplicaAck(config: Readonly<GatewayConfig>, logger: Logger, keyPrefix: string): Promise<{ ack: ReplicaAck; close: () => Promise<unknown> }> {
   if (config.redisMinReplicasAck === 0) return { ack: noReplicaAck, close: () => Promise.resolve() };
   const connection = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
   // Outages are already logged by watchRedis on the main connection.
   connection.on('error', () => undefined);
   await untilReady(connection, config.startupTimeoutMs);
-  logger.info('replica acknowledgement on', { min_replicas: config.redisMinReplicasAck });
+  logger.info('replica acknowledgement on', { min_replicas: config.redisMinReplicasAck, prefix: keyPrefix });
   return {
-    ack: createReplicaAck({ redis: connection, keyPrefix: config.queuePrefix, minReplicas: config.redisMinReplicasAck, logger }),
+    ack: createReplicaAck({ redis: connection, keyPrefix, minReplicas: config.redisMinReplicasAck, logger }),
     close: () => connection.quit().catch(() => connection.disconnect()),
   };
 }
@@ -82,35 +100,64 @@ export async function serveGateway(): Promise<void> {
   const redis = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
   watchRedis(redis, logger);
   await untilReady(redis, config.startupTimeoutMs);
-  const replicas = await openReplicaAck(config, logger);
-  const queueOptions = { connection: redis, prefix: config.queuePrefix };
-  const sendLanes = openSendLanes(queueOptions);
-  const callbackQueue = openQueue(PROVIDER_CALLBACKS_QUEUE, queueOptions);
-  const templateQueue = openQueue(TEMPLATE_SUBMIT_QUEUE, queueOptions);
-  const eventFanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOptions);
-  for (const queue of [...sendLanes.all, callbackQueue, templateQueue, eventFanoutQueue]) {
+  // Refuses to start while jobs of another QUEUE_PARTITIONS wait; on a change, rebuilds the hot path's copies first
+  // (docs/operations.md#changing-queue-partitions).
+  await ensurePartitionLayout({
+    redis,
+    prefix: config.queuePrefix,
+    partitions: config.queuePartitions,
+    logger,
+    copyState: (prefixOf) =>
+      copyStateToPartitions({ redis, prefixOf, suppressions: createSuppressionsRepository(db), windows: createCustomerWindowsRepository(db) }),
+  });
+  const shared = { connection: redis, prefix: config.queuePrefix };
+  // Templates are submitted upstream from the store, a few a day: on the shared tag.
+  const templateQueue = openQueue(TEMPLATE_SUBMIT_QUEUE, shared);
+  const partitions = await Promise.all(
+    queuePartitions(config.queuePrefix, config.queuePartitions).map(async ({ prefix }, _i, all) => {
+      const connection = all.length === 1 ? redis : await partitionConnection(config, logger);
+      const replicas = await openReplicaAck(config, logger, prefix);
+      return {
+        prefix,
+        redis: connection,
+        replicas,
+        replicaAck: replicas.ack,
+        sendLanes: openSendLanes({ connection, prefix }),
+        callbackQueue: openQueue(PROVIDER_CALLBACKS_QUEUE, { connection, prefix }),
+        eventFanoutQueue: openQueue(EVENT_FANOUT_QUEUE, { connection, prefix }),
+      };
+    }),
+  );
+  const queues = [templateQueue, ...partitions.flatMap((p) => [...p.sendLanes.all, p.callbackQueue, p.eventFanoutQueue])];
+  // Callbacks arrive without an account: each to the partition of its job id, a digest of what the upstream signed.
+  const callbackJobs = jobAdderByJobId(partitions.map((p) => p.callbackQueue));
+  for (const queue of queues) {
     // Outages are already logged by watchRedis; an unhandled 'error' event would crash the process.
     queue.on('error', () => undefined);
     await queue.waitUntilReady();
   }
 
   const metrics = new MetricsRegistry();
-  reportQueueDepths(metrics, [...sendLanes.all, callbackQueue, templateQueue, eventFanoutQueue]);
-  const app = createApp({
+  reportQueueDepths(metrics, queues);
+  const common = {
     config,
     logger,
     db,
     redis,
-    sendLanes,
-    callbackQueue,
+    callbackJobs,
     templateQueue,
-    eventFanoutQueue,
     metrics,
     scrapeMetrics: createMetricsScrape(metrics),
-    replicaAck: replicas.ack,
+    // A callback's job goes to the partition of its job id, not its account's: confirm every partition's writes.
+    callbackReplicaAck: () => Promise.all(partitions.map((p) => p.replicaAck())).then(() => undefined),
     isStarting: createClusterStarting(),
     isDraining: () => http.isDraining(),
-  });
+  };
+  // One partition: one app, as without partitions. More: one app each, behind a front door that picks by account.
+  const app =
+    partitions.length === 1
+      ? createApp({ ...common, ...partitions[0] })
+      : createPartitionedApp(common, partitions, createGatewayAuthenticator(db, createDependencyGuard(logger), Date.now));
   const gatewayServer = createGatewayServer(app, config.tls, logger);
   const { server } = gatewayServer;
   const http = createHttpDrain(server, { idleGraceMs: config.drainIdleGraceMs, deadlineMs: config.drainDeadlineMs });
@@ -121,8 +168,15 @@ export async function serveGateway(): Promise<void> {
   reloadCertificateOnSighup(gatewayServer);
   installShutdown(logger, [
     { name: 'http', run: () => http.drain() },
-    { name: 'queues', run: () => Promise.all([sendLanes.close(), callbackQueue.close(), templateQueue.close(), eventFanoutQueue.close()]) },
-    { name: 'redis', run: () => Promise.all([redis.quit().catch(() => redis.disconnect()), replicas.close()]) },
+    { name: 'queues', run: () => Promise.all(queues.map((q) => q.close())) },
+    {
+      name: 'redis',
+      run: () =>
+        Promise.all([
+          ...[...new Set([redis, ...partitions.map((p) => p.redis)])].map((r) => r.quit().catch(() => r.disconnect())),
+          ...partitions.map((p) => p.replicas.close()),
+        ]),
+    },
     { name: 'store', run: () => db.close() },
     { name: 'traces', run: flushTraces },
   ]);

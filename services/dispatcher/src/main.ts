@@ -1,20 +1,26 @@
 import {
   createJobWorker,
   createProducerConnection,
+  createWorkerConnection,
   enableTracing,
+  ensurePartitionLayout,
   flushTraces,
   MESSAGE_TIMERS_QUEUE,
+  partitioned,
   PROVIDER_CALLBACKS_QUEUE,
+  queuePartitions,
   reportQueueDepths,
+  servedPartitions,
   TEMPLATE_SUBMIT_QUEUE,
 } from '@switchboard/queues';
 import { runWorkerService } from '@switchboard/runtime';
-import { createMessageWritesRepository, openMigratedDb } from '@switchboard/store';
+import { copyStateToPartitions } from '@switchboard/shared-state';
+import { createCustomerWindowsRepository, createMessageWritesRepository, createSuppressionsRepository, openMigratedDb } from '@switchboard/store';
 import { describeConfig, loadConfig } from './config';
 import { createPendingAcceptances } from './dispatch/pending-acceptances';
 import { createSendWorkers } from './dispatch/send-workers';
 import { createDispatcherMetrics } from './metrics';
-import { wireCallbackProcessors, wireCallbackQueue } from './wiring/callbacks.wiring';
+import { wireCallbackProcessors, wireCallbackQueues, type DispatcherPartition } from './wiring/callbacks.wiring';
 import type { DispatcherContext } from './wiring/dispatcher-context';
 import { wireEventPublishing } from './wiring/events.wiring';
 import { wireSending } from './wiring/sending.wiring';
@@ -29,6 +35,21 @@ runWorkerService({
     enableTracing(config.tracingEnabled, { service: 'dispatcher', otlpTracesUrl: config.otlpTracesUrl });
     const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
     const redis = createProducerConnection(config);
+    // Refuses to start while jobs of another QUEUE_PARTITIONS wait; on a change, rebuilds the hot path's copies first
+    // (docs/operations.md#changing-queue-partitions). On a connection that waits for Redis: the producer's fails at once.
+    const layoutRedis = createWorkerConnection(config);
+    try {
+      await ensurePartitionLayout({
+        redis: layoutRedis,
+        prefix: config.queuePrefix,
+        partitions: config.queuePartitions,
+        logger,
+        copyState: (prefixOf) =>
+          copyStateToPartitions({ redis: layoutRedis, prefixOf, suppressions: createSuppressionsRepository(db), windows: createCustomerWindowsRepository(db) }),
+      });
+    } finally {
+      await layoutRedis.quit().catch(() => layoutRedis.disconnect());
+    }
     const metrics = createDispatcherMetrics();
     const ctx: DispatcherContext = {
       config,
@@ -41,12 +62,21 @@ runWorkerService({
       clock: Date.now,
     };
     const upstreams = wireUpstreams(ctx);
-    const events = wireEventPublishing(ctx);
     // An SMS receipt that overtakes its acceptance waits for that write (docs/performance/dispatch.md#dispatch).
     const pendingAcceptances = createPendingAcceptances();
-    const callbackQueue = wireCallbackQueue(ctx, upstreams, pendingAcceptances);
-    const sending = wireSending(ctx, upstreams, events, pendingAcceptances);
-    const { providerCallback, submitTemplate } = wireCallbackProcessors(ctx, upstreams, events, sending);
+    // Every partition's parts, served or not: a callback may concern any account (docs/architecture.md#redis-keys-and-cluster).
+    const all = queuePartitions(config.queuePrefix, config.queuePartitions);
+    // Each partition on a connection of its own: auto-pipelining groups script calls by SHA, not by key, and a
+    // cluster refuses a pipeline whose keys live on two masters.
+    const connections = all.length === 1 ? [redis] : all.map(() => createProducerConnection(config));
+    const callbackQueues = wireCallbackQueues(ctx, upstreams, pendingAcceptances, connections);
+    const partitions = partitioned(all, ({ prefix, index }): DispatcherPartition => {
+      const connection = connections[index];
+      const partitionCtx = { ...ctx, redis: connection, queueOptions: { connection, prefix } };
+      const events = wireEventPublishing(partitionCtx);
+      return { prefix, events, sending: wireSending(partitionCtx, upstreams, events, pendingAcceptances) };
+    });
+    const { providerCallback, submitTemplate } = wireCallbackProcessors(ctx, upstreams, partitions);
 
     const workerOptions = {
       redisUrl: config.redisUrl,
@@ -58,22 +88,24 @@ runWorkerService({
       logger,
       metrics: metrics.registry,
     };
-    reportQueueDepths(metrics.registry, [...sending.sendLanes.all, sending.timerQueue, callbackQueue]);
-    const { messageTimer } = sending;
+    const served = { ...workerOptions, partitions: servedPartitions(all, config.servePartitions) };
+    const sendings = partitions.parts.map((p) => p.sending);
+    reportQueueDepths(metrics.registry, [...sendings.flatMap((s) => [...s.sendLanes.all, s.timerQueue]), ...callbackQueues]);
     const workers = [
       ...createSendWorkers({
-        sendMessage: sending.sendMessage,
-        sendChunk: sending.sendChunk,
-        startedIn: sending.laneTurns.startedIn,
-        options: workerOptions,
+        partitions: sendings,
+        options: served,
         concurrency: { transactional: config.concurrency, bulk: config.bulkConcurrency },
       }),
       createJobWorker(
         MESSAGE_TIMERS_QUEUE,
-        { [MESSAGE_TIMERS_QUEUE.jobs.fallbackCheck]: messageTimer, [MESSAGE_TIMERS_QUEUE.jobs.expire]: messageTimer },
-        workerOptions,
+        ({ index }) => {
+          const { messageTimer } = sendings[index];
+          return { [MESSAGE_TIMERS_QUEUE.jobs.fallbackCheck]: messageTimer, [MESSAGE_TIMERS_QUEUE.jobs.expire]: messageTimer };
+        },
+        served,
       ),
-      createJobWorker(PROVIDER_CALLBACKS_QUEUE, { [PROVIDER_CALLBACKS_QUEUE.jobs.providerCallback]: providerCallback }, workerOptions),
+      createJobWorker(PROVIDER_CALLBACKS_QUEUE, { [PROVIDER_CALLBACKS_QUEUE.jobs.providerCallback]: providerCallback }, served),
       createJobWorker(TEMPLATE_SUBMIT_QUEUE, { [TEMPLATE_SUBMIT_QUEUE.jobs.submitTemplate]: submitTemplate }, workerOptions),
     ];
 
@@ -90,13 +122,17 @@ runWorkerService({
       shutdown: [
         { name: 'workers', run: () => Promise.all(workers.map((w) => w.close())) },
         { name: 'upstream state sync', run: () => upstreams.stopSync() },
-        { name: 'lane turns', run: () => sending.laneTurns.stop() },
+        { name: 'lane turns', run: () => sendings.forEach((s) => s.laneTurns.stop()) },
         { name: 'smpp sessions', run: upstreams.closeSessions },
         {
           name: 'queues',
-          run: () => Promise.all([callbackQueue.close(), events.eventFanoutQueue.close(), sending.timerQueue.close(), sending.sendLanes.close()]),
+          run: () =>
+            Promise.all([
+              ...callbackQueues.map((q) => q.close()),
+              ...partitions.parts.flatMap((p) => [p.events.eventFanoutQueue.close(), p.sending.timerQueue.close(), p.sending.sendLanes.close()]),
+            ]),
         },
-        { name: 'redis', run: () => redis.quit().catch(() => redis.disconnect()) },
+        { name: 'redis', run: () => Promise.all([...new Set([redis, ...connections])].map((r) => r.quit().catch(() => r.disconnect()))) },
         { name: 'database', run: () => db.close() },
         { name: 'traces', run: flushTraces },
       ],

@@ -6,8 +6,12 @@ import {
   createWorkerConnection,
   EVENT_FANOUT_QUEUE,
   enqueueRedial,
+  ensurePartitionLayout,
   openQueue,
+  publishEventsByAccount,
   publishEventsOrLeaveInOutbox,
+  queuePartitions,
+  servedPartitions,
   VOICE_CALLS_QUEUE,
 } from '@switchboard/queues';
 import { runWorkerService } from '@switchboard/runtime';
@@ -31,11 +35,21 @@ runWorkerService({
   start: async ({ config, logger }) => {
     const orchestratorId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
     const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
-    const redis = createWorkerConnection(config.redisUrl);
-    const subscriber = createWorkerConnection(config.redisUrl);
-    const fanout = openQueue(EVENT_FANOUT_QUEUE, { connection: redis, prefix: config.queuePrefix });
-    const callQueue = openQueue(VOICE_CALLS_QUEUE, { connection: redis, prefix: config.queuePrefix });
-    const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: fanout, outbox: createEventsRepository(db) }), logger);
+    const redis = createWorkerConnection(config);
+    const subscriber = createWorkerConnection(config);
+    // Refuses to start while jobs of another QUEUE_PARTITIONS wait (docs/operations.md#changing-queue-partitions).
+    await ensurePartitionLayout({ redis, prefix: config.queuePrefix, partitions: config.queuePartitions, logger });
+    // Each partition's call queue and event fan-out (docs/architecture.md#redis-keys-and-cluster); a call's events
+    // go to its account's partition, a redial to the queue the call came from.
+    const all = queuePartitions(config.queuePrefix, config.queuePartitions);
+    const queues = all.map(({ prefix }) => ({
+      fanout: openQueue(EVENT_FANOUT_QUEUE, { connection: redis, prefix }),
+      calls: openQueue(VOICE_CALLS_QUEUE, { connection: redis, prefix }),
+    }));
+    const outbox = createEventsRepository(db);
+    const publishEvents = publishEventsByAccount({
+      parts: queues.map(({ fanout }) => publishEventsOrLeaveInOutbox(createEventPublisher({ queue: fanout, outbox }), logger)),
+    });
     // Its legs end themselves (failed / orchestrator_lost) and the next call starts a new thread (docs/voice-telephony.md#media-thread).
     onMediaThreadLost(({ reason, legs }) => logger.error('media thread died; ending the calls whose media it held', { reason, calls: legs }));
     const openTrunk = (t: TrunkSettings) =>
@@ -59,39 +73,39 @@ runWorkerService({
     });
     const tts = createTextToSpeech(config.speech.tts);
     const speechRecognizer = createSpeechRecognizer(config.speech.stt);
-    const placeCall = createPlaceCallProcessor({
-      progress,
-      agents: createAgentsRepository(db),
-      trunks,
-      orchestratorId,
-      redial: (callId, attempt, delayMs) => enqueueRedial(callQueue, { call_id: callId }, attempt, delayMs),
-      liveCalls,
-      publishEvents,
-      speak: (text, voice) => tts.synthesize(text, voice ?? undefined),
-      fetchJson: createGuardedHttpClient(config.httpNodePolicy),
-      recognize: (...args) => speechRecognizer.recognize(...args),
-      matchPhrase,
-      llmFor: (mode, model) => {
-        const target = mode === 'test' ? { baseUrl: config.sandboxLlmBaseUrl } : config.llm;
-        return target ? { ...target, model: model ?? config.llmModel, timeoutMs: LLM_TIMEOUT_MS } : undefined;
-      },
-      lines,
+    const placeCallIn = (callQueue: (typeof queues)[number]['calls']) =>
+      createPlaceCallProcessor({
+        progress,
+        agents: createAgentsRepository(db),
+        trunks,
+        orchestratorId,
+        redial: (callId, attempt, delayMs) => enqueueRedial(callQueue, { call_id: callId }, attempt, delayMs),
+        liveCalls,
+        publishEvents,
+        speak: (text, voice) => tts.synthesize(text, voice ?? undefined),
+        fetchJson: createGuardedHttpClient(config.httpNodePolicy),
+        recognize: (...args) => speechRecognizer.recognize(...args),
+        matchPhrase,
+        llmFor: (mode, model) => {
+          const target = mode === 'test' ? { baseUrl: config.sandboxLlmBaseUrl } : config.llm;
+          return target ? { ...target, model: model ?? config.llmModel, timeoutMs: LLM_TIMEOUT_MS } : undefined;
+        },
+        lines,
+        logger,
+      });
+    const placeCalls = queues.map(({ calls }) => placeCallIn(calls));
+    // A stalled call job is not run again: its call is ended as orchestrator_lost by the heartbeat sweep instead.
+    const worker = createJobWorker(VOICE_CALLS_QUEUE, ({ index }) => ({ [VOICE_CALLS_QUEUE.jobs.placeCall]: placeCalls[index] }), {
+      redisUrl: config.redisUrl,
+      redisClusterNodes: config.redisClusterNodes,
+      prefix: config.queuePrefix,
+      partitions: servedPartitions(all, config.servePartitions),
+      concurrency: config.capacity,
+      stalledIntervalMs: config.stalledIntervalMs,
+      lockDurationMs: config.lockDurationMs,
+      maxStalledCount: 0,
       logger,
     });
-    // A stalled call job is not run again: its call is ended as orchestrator_lost by the heartbeat sweep instead.
-    const worker = createJobWorker(
-      VOICE_CALLS_QUEUE,
-      { [VOICE_CALLS_QUEUE.jobs.placeCall]: placeCall },
-      {
-        redisUrl: config.redisUrl,
-        prefix: config.queuePrefix,
-        concurrency: config.capacity,
-        stalledIntervalMs: config.stalledIntervalMs,
-        lockDurationMs: config.lockDurationMs,
-        maxStalledCount: 0,
-        logger,
-      },
-    );
     const heartbeat = startCallHeartbeat({
       progress,
       liveCalls,
@@ -113,7 +127,7 @@ runWorkerService({
         { name: 'close workers (active calls finish)', run: () => worker.close() },
         { name: 'stop heartbeat', run: () => heartbeat.stop() },
         { name: 'close sip trunks', run: () => Promise.all([trunks.test.close(), trunks.live?.close()]) },
-        { name: 'close queues', run: () => Promise.all([fanout.close(), callQueue.close()]) },
+        { name: 'close queues', run: () => Promise.all(queues.flatMap((q) => [q.fanout.close(), q.calls.close()])) },
         { name: 'close redis', run: () => Promise.all([redis.quit(), subscriber.quit()]) },
         { name: 'close database', run: () => db.close() },
       ],

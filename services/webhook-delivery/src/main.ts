@@ -1,12 +1,14 @@
 import {
-  createEventPublisher,
   createJobWorker,
   createWorkerConnection,
   enableTracing,
+  ensurePartitionLayout,
+  eventPublisherByAccount,
   flushTraces,
   EVENT_FANOUT_QUEUE,
-  openQueue,
+  queuePartitions,
   reportQueueDepths,
+  servedPartitions,
   WEBHOOK_DELIVERY_QUEUE,
 } from '@switchboard/queues';
 import { MetricsRegistry, runWorkerService } from '@switchboard/runtime';
@@ -19,14 +21,9 @@ import {
   resealSecrets,
   withPreparedStatements,
 } from '@switchboard/store';
-import { RETRY_JITTER_RATIO } from '@switchboard/webhooks';
 import { describeConfig, loadConfig } from './config';
-import { createBatchedStore } from './batched-store';
-import { createEndpointSlots, ENDPOINT_SLOT_LEASE_MS } from './endpoint-slots';
+import { wireDeliveryPartition } from './delivery-partition';
 import { createWebhookSender, RESPONSE_EXCERPT_CHARS, RESPONSE_LIMIT_BYTES } from './http/webhook-sender';
-import { createDeliveryAttempt } from './processors/delivery-attempt';
-import { createDeliverWebhookHandler, SATURATION_DELAY_MS } from './processors/deliver-webhook.processor';
-import { createFanOutEventProcessor } from './processors/fan-out-event.processor';
 import { createOutboxSweeper, OUTBOX_BATCH_SIZE } from './outbox-sweeper';
 import { createPartitionMaintenance, PARTITION_MAINTENANCE_INTERVAL_MS } from './partition-maintenance';
 import { withOpenedSecretsCache } from './opened-secrets-cache';
@@ -47,111 +44,89 @@ runWorkerService({
     if (sealing.unreadable.length > 0) logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
     // Commands issued in the same tick (slot acquires and releases, addBulk) leave in one write.
     const redis = createWorkerConnection(config, { enableAutoPipelining: true });
-    const queueOpts = { connection: redis, prefix: config.queuePrefix };
-    const fanoutQueue = openQueue(EVENT_FANOUT_QUEUE, queueOpts);
-    const deliveryQueue = openQueue(WEBHOOK_DELIVERY_QUEUE, queueOpts);
+    // Refuses to start while jobs of another QUEUE_PARTITIONS wait (docs/operations.md#changing-queue-partitions).
+    await ensurePartitionLayout({ redis, prefix: config.queuePrefix, partitions: config.queuePartitions, logger });
 
     const metrics = new MetricsRegistry();
     const attempts = metrics.counter('switchboard_webhook_attempts_total', 'Webhook delivery attempts by outcome and endpoint class.');
     const latency = metrics.histogram('switchboard_webhook_attempt_seconds', 'Webhook attempt latency by outcome and endpoint class.');
-    reportQueueDepths(metrics, [fanoutQueue, deliveryQueue]);
 
     // The fan-out and attempt statements run many times a second: parsed and planned once per connection. A pooler in
     // front of PostgreSQL must carry prepared statements (docs/operations.md#scale).
     const hotDb = withPreparedStatements(db);
     const events = createEventsRepository(hotDb);
-    const endpoints = createWebhookEndpointsRepository(db, secrets);
-    // Each attempt opens the secrets it reads; the same stored value opens to the same secret every time.
-    const deliveries = createWebhookDeliveriesRepository(hotDb, withOpenedSecretsCache(secrets));
-    // Concurrent jobs share their store round trips: the store, not the CPU, bounds throughput.
-    const batched = createBatchedStore({ events, deliveries, deliveryQueue, retryScheduleMs: config.retryScheduleMs });
-    const clock = () => new Date();
-    const slots = createEndpointSlots({
+    const shared = {
+      config,
       redis,
-      prefix: config.queuePrefix,
-      limit: config.endpointConcurrency,
-      holdMs: config.timeoutMs + 5_000,
-      leaseMs: ENDPOINT_SLOT_LEASE_MS,
-    });
-
-    const attemptDeps = {
-      loadDelivery: batched.loadDelivery,
-      storeSuccess: batched.storeSuccess,
-      deliveries,
-      endpoints,
+      events,
+      endpoints: createWebhookEndpointsRepository(db, secrets),
+      // Each attempt opens the secrets it reads; the same stored value opens to the same secret every time.
+      deliveries: createWebhookDeliveriesRepository(hotDb, withOpenedSecretsCache(secrets)),
       send: createWebhookSender({
         policy: config.policy,
         timeoutMs: config.timeoutMs,
         responseLimitBytes: RESPONSE_LIMIT_BYTES,
         excerptChars: RESPONSE_EXCERPT_CHARS,
       }),
-      slots,
-      retryScheduleMs: config.retryScheduleMs,
-      jitterRatio: RETRY_JITTER_RATIO,
-      disableAfterMs: config.disableAfterMs,
-      clock,
       onAttempt: (outcome: 'delivered' | 'failed' | 'refused', ms: number, endpointClass: 'endpoint' | 'callback_url') => {
         attempts.inc({ outcome, endpoint_class: endpointClass });
         latency.observe({ outcome, endpoint_class: endpointClass }, ms / 1000);
       },
     };
-    // The first attempt of each delivery is made by the fan-out job: one BullMQ job per event, not two.
-    const fanOutEvent = createFanOutEventProcessor({
-      events,
-      deliveries,
-      loadPlan: batched.loadPlan,
-      createDeliveries: batched.createDeliveries,
-      enqueue: batched.enqueueDeliveries,
-      markPublished: batched.markPublished,
-      attemptFirst: createDeliveryAttempt(attemptDeps),
-      saturationDelayMs: SATURATION_DELAY_MS,
-      deliveryQueue,
-      retryScheduleMs: config.retryScheduleMs,
-      clock,
-    });
-    const deliverWebhook = createDeliverWebhookHandler({ ...attemptDeps, saturationDelayMs: SATURATION_DELAY_MS });
+    // Every partition's queues (the sweeper publishes for any account); workers for the served ones (docs/architecture.md#redis-keys-and-cluster).
+    const all = queuePartitions(config.queuePrefix, config.queuePartitions);
+    // Each partition on a connection of its own: auto-pipelining groups script calls by SHA, not by key, and a
+    // cluster refuses a pipeline whose keys live on two masters.
+    const connections = all.length === 1 ? [redis] : all.map(() => createWorkerConnection(config, { enableAutoPipelining: true }));
+    const partitions = all.map(({ prefix, index }) => wireDeliveryPartition({ ...shared, redis: connections[index] }, prefix));
+    reportQueueDepths(
+      metrics,
+      partitions.flatMap((p) => [p.fanoutQueue, p.deliveryQueue]),
+    );
     // A crash mid-attempt must lead to a retry, not a failed job: deliveries survive repeated crashes.
     const workerOptions = {
       redisUrl: config.redisUrl,
       redisClusterNodes: config.redisClusterNodes,
       prefix: config.queuePrefix,
+      partitions: servedPartitions(all, config.servePartitions),
       stalledIntervalMs: config.stalledIntervalMs,
       lockDurationMs: config.lockDurationMs,
       maxStalledCount: 100,
       logger,
       metrics,
       autoPipelining: true,
+      concurrency: config.concurrency,
     };
     const workers = [
-      createJobWorker(EVENT_FANOUT_QUEUE, { [EVENT_FANOUT_QUEUE.jobs.fanOutEvent]: fanOutEvent }, { ...workerOptions, concurrency: config.concurrency }),
+      createJobWorker(EVENT_FANOUT_QUEUE, ({ index }) => ({ [EVENT_FANOUT_QUEUE.jobs.fanOutEvent]: partitions[index].fanOutEvent }), workerOptions),
       createJobWorker(
         WEBHOOK_DELIVERY_QUEUE,
-        { [WEBHOOK_DELIVERY_QUEUE.jobs.deliverWebhook]: deliverWebhook },
-        { ...workerOptions, concurrency: config.concurrency },
+        ({ index }) => ({ [WEBHOOK_DELIVERY_QUEUE.jobs.deliverWebhook]: partitions[index].deliverWebhook }),
+        workerOptions,
       ),
     ];
 
     const sweeper = createOutboxSweeper({
       events,
-      publisher: createEventPublisher({ queue: fanoutQueue, outbox: events }),
+      publisher: eventPublisherByAccount(partitions.map((p) => p.publisher)),
       intervalMs: config.outboxSweepIntervalMs,
       ageMs: config.outboxSweepAgeMs,
       batchSize: OUTBOX_BATCH_SIZE,
       logger,
     });
     sweeper.start();
-    const partitions = createPartitionMaintenance({ db, retentionMonths: config.retentionMonths, intervalMs: PARTITION_MAINTENANCE_INTERVAL_MS, logger });
-    partitions.start();
+    const monthMaintenance = createPartitionMaintenance({ db, retentionMonths: config.retentionMonths, intervalMs: PARTITION_MAINTENANCE_INTERVAL_MS, logger });
+    monthMaintenance.start();
 
     return {
       health: { port: config.healthPort, host: config.healthHost, metrics, ready: async () => (await Promise.all([db.ping(), redis.ping()]))[1] === 'PONG' },
       shutdown: [
         { name: 'stop outbox sweeper', run: () => sweeper.stop() },
-        { name: 'stop partition maintenance', run: () => partitions.stop() },
+        { name: 'stop partition maintenance', run: () => monthMaintenance.stop() },
         { name: 'close workers (active jobs finish)', run: () => Promise.all(workers.map((w) => w.close())) },
-        { name: 'give back idle endpoint slots', run: () => slots.close() },
-        { name: 'close queues', run: () => Promise.all([fanoutQueue.close(), deliveryQueue.close()]) },
-        { name: 'close redis', run: () => redis.quit() },
+        { name: 'give back idle endpoint slots', run: () => Promise.all(partitions.map((p) => p.slots.close())) },
+        { name: 'close queues', run: () => Promise.all(partitions.flatMap((p) => [p.fanoutQueue.close(), p.deliveryQueue.close()])) },
+        { name: 'close redis', run: () => Promise.all([...new Set([redis, ...connections])].map((r) => r.quit())) },
         { name: 'close database', run: () => db.close() },
         { name: 'flush traces', run: flushTraces },
       ],

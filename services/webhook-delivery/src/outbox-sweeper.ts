@@ -1,5 +1,5 @@
 import type { Logger } from '@switchboard/logger';
-import type { EventPublisher } from '@switchboard/queues';
+import type { eventPublisherByAccount } from '@switchboard/queues';
 import type { EventsRepository } from '@switchboard/store';
 
 /** 500 events per sweep query: one round trip clears what a crash can leave, without a long statement. */
@@ -7,7 +7,8 @@ export const OUTBOX_BATCH_SIZE = 500;
 
 export interface OutboxSweeperOptions {
   events: EventsRepository;
-  publisher: EventPublisher;
+  /** Each event to its account's queue partition (docs/architecture.md#redis-keys-and-cluster). */
+  publisher: Pick<ReturnType<typeof eventPublisherByAccount>, 'publish'>;
   intervalMs: number;
   /** Leaves young events to their producer, which publishes right after its commit. */
   ageMs: number;

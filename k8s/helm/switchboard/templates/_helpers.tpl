@@ -64,7 +64,30 @@ components:
 
 {{/* Trigger name of one BullMQ key: letters, digits and underscores, as KEDA's formula language wants. */}}
 {{- define "switchboard.triggerName" -}}
-{{- printf "%s_%s" (.queue | replace "-" "_") .state -}}
+{{- printf "%s_%s%s" (.queue | replace "-" "_") .state (ternary "" (printf "_p%v" .partition) (eq (toString .partition) "")) -}}
+{{- end -}}
+
+{{/*
+The key prefix of every queue partition, as YAML, in the order of packages/queues/src/partitions.ts
+(partitionPrefixes): one partition keeps queuePrefix; more put `:<index>` into its first hash tag, or after it
+when it has none.
+*/}}
+{{- define "switchboard.partitionPrefixes" -}}
+{{- $n := int .Values.queuePartitions -}}
+{{- $base := .Values.queuePrefix -}}
+{{- $out := list -}}
+{{- if le $n 1 -}}
+{{- $out = list $base -}}
+{{- else -}}
+{{- range $i := until $n -}}
+{{- if regexMatch "^[^{]*\\{[^}]+\\}" $base -}}
+{{- $out = append $out (regexReplaceAll "^([^{]*\\{)([^}]+)(\\}.*)$" $base (printf "${1}${2}:%d${3}" $i)) -}}
+{{- else -}}
+{{- $out = append $out (printf "%s:%d" $base $i) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $out -}}
 {{- end -}}
 
 {{/*

@@ -25,6 +25,17 @@ export function createCustomerWindowsRepository(db: Queryable) {
       );
       return rows[0]?.last_inbound_at ?? null;
     },
+
+    /** The windows with an inbound message after `since`, in key order after `after`, for rebuilding the Redis copy. */
+    async listOpen(since: Date, after: CustomerWindowKey | null, limit: number): Promise<Array<CustomerWindowKey & { lastInboundAt: Date }>> {
+      const { rows } = await db.query<{ account_id: string; sender: string; customer: string; last_inbound_at: Date }>(
+        `SELECT account_id, sender, customer, last_inbound_at FROM customer_windows
+         WHERE last_inbound_at > $1 AND ($2::text IS NULL OR (account_id, sender, customer) > ($2::text, $3::text, $4::text))
+         ORDER BY account_id, sender, customer LIMIT $5`,
+        [since, after?.accountId ?? null, after?.sender ?? null, after?.customer ?? null, limit],
+      );
+      return rows.map((r) => ({ accountId: r.account_id, sender: r.sender, customer: r.customer, lastInboundAt: r.last_inbound_at }));
+    },
   };
 }
 export type CustomerWindowsRepository = ReturnType<typeof createCustomerWindowsRepository>;

@@ -6,7 +6,7 @@ import type { GatewayContext } from './gateway-context';
 export function createCallbacksRouter(ctx: GatewayContext): Router {
   const { config } = ctx;
   return providerCallbacksRouter({
-    queue: ctx.callbackQueue,
+    queue: ctx.callbackJobs ?? ctx.callbackQueue,
     guard: ctx.guard,
     logger: ctx.logger,
     bodyLimitBytes: config.bodyLimitBytes,
@@ -14,7 +14,7 @@ export function createCallbacksRouter(ctx: GatewayContext): Router {
     chatAppSecret: config.chatAppSecret,
     chatVerifyToken: config.chatVerifyToken,
     rbmClientToken: config.rbmClientToken,
-    replicaAck: ctx.replicaAck,
+    replicaAck: ctx.callbackReplicaAck,
     clock: ctx.clock,
   });
 }

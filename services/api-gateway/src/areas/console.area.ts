@@ -9,7 +9,7 @@ export function createConsoleArea(ctx: GatewayContext, handlers: ConsoleDeps['ha
   return createConsoleRouter({
     db,
     redis,
-    prefix: config.queuePrefix,
+    prefix: ctx.sharedPrefix,
     guard,
     jsonBody: ctx.jsonBody(),
     secrets,

@@ -3,10 +3,11 @@ import type { RequestHandler } from 'express';
 import type { Redis } from 'ioredis';
 import type { Scope } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
-import type { SendLanes } from '@switchboard/queues';
+import type { JobAdder, ProviderCallbackJob, SendLanes } from '@switchboard/queues';
 import type { MetricsRegistry } from '@switchboard/runtime';
 import { createApiKeysRepository, createNumbersRepository, createSecretCipher, type Db, type NumberRecord, type SecretCipher } from '@switchboard/store';
-import { createApiKeyAuthenticator } from '../auth/api-key.authenticator';
+import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from '../auth/api-key.authenticator';
+import type { BatchAdmission } from '../batches/batch-send.handler';
 import { authenticate, requireScope } from '../auth/authenticate.middleware';
 import type { GatewayConfig } from '../config';
 import { createDependencyGuard, type DependencyGuard } from '../http/dependency-guard';
@@ -22,10 +23,23 @@ export interface GatewayDeps {
   db: Db;
   redis: Redis;
   sendLanes: SendLanes;
+  /** This app's partition's provider-callbacks queue (Bull Board shows it). */
   callbackQueue: Queue;
+  /** Where verified callbacks are queued: by job id over every partition's queue. @defaultValue callbackQueue */
+  callbackJobs?: JobAdder<ProviderCallbackJob>;
   /** `template-submit`: created templates wait here for the dispatcher to submit them upstream. */
   templateQueue: Queue;
   eventFanoutQueue: Queue;
+  /**
+   * The Redis key prefixes this app writes under: its queue partition's (every per-account key and queue) and
+   * the shared tag's (upstream list, hang-up channel, console sign-in throttle), docs/architecture.md#redis-keys-and-cluster.
+   * @defaultValue both `config.queuePrefix` (one partition)
+   */
+  prefixes?: { partition: string; shared: string };
+  /** Batch admission, when the partitions' apps share it: a process admits as many batches as without partitions. @defaultValue one of its own */
+  batchAdmission?: BatchAdmission;
+  /** The API-key authenticator, when the partitions' apps share one cache of keys. @defaultValue one of its own */
+  authenticator?: ApiKeyAuthenticator;
   metrics: MetricsRegistry;
   /**
    * What `/metrics` serves; with cluster workers, every worker's series merged (cluster/worker-metrics.ts).
@@ -41,12 +55,19 @@ export interface GatewayDeps {
    * @defaultValue none (no WAIT)
    */
   replicaAck?: ReplicaAck;
+  /** What confirms a provider callback's job, which goes to the partition of its job id; default `replicaAck`. */
+  callbackReplicaAck?: ReplicaAck;
   clock?: () => number;
 }
 
 /** What every area of the gateway shares: its dependencies, the dependency guard and the authentication chains. */
-export interface GatewayContext extends Required<Pick<GatewayDeps, 'clock' | 'replicaAck'>>, Omit<GatewayDeps, 'clock' | 'replicaAck'> {
+export interface GatewayContext extends Required<Pick<GatewayDeps, 'clock' | 'replicaAck' | 'callbackReplicaAck'>>,
+    Omit<GatewayDeps, 'clock' | 'replicaAck' | 'callbackReplicaAck' | 'prefixes' | 'authenticator'> {
   guard: DependencyGuard;
+  /** The prefix of this app's queue partition. */
+  prefix: string;
+  /** The prefix of the keys every partition shares. */
+  sharedPrefix: string;
   /** Authenticate, rate-limit, then require `scope`. */
   authenticated: (scope: Scope) => RequestHandler[];
   /** Message creation: the rate-limit decision is settled in the handler's own script (createSendMessageHandler). */
@@ -63,24 +84,28 @@ export interface GatewayContext extends Required<Pick<GatewayDeps, 'clock' | 're
 /** 1 s: a revoked key stops working within a second (docs/authentication.md), while a busy key costs one lookup a second. */
 export const KEY_CACHE_TTL_MS = 1_000;
 
+/** The API-key check with its cache of keys; one per app, or one for every partition's app (serve-gateway.ts). */
+export function createGatewayAuthenticator(db: Db, guard: DependencyGuard, clock: () => number): ApiKeyAuthenticator {
+  const apiKeys = createApiKeysRepository(db);
+  return createApiKeyAuthenticator({ findByHash: (hash) => apiKeys.findByHash(hash), guard, ttlMs: KEY_CACHE_TTL_MS, clock });
+}
+
 export function createGatewayContext(deps: GatewayDeps): GatewayContext {
   const { config, db, redis, clock = Date.now } = deps;
+  const { prefixes = { partition: config.queuePrefix, shared: config.queuePrefix }, authenticator: sharedAuthenticator, ...rest } = deps;
   const guard = createDependencyGuard(deps.logger);
-  const apiKeys = createApiKeysRepository(db);
-  const authenticator = createApiKeyAuthenticator({
-    findByHash: (hash) => apiKeys.findByHash(hash),
-    guard,
-    ttlMs: KEY_CACHE_TTL_MS,
-    clock,
-  });
+  const authenticator = sharedAuthenticator ?? createGatewayAuthenticator(db, guard, clock);
   const numbers = createNumbersRepository(db);
-  const rateLimiter = createRateLimiter(redis, config.queuePrefix);
+  const rateLimiter = createRateLimiter(redis, prefixes.partition);
   const limiter = rateLimit(rateLimiter, config.rateLimitPerSecond, guard);
   return {
-    ...deps,
+    ...rest,
     clock,
     replicaAck: deps.replicaAck ?? noReplicaAck,
+    callbackReplicaAck: deps.callbackReplicaAck ?? deps.replicaAck ?? noReplicaAck,
     guard,
+    prefix: prefixes.partition,
+    sharedPrefix: prefixes.shared,
     authenticated: (scope) => [authenticate(authenticator), limiter, requireScope(scope)],
     authenticatedSend: [authenticate(authenticator), rateLimitInSendScript(rateLimiter, config.rateLimitPerSecond, guard), requireScope('messages:write')],
     authOnly: [authenticate(authenticator), limiter],

@@ -31,13 +31,15 @@ export function wireMessageAcceptance(ctx: GatewayContext): MessageAcceptanceWir
     ttlMs: config.templateCacheTtlMs,
     clock,
   });
-  const customerWindows = createCustomerWindowCache({ redis, prefix: config.queuePrefix });
+  const customerWindows = createCustomerWindowCache({ redis, prefix: ctx.prefix });
+  // The sandbox sender's windows belong to no account: under the shared tag (docs/architecture.md#queue-partitions).
+  const sandboxWindows = createCustomerWindowCache({ redis, prefix: ctx.sharedPrefix });
   const chatGate = createChatSendGate({
     findTemplate: (accountId, name, language) => templateFacts(`${accountId}\n${name}\n${language}`),
     // A test key without a chat number sends from the shared sandbox sender, whose replies no account owns.
     windowIsOpen: async (window) =>
       (await customerWindows.isOpen(window)) ||
-      (window.sender === config.sandboxSender && (await customerWindows.isOpen({ ...window, accountId: SANDBOX_WINDOW_ACCOUNT }))),
+      (window.sender === config.sandboxSender && (await sandboxWindows.isOpen({ ...window, accountId: SANDBOX_WINDOW_ACCOUNT }))),
     guard,
   });
   const accountSettings = createAccountSettingsRepository(db);
@@ -47,14 +49,14 @@ export function wireMessageAcceptance(ctx: GatewayContext): MessageAcceptanceWir
     ttlMs: config.numbersCacheTtlMs,
     clock,
   });
-  const suppressionCache = createSuppressionCache({ redis, prefix: config.queuePrefix });
-  const timersQueue = openQueue(MESSAGE_TIMERS_QUEUE, { connection: redis, prefix: config.queuePrefix });
+  const suppressionCache = createSuppressionCache({ redis, prefix: ctx.prefix });
+  const timersQueue = openQueue(MESSAGE_TIMERS_QUEUE, { connection: redis, prefix: ctx.prefix });
   // A Redis outage reaches each request through the guard; unheard, the queue's own 'error' event would crash the process.
   timersQueue.on('error', () => undefined);
   const messageReads = createMessageReadsRepository(db);
   const acceptanceDeps: MessageAcceptanceDeps = {
     lanes: ctx.sendLanes,
-    fairShare: createFairShare({ redis, prefix: config.queuePrefix }),
+    fairShare: createFairShare({ redis, prefix: ctx.prefix }),
     accountNumbers: ctx.accountNumbers,
     guard,
     prices: config.prices,
@@ -74,7 +76,7 @@ export function wireMessageAcceptance(ctx: GatewayContext): MessageAcceptanceWir
   };
   const idempotency = createIdempotencyStore({
     redis,
-    keyPrefix: config.queuePrefix,
+    keyPrefix: ctx.prefix,
     ttlSeconds: config.idempotencyTtlSeconds,
     leaseMs: config.idempotencyLeaseMs,
     clock,

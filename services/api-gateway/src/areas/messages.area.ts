@@ -22,7 +22,7 @@ export function createMessagesArea(ctx: GatewayContext, wiring: MessageAcceptanc
   const { config, guard } = ctx;
   const { acceptanceDeps, idempotency, suppressionCache, newMessageId } = wiring;
   const acceptance = createMessageAcceptance(acceptanceDeps);
-  const slidingWindow = createSlidingWindowCalls(config.queuePrefix);
+  const slidingWindow = createSlidingWindowCalls(ctx.prefix);
   const mediaLinks = { webhookTargets: config.webhookTargets, allowHttpMediaLinks: config.webhookTargets.allowHttp };
   const shared = {
     acceptance,

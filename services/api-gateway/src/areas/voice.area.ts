@@ -20,5 +20,7 @@ export function createVoiceArea(ctx: GatewayContext, authenticated: (scope: 'cal
     accountNumbers,
     replicaAck,
     clock,
+    prefix: ctx.prefix,
+    sharedPrefix: ctx.sharedPrefix,
   });
 }

@@ -1,5 +1,5 @@
 import type { RequestHandler, Response } from 'express';
-import { createConcurrencyLimit } from '@switchboard/runtime';
+import { createConcurrencyLimit, type ConcurrencyLimit } from '@switchboard/runtime';
 import { ApiError, ConflictError, newId, UnprocessableError } from '@switchboard/domain';
 import { repointBatchItemError, type BatchRequest } from '@switchboard/schemas';
 import type { DependencyGuard } from '../http/dependency-guard';
@@ -30,6 +30,18 @@ export interface SendBatchDeps {
    * (docs/performance/batch.md#batch-accept-benchbatchmjs). @defaultValue 2
    */
   batchesInRedis?: number;
+  /** Both limits, built once for the apps of every queue partition (app.ts), instead of the two numbers above. */
+  admission?: BatchAdmission;
+}
+
+/** The two admission limits of batch sends (see SendBatchDeps). */
+export interface BatchAdmission {
+  preparing: ConcurrencyLimit;
+  storing: ConcurrencyLimit;
+}
+
+export function createBatchAdmission(concurrentBatches = 1, batchesInRedis = 2): BatchAdmission {
+  return { preparing: createConcurrencyLimit(concurrentBatches), storing: createConcurrencyLimit(batchesInRedis) };
 }
 
 const inUse = () => new ConflictError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed.', { 'Retry-After': '1' });
@@ -92,9 +104,9 @@ export function createSendBatchHandler({
   clock = Date.now,
   concurrentBatches = 1,
   batchesInRedis = 2,
+  admission,
 }: SendBatchDeps): RequestHandler {
-  const preparing = createConcurrencyLimit(concurrentBatches);
-  const storing = createConcurrencyLimit(batchesInRedis);
+  const { preparing, storing } = admission ?? createBatchAdmission(concurrentBatches, batchesInRedis);
   async function prepareAll(res: Response, batch: BatchRequest, body: unknown): Promise<Outcome[]> {
     const caller = callerOf(res);
     return Promise.all(

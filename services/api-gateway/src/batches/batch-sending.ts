@@ -22,7 +22,7 @@ import { jsonBody } from '../http/json-body.middleware';
 import { batchesRouter } from '../routes/batches.route';
 import { createBatchReadHandler } from './batch-read.handler';
 import { createBatchSummaryStore } from './batch-summary.store';
-import { createSendBatchHandler } from './batch-send.handler';
+import { createSendBatchHandler, type BatchAdmission } from './batch-send.handler';
 import { createCoalescedSuppressionLookup } from './batch-suppression-lookup';
 
 /** 1,000 items of a few hundred bytes each do not fit the single send's limit (docs/messages.md#batch-sends). */
@@ -36,6 +36,10 @@ export interface BatchSendingDeps {
   guard: DependencyGuard;
   sendLanes: SendLanes;
   eventFanoutQueue: Queue;
+  /** The prefix of the app's queue partition (docs/architecture.md#redis-keys-and-cluster). */
+  prefix: string;
+  /** Batch admission shared by every partition's app. @defaultValue this app's own */
+  batchAdmission?: BatchAdmission;
   /** The single send's acceptance parts; batches swap in a suppression lookup coalesced into one MGET. */
   acceptanceDeps: MessageAcceptanceDeps;
   idempotency: IdempotencyStore;
@@ -50,11 +54,11 @@ export interface BatchSendingDeps {
  */
 export function createBatchSending(deps: BatchSendingDeps) {
   const { config, db, redis, logger, guard, clock } = deps;
-  const summaries = createBatchSummaryStore({ redis, prefix: config.queuePrefix });
+  const summaries = createBatchSummaryStore({ redis, prefix: deps.prefix });
   const acceptance = createMessageAcceptance({
     ...deps.acceptanceDeps,
     suppressionGate: createSuppressionGate({
-      suppressedChannels: createCoalescedSuppressionLookup({ mget: (...keys) => redis.mget(...keys), prefix: config.queuePrefix }),
+      suppressedChannels: createCoalescedSuppressionLookup({ mget: (...keys) => redis.mget(...keys), prefix: deps.prefix }),
       guard,
     }),
   });
@@ -66,6 +70,7 @@ export function createBatchSending(deps: BatchSendingDeps) {
     guard,
     newMessageId: deps.newMessageId,
     clock,
+    admission: deps.batchAdmission,
   });
   const getBatch = createBatchReadHandler({ summaries, counts: createBatchCountsRepository(db), guard, clock });
   const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: deps.eventFanoutQueue, outbox: createEventsRepository(db) }), logger);

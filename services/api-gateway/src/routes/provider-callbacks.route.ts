@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Queue } from 'bullmq';
 import { Router, type RequestHandler } from 'express';
 import type { UpstreamReceipt } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
 import { parseChatWebhook, parseRbmEvent, verifyChatSignature, verifyRbmSignature } from '@switchboard/providers';
 import { createBatcher } from '@switchboard/runtime';
-import { enqueueProviderCallback, providerCallbackJobId, type CallbackSource, type ProviderCallbackJob } from '@switchboard/queues';
+import { enqueueProviderCallback, providerCallbackJobId, type CallbackSource, type JobAdder, type ProviderCallbackJob } from '@switchboard/queues';
 import type { DependencyGuard } from '../http/dependency-guard';
 import { parseJsonBody, readJsonRequestBody } from '../http/json-body.middleware';
 import { gatewayErrors } from '../http/problem';
@@ -18,7 +17,8 @@ import { rawBodyOf } from '../http/request-context';
 export const CALLBACK_RECEIPTS_GROUP_MAX = 100;
 
 export interface ProviderCallbackDeps {
-  queue: Queue;
+  /** Where callback jobs go: the provider-callbacks queue, or every partition's by job id (jobAdderByJobId). */
+  queue: JobAdder<ProviderCallbackJob>;
   guard: DependencyGuard;
   logger: Logger;
   bodyLimitBytes: number;

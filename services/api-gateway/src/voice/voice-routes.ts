@@ -25,13 +25,17 @@ export interface VoiceRoutesDeps {
   accountNumbers: (accountId: string) => Promise<NumberRecord[]>;
   replicaAck: ReplicaAck;
   clock: () => number;
+  /** The prefix of the app's queue partition: the call queue's. */
+  prefix: string;
+  /** The prefix every partition shares: the hang-up channel's, which every orchestrator listens on. */
+  sharedPrefix: string;
 }
 
 /** The voice API's routers (docs/voice.md), built in one place so app.ts registers them with one line. */
 export function createVoiceRouters(deps: VoiceRoutesDeps): Router[] {
   const { config, db, guard, clock } = deps;
   // Shares the gateway's producer connection (offline queue off: an outage is a 503 at once).
-  const voiceQueue = openQueue(VOICE_CALLS_QUEUE, { connection: deps.redis, prefix: config.queuePrefix });
+  const voiceQueue = openQueue(VOICE_CALLS_QUEUE, { connection: deps.redis, prefix: deps.prefix });
   voiceQueue.on('error', () => undefined);
   const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: deps.eventFanoutQueue, outbox: createEventsRepository(db) }), deps.logger);
   const calls = createCallsRepository(db);
@@ -55,7 +59,7 @@ export function createVoiceRouters(deps: VoiceRoutesDeps): Router[] {
     calls,
     publishEvents,
     redis: deps.redis,
-    prefix: config.queuePrefix,
+    prefix: deps.sharedPrefix,
     guard,
     clock,
   });

@@ -5,10 +5,11 @@ import {
   MESSAGE_SEND_LANES,
   type JobWorker,
   type JobWorkerOptions,
-  type SendMessageJob,
+  type QueuePartition,
   type TrafficLane,
 } from '@switchboard/queues';
-import { CHUNKS_AT_ONCE, type createSendChunkProcessor } from '../processors/send-chunk.processor';
+import { CHUNKS_AT_ONCE } from '../processors/send-chunk.processor';
+import type { Sending } from '../wiring/sending.wiring';
 
 /**
  * Stalls (a dispatcher killed mid-job) a send job survives before BullMQ fails it. A chunk is taken up many
@@ -18,29 +19,32 @@ import { CHUNKS_AT_ONCE, type createSendChunkProcessor } from '../processors/sen
 export const SEND_JOB_MAX_STALLS = 10;
 
 export interface SendWorkersDeps {
-  sendMessage: (job: Job<SendMessageJob>, token?: string) => Promise<void>;
-  sendChunk: ReturnType<typeof createSendChunkProcessor>;
-  /** A lane's fair-share clock, told of every job that starts (lane-turns.ts). */
-  startedIn: (lane: TrafficLane) => (job: Job) => void;
+  /** Each queue partition's send path (sending.wiring.ts), in partition order; the workers serve `options.partitions`. */
+  partitions: ReadonlyArray<Pick<Sending, 'sendMessage' | 'sendChunk' | 'laneTurns'>>;
   options: JobWorkerOptions;
   concurrency: Record<TrafficLane, number>;
 }
 
 /**
  * One worker per send queue, each with slots of its own: a bulk backlog never holds a transactional slot
- * (docs/messages.md#traffic-lanes), and the bulk lane's chunks have a few slots beside its single jobs.
+ * (docs/messages.md#traffic-lanes), and the bulk lane's chunks have a few slots beside its single jobs. A lane's
+ * slots are shared by the partitions served (createJobWorker), so lanes hold across partitions too.
  */
-export function createSendWorkers({ sendMessage, sendChunk, startedIn, options, concurrency }: SendWorkersDeps): JobWorker[] {
+export function createSendWorkers({ partitions, options, concurrency }: SendWorkersDeps): JobWorker[] {
   const common = { ...options, maxStalledCount: SEND_JOB_MAX_STALLS };
+  const startedIn = (lane: TrafficLane) => (job: Job, partition: QueuePartition) => partitions[partition.index].laneTurns.startedIn(lane)(job);
   const laneWorker = (lane: TrafficLane) =>
-    createJobWorker(
-      MESSAGE_SEND_LANES[lane],
-      { [MESSAGE_SEND_LANES[lane].jobs.sendMessage]: sendMessage },
-      { ...common, concurrency: concurrency[lane], onJobStart: startedIn(lane) },
-    );
+    createJobWorker(MESSAGE_SEND_LANES[lane], (partition) => ({ [MESSAGE_SEND_LANES[lane].jobs.sendMessage]: partitions[partition.index].sendMessage }), {
+      ...common,
+      concurrency: concurrency[lane],
+      onJobStart: startedIn(lane),
+    });
   const chunks = createJobWorker(
     MESSAGE_SEND_CHUNKS_QUEUE,
-    { [MESSAGE_SEND_CHUNKS_QUEUE.jobs.sendChunk]: { process: sendChunk.process, retry: { onFailedForGood: sendChunk.onFailedForGood } } },
+    (partition) => {
+      const { sendChunk } = partitions[partition.index];
+      return { [MESSAGE_SEND_CHUNKS_QUEUE.jobs.sendChunk]: { process: sendChunk.process, retry: { onFailedForGood: sendChunk.onFailedForGood } } };
+    },
     { ...common, concurrency: CHUNKS_AT_ONCE, onJobStart: startedIn('bulk') },
   );
   return [laneWorker('transactional'), laneWorker('bulk'), chunks];

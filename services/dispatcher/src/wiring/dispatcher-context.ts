@@ -14,7 +14,10 @@ export interface DispatcherContext {
   metrics: DispatcherMetrics;
   /** Fails fast while Redis is down, so the SMSC keeps (and redelivers) a receipt that could not be queued. */
   redis: Redis;
-  /** The producer side of every queue the dispatcher adds to. */
+  /**
+   * The producer side of the queues the dispatcher adds to: in the context main.ts builds, under the shared tag
+   * (provider callbacks, template submissions); in each partition's copy, under that partition's prefix.
+   */
   queueOptions: { connection: Redis; prefix: string };
   clock: () => number;
 }

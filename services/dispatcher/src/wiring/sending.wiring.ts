@@ -17,7 +17,8 @@ import type { Upstreams } from './upstreams.wiring';
 
 /**
  * The send path (docs/messages.md#traffic-lanes, docs/messages.md#chunk-lifecycle): both lanes' queues and their
- * turns, the send and chunk processors, and the timers that move a message on (fallback, TTL expiry).
+ * turns, the send and chunk processors, and the timers that move a message on (fallback, TTL expiry). Built once
+ * per queue partition, under `ctx.queueOptions.prefix`: a job's onward jobs stay in its partition.
  */
 export function wireSending(ctx: DispatcherContext, upstreams: Upstreams, events: EventPublishing, pendingAcceptances: PendingAcceptances) {
   const { config, db, store, redis, queueOptions, clock, logger, metrics } = ctx;
@@ -32,9 +33,9 @@ export function wireSending(ctx: DispatcherContext, upstreams: Upstreams, events
     defaultFallbackTimeoutSeconds: config.fallbackTimeoutSeconds,
     accountFallbackTimeout: async (accountId) => (await accountSettings.find(accountId))?.fallback_timeout_seconds ?? null,
   });
-  const suppressionCache = createSuppressionCache({ redis, prefix: config.queuePrefix });
+  const suppressionCache = createSuppressionCache({ redis, prefix: queueOptions.prefix });
   const sendLanes = openSendLanes(queueOptions);
-  const fairShare = createFairShare({ redis, prefix: config.queuePrefix });
+  const fairShare = createFairShare({ redis, prefix: queueOptions.prefix });
   const laneTurns = createLaneTurns({ fairShare, lanes: sendLanes, logger });
   const sendMessage = createSendMessageProcessor({
     rcsResendDeduped: (mode) => adapters.rcsResendDeduped[mode],

@@ -1,6 +1,6 @@
 import type { Logger } from '@switchboard/logger';
 import type { PublishEvents } from '@switchboard/queues';
-import type { CallProgressRepository } from '@switchboard/store';
+import type { CallProgressRepository, StoredEvent } from '@switchboard/store';
 import type { LiveCalls } from './live-calls';
 
 /**
@@ -14,7 +14,7 @@ export function startCallHeartbeat(deps: {
   orchestratorId: string;
   intervalMs: number;
   lostAfterMs: number;
-  publishEvents: PublishEvents;
+  publishEvents: PublishEvents<StoredEvent>;
   logger: Logger;
   clock?: () => number;
 }): { stop(): void } {

@@ -1,6 +1,6 @@
 import type { Logger } from '@switchboard/logger';
 import type { PublishEvents } from '@switchboard/queues';
-import type { AgentRow, CallProgressRepository, CallRow, CallStatus } from '@switchboard/store';
+import type { AgentRow, CallProgressRepository, CallRow, CallStatus, StoredEvent } from '@switchboard/store';
 import { parseSimCallerVoice, SIM_CALLER_VOICE_HEADER, type CallEnd, type TelephonyTrunk } from '@switchboard/telephony';
 import { createLegMedia, type AgentMedia } from '../agent/agent-media';
 import { createAnsweringMachineDetector, createGreetingEndDetector, type AnsweredBy } from '../agent/answering-machine.detector';
@@ -16,7 +16,7 @@ export interface CallSessionDeps {
   /** Queues the next attempt of a call to run after `delayMs` (docs/voice.md#retries). */
   redial: (callId: string, attempt: number, delayMs: number) => Promise<unknown>;
   orchestratorId: string;
-  publishEvents: PublishEvents;
+  publishEvents: PublishEvents<StoredEvent>;
   liveCalls: LiveCalls;
   speak: (text: string, voice: string | null) => Promise<Buffer>;
   fetchJson: FlowEngineDeps['fetchJson'];

@@ -2,7 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Logger } from '@switchboard/logger';
 import type { PlaceCallJob, PublishEvents } from '@switchboard/queues';
 import { createPlaceCallJobCheck } from '@switchboard/schemas';
-import type { AgentsRepository, CallProgressRepository } from '@switchboard/store';
+import type { AgentsRepository, CallProgressRepository, StoredEvent } from '@switchboard/store';
 import type { TelephonyTrunk } from '@switchboard/telephony';
 import { runCallSession, type CallSessionDeps } from '../calls/call-session';
 
@@ -12,7 +12,7 @@ export interface PlaceCallProcessorDeps extends CallSessionDeps {
   /** Test keys' calls always go to the carrier simulator; live keys' to the configured trunk, if any. */
   trunks: { test: TelephonyTrunk; live?: TelephonyTrunk };
   orchestratorId: string;
-  publishEvents: PublishEvents;
+  publishEvents: PublishEvents<StoredEvent>;
   logger: Logger;
 }
 
