@@ -61,7 +61,9 @@ export interface GatewayDeps {
 }
 
 /** What every area of the gateway shares: its dependencies, the dependency guard and the authentication chains. */
-export interface GatewayContext extends Required<Pick<GatewayDeps, 'clock' | 'replicaAck' | 'callbackReplicaAck'>>,
+export interface GatewayContext
+  extends
+    Required<Pick<GatewayDeps, 'clock' | 'replicaAck' | 'callbackReplicaAck'>>,
     Omit<GatewayDeps, 'clock' | 'replicaAck' | 'callbackReplicaAck' | 'prefixes' | 'authenticator'> {
   guard: DependencyGuard;
   /** The prefix of this app's queue partition. */
