@@ -1,5 +1,5 @@
 // Month-partitioned messages against an unpartitioned copy, in the same run on the same server
-// (docs/architecture.md#time-partitioned-tables): get-by-id latency, planned for its value and as a prepared
+// (docs/storage-layout.md#time-partitioned-tables): get-by-id latency, planned for its value and as a prepared
 // statement's generic plan, and the rate of batched inserts. The rows spread over twelve months.
 // Usage: npm run build && node bench/partitioned-tables.mjs [rows=120000] [reads=5000]
 import { createRequire } from 'node:module';

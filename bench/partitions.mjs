@@ -1,4 +1,4 @@
-// Partitioned queues on a real 3-master Redis Cluster (docs/capacity.md, docs/architecture.md#redis-keys-and-cluster):
+// Partitioned queues on a real 3-master Redis Cluster (docs/capacity.md, docs/storage-layout.md#redis-keys-and-cluster):
 // the same stack, accounts and load with QUEUE_PARTITIONS=1 (the baseline: every key on one hash tag, so one master)
 // and with QUEUE_PARTITIONS=3, in the same run, on the same cluster. For each it prints
 //   - single accept: POST /v1/messages from several accounts over 50 connections, requests per second;
@@ -13,6 +13,7 @@ import { devstack, runAutocannon } from './lib.mjs';
 const require = createRequire(import.meta.url);
 const pg = require('pg');
 const { Redis } = require('ioredis');
+const { partitionOf, partitionPrefixes } = require('../packages/queues/dist/index.js');
 
 const campaignSize = Number(process.argv[2] ?? 12_000);
 const acceptSeconds = Number(process.argv[3] ?? 5);
@@ -45,21 +46,40 @@ const report = (row) => {
   console.log(JSON.stringify({ bench: 'partitions', ...row }));
 };
 
+/** A prefix whose partitions' tags land on as many masters as there are partitions (up to 3): an even spread to measure. */
+async function spreadPrefix(partitions) {
+  for (let attempt = 0; attempt < 500; attempt += 1) {
+    const candidate = `{sbp${partitions}x${attempt}}`;
+    const owners = new Set(await Promise.all(partitionPrefixes(candidate, partitions).map(async (p) => (await cluster.masterOf(`${p}:x`)).port)));
+    if (owners.size === Math.min(partitions, 3)) return candidate;
+  }
+  throw new Error(`no prefix spreads ${partitions} partitions over the masters`);
+}
+
+/** ACCOUNTS accounts, the same number in each partition. */
+async function accountsOf(databaseUrl, partitions) {
+  const kept = [];
+  for (let i = 0; kept.length < ACCOUNTS; i += 1) {
+    const created = await devstack.createAccountKey(databaseUrl, { account: `p${partitions}-${i}`, mode: 'test', rateLimitPerSecond: 10_000_000 });
+    const partition = partitionOf(created.accountId, partitions);
+    if (kept.filter((a) => a.partition === partition).length < ACCOUNTS / partitions) kept.push({ ...created, partition });
+  }
+  return kept;
+}
+
 async function measure(partitions) {
   const database = await devstack.createTestDatabase(postgres.url);
   const stack = await devstack.startStack({
     databaseUrl: database.url,
     redisUrl: cluster.url,
     redisClusterNodes: cluster.nodes,
-    prefix: `{sbp${partitions}}`,
+    prefix: await spreadPrefix(partitions),
     env: { QUEUE_PARTITIONS: String(partitions) },
   });
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
-    const accounts = [];
-    for (let i = 0; i < ACCOUNTS; i += 1)
-      accounts.push(await devstack.createAccountKey(database.url, { account: `p${partitions}-${i}`, mode: 'test', rateLimitPerSecond: 10_000_000 }));
+    const accounts = await accountsOf(database.url, partitions);
     const before = await meterAll(cluster.nodes);
 
     // Single accept, every account in turn.
@@ -92,7 +112,10 @@ async function measure(partitions) {
       accounts.map(async (account, a) => {
         for (let start = 0; start < perAccount; start += BATCH_SIZE) {
           const count = Math.min(BATCH_SIZE, perAccount - start);
-          const messages = Array.from({ length: count }, (_, i) => ({ recipient: recipient(1_000_000 + a * perAccount + start + i), content: { text: 'Sale' } }));
+          const messages = Array.from({ length: count }, (_, i) => ({
+            recipient: recipient(1_000_000 + a * perAccount + start + i),
+            content: { text: 'Sale' },
+          }));
           const res = await fetch(`${stack.baseUrl}/v1/messages/batch`, {
             method: 'POST',
             headers: { authorization: `Bearer ${account.key}`, 'content-type': 'application/json' },

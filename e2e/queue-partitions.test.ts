@@ -6,7 +6,7 @@ import { MESSAGE_SEND_QUEUE, partitionPrefixes, PROVIDER_CALLBACKS_QUEUE } from 
 import { accountsPerPartition, runCampaign } from './support/partition-campaign';
 import { ReceiverProcess, TEST_REDIS_URL } from './webhooks-harness';
 
-// QUEUE_PARTITIONS=3 on one Redis node (a node ignores hash tags; docs/architecture.md#redis-keys-and-cluster): every
+// QUEUE_PARTITIONS=3 on one Redis node (a node ignores hash tags; docs/storage-layout.md#redis-keys-and-cluster): every
 // account's messages, batches, replays and webhooks go through its own partition's keys, and two dispatchers pinned
 // to different partitions (SERVE_PARTITIONS) between them serve all three.
 describe('queue partitions on one Redis node', () => {

@@ -5,7 +5,7 @@ import { partitionPrefixes } from '@switchboard/queues';
 import { accountsPerPartition, runCampaign } from './support/partition-campaign';
 import { ReceiverProcess } from './webhooks-harness';
 
-// QUEUE_PARTITIONS=6 on a real Redis Cluster of 3 masters with one replica each (docs/architecture.md#redis-keys-and-cluster):
+// QUEUE_PARTITIONS=6 on a real Redis Cluster of 3 masters with one replica each (docs/storage-layout.md#redis-keys-and-cluster):
 // a campaign of twelve accounts (send, replay, batch, a voice call) spreads its Redis commands over every master.
 describe('queue partitions on a Redis Cluster', () => {
   const PARTITIONS = 6;

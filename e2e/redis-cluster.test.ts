@@ -12,7 +12,7 @@ import {
 } from '@switchboard/devstack';
 import { ReceiverProcess, verify } from './webhooks-harness';
 
-// accept → dispatch → webhook through a real 3-master Redis Cluster (docs/architecture.md#redis-keys-and-cluster):
+// accept → dispatch → webhook through a real 3-master Redis Cluster (docs/storage-layout.md#redis-keys-and-cluster):
 // the gateway, the dispatcher and webhook-delivery as processes with REDIS_CLUSTER_NODES, a hash-tagged prefix.
 describe('Redis Cluster', () => {
   let cluster: RedisCluster;

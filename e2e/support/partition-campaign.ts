@@ -4,7 +4,7 @@ import { partitionOf } from '@switchboard/queues';
 import { verify, type ReceiverProcess } from '../webhooks-harness';
 import { callee, FROM } from './voice-calls';
 
-// What the queue-partition e2e tests share (docs/architecture.md#redis-keys-and-cluster): accounts spread over the
+// What the queue-partition e2e tests share (docs/storage-layout.md#redis-keys-and-cluster): accounts spread over the
 // partitions, and a campaign in which each of them sends, replays, batches and (one of them) calls.
 
 export interface CampaignAccount {

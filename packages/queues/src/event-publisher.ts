@@ -104,7 +104,7 @@ export function eventPublisherByAccount(parts: readonly EventPublisher[]): {
 }
 
 /**
- * Publishes each event through its account's queue partition (docs/architecture.md#redis-keys-and-cluster): a
+ * Publishes each event through its account's queue partition (docs/storage-layout.md#redis-keys-and-cluster): a
  * caller whose events may belong to several accounts (receipts, inbound replies) hands them over in one call.
  */
 export function publishEventsByAccount<Event extends PublishableEvent & { account_id: string }>(

@@ -69,7 +69,7 @@ function withFairShareCommands(redis: Redis): FairShareRedis {
   return extended;
 }
 
-/** The lane's key; under the queues' prefix, so it shares their Redis Cluster slot (docs/architecture.md#redis-keys-and-cluster). */
+/** The lane's key; under the queues' prefix, so it shares their Redis Cluster slot (docs/storage-layout.md#redis-keys-and-cluster). */
 export function fairShareKey(prefix: string, lane: TrafficLane): string {
   return `${prefix}:fair-share:${lane}`;
 }

@@ -31,12 +31,12 @@ export interface JobWorkerOptions {
   redisUrl: string;
   /** A Redis Cluster's seed nodes; when given, the worker connects to the cluster (docs/configuration.md#redis-cluster). */
   redisClusterNodes?: readonly string[];
-  /** BullMQ key prefix; on a cluster it carries a hash tag (docs/architecture.md#redis-keys-and-cluster). */
+  /** BullMQ key prefix; on a cluster it carries a hash tag (docs/storage-layout.md#redis-keys-and-cluster). */
   prefix: string;
   /** Jobs this process runs at once on this queue, every partition it serves taken together. */
   concurrency: number;
   /**
-   * The queue partitions this worker serves (docs/architecture.md#redis-keys-and-cluster): one BullMQ worker
+   * The queue partitions this worker serves (docs/storage-layout.md#redis-keys-and-cluster): one BullMQ worker
    * each, under the partition's prefix. @defaultValue one, under `prefix`
    */
   partitions?: readonly QueuePartition[];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { JobAdder } from './queue-contract';
 
 /**
- * Queue partitions (docs/architecture.md#redis-keys-and-cluster): `QUEUE_PARTITIONS` splits every queue and
+ * Queue partitions (docs/storage-layout.md#redis-keys-and-cluster): `QUEUE_PARTITIONS` splits every queue and
  * every per-account key over N hash tags, so that a Redis Cluster spreads Switchboard over its masters. An
  * account lives in one partition; keys everyone shares (circuit breakers, the upstream list, per-sender
  * schedules, provider callbacks) stay under the configured prefix itself, the shared tag.

@@ -47,7 +47,7 @@ export function reportQueueDepths(
   const depth = registry.gauge('switchboard_queue_jobs', 'Jobs in each queue by state (waiting, delayed, active, failed).');
   const oldest = registry.gauge('switchboard_queue_oldest_job_age_seconds', 'Age of the oldest job in each queue by state; 0 when none.');
   registry.onCollect(async () => {
-    // A queue opened once per partition (docs/architecture.md#queue-partitions) is one series: depths add up, the oldest job is the oldest of all.
+    // A queue opened once per partition (docs/storage-layout.md#queue-partitions) is one series: depths add up, the oldest job is the oldest of all.
     const byName = new Map<string, Record<ReportedState, StateReading>>();
     const readingOf = (name: string) => {
       const reading = byName.get(name) ?? emptyReading();

@@ -40,7 +40,7 @@ export interface SendLanes {
 
 /**
  * Message id → chunk id of the messages that wait in a chunk and are not stored yet. One hash under the
- * queues' prefix, so it shares their Redis Cluster slot (docs/architecture.md#redis-keys-and-cluster).
+ * queues' prefix, so it shares their Redis Cluster slot (docs/storage-layout.md#redis-keys-and-cluster).
  */
 export function chunkIndexKey(prefix: string): string {
   return `${prefix}:chunk-of`;

@@ -13,13 +13,13 @@ export interface CommonConfig {
   redisClusterNodes: string[];
   /**
    * BullMQ key prefix and the first part of every other Redis key; it carries a hash tag (`{sb}`) so that
-   * every multi-key command and script stays in one Cluster slot (docs/architecture.md#redis-keys-and-cluster).
+   * every multi-key command and script stays in one Cluster slot (docs/storage-layout.md#redis-keys-and-cluster).
    * Tests give each run its own.
    */
   queuePrefix: string;
   /**
    * QUEUE_PARTITIONS: how many hash tags the queues and per-account keys are split over, so that a Redis Cluster
-   * spreads them over its masters (docs/architecture.md#redis-keys-and-cluster). 1 keeps one tag and today's keys.
+   * spreads them over its masters (docs/storage-layout.md#redis-keys-and-cluster). 1 keeps one tag and today's keys.
    * @defaultValue 1
    */
   queuePartitions: number;
@@ -55,7 +55,7 @@ function redisProblems(c: Pick<CommonConfig, 'redisClusterNodes' | 'queuePrefix'
   const problems = c.redisClusterNodes.filter((n) => !/^\[?[^\]\s]+?\]?:\d{1,5}$/.test(n)).map((n) => `REDIS_CLUSTER_NODES: "${n}" is not host:port`);
   if (!hasHashTag(c.queuePrefix))
     problems.push(
-      `QUEUE_PREFIX "${c.queuePrefix}" needs a hash tag such as {sb} when REDIS_CLUSTER_NODES is set (docs/architecture.md#redis-keys-and-cluster)`,
+      `QUEUE_PREFIX "${c.queuePrefix}" needs a hash tag such as {sb} when REDIS_CLUSTER_NODES is set (docs/storage-layout.md#redis-keys-and-cluster)`,
     );
   return problems;
 }

@@ -9,7 +9,7 @@ export interface ConcurrencyLimit {
  * At most `limit` pieces of work run at once; the others wait their turn, in order. The gateway admits
  * batches through one (docs/performance/batch.md#batch-accept-benchbatchmjs); the dispatcher bounds the sends of
  * its chunks in flight with another (docs/messages.md#chunk-lifecycle); a worker serving several queue
- * partitions shares one between their BullMQ workers (docs/architecture.md#redis-keys-and-cluster).
+ * partitions shares one between their BullMQ workers (docs/storage-layout.md#redis-keys-and-cluster).
  */
 export function createConcurrencyLimit(limit: number): ConcurrencyLimit {
   let running = 0;

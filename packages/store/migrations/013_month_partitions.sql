@@ -1,4 +1,4 @@
--- Time-partitioned tables (docs/architecture.md#time-partitioned-tables): messages, their attempts and status
+-- Time-partitioned tables (docs/storage-layout.md#time-partitioned-tables): messages, their attempts and status
 -- history, and events, one partition per UTC month. The partition key is the id (messages, events) or the
 -- message id (attempts, transitions), ranged on the ULID time prefix: `WHERE id = $1` prunes to one month.
 -- The tables are rebuilt in place in this one transaction: rows are copied into their months, then the old
@@ -39,7 +39,7 @@ $$;
 -- three tables get their month together, with foreign keys from the month's attempts and history to the month's
 -- messages: a key between partitions, rather than between the partitioned tables, lets a month be detached and
 -- dropped without PostgreSQL scanning every other month for rows pointing into it. A month whose rows already sit
--- in a default partition is left there (PostgreSQL would refuse the new partition): docs/architecture.md#time-partitioned-tables.
+-- in a default partition is left there (PostgreSQL would refuse the new partition): docs/storage-layout.md#time-partitioned-tables.
 CREATE FUNCTION ensure_month_partitions(month timestamp) RETURNS text[] LANGUAGE plpgsql AS $$
 DECLARE
   start timestamp := date_trunc('month', month);

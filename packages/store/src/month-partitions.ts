@@ -1,7 +1,7 @@
 import type { Db, Queryable } from './db';
 
 /**
- * The month-partitioned tables (docs/architecture.md#time-partitioned-tables), as migration 013 and its
+ * The month-partitioned tables (docs/storage-layout.md#time-partitioned-tables), as migration 013 and its
  * `ensure_month_partitions` name them: attempts and status history range over their message's id, so a message's
  * rows share its month; events over their own id.
  */

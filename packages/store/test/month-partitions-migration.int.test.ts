@@ -14,7 +14,7 @@ import {
 import { idAt } from './support/ids-at';
 
 // Migration 013 rebuilds messages, attempts, status history and events as month partitions in place
-// (docs/architecture.md#time-partitioned-tables): a database that holds three months of them reads the same after.
+// (docs/storage-layout.md#time-partitioned-tables): a database that holds three months of them reads the same after.
 let database: TestDatabase;
 let db: Db;
 

@@ -13,7 +13,7 @@ import {
 } from '../src';
 import { idAt } from './support/ids-at';
 
-// Month partition maintenance (docs/architecture.md#time-partitioned-tables, docs/operations.md#retention).
+// Month partition maintenance (docs/storage-layout.md#time-partitioned-tables, docs/operations.md#retention).
 let database: TestDatabase;
 let db: Db;
 let accountId: string;

@@ -38,7 +38,7 @@ export interface PartitionParts {
 
 /**
  * One app per queue partition, each the whole gateway under its partition's keys, behind a front door that
- * hands a request to its account's app (docs/architecture.md#queue-partitions). The apps share the
+ * hands a request to its account's app (docs/storage-layout.md#queue-partitions). The apps share the
  * authenticator, so a key is looked up once, and the batch admission, so a process admits as many batches as one app.
  */
 export function createPartitionedApp(

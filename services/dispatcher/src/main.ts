@@ -64,7 +64,7 @@ runWorkerService({
     const upstreams = wireUpstreams(ctx);
     // An SMS receipt that overtakes its acceptance waits for that write (docs/performance/dispatch.md#dispatch).
     const pendingAcceptances = createPendingAcceptances();
-    // Every partition's parts, served or not: a callback may concern any account (docs/architecture.md#redis-keys-and-cluster).
+    // Every partition's parts, served or not: a callback may concern any account (docs/storage-layout.md#redis-keys-and-cluster).
     const all = queuePartitions(config.queuePrefix, config.queuePartitions);
     // Each partition on a connection of its own: auto-pipelining groups script calls by SHA, not by key, and a
     // cluster refuses a pipeline whose keys live on two masters.

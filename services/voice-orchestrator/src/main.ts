@@ -39,7 +39,7 @@ runWorkerService({
     const subscriber = createWorkerConnection(config);
     // Refuses to start while jobs of another QUEUE_PARTITIONS wait (docs/operations.md#changing-queue-partitions).
     await ensurePartitionLayout({ redis, prefix: config.queuePrefix, partitions: config.queuePartitions, logger });
-    // Each partition's call queue and event fan-out (docs/architecture.md#redis-keys-and-cluster); a call's events
+    // Each partition's call queue and event fan-out (docs/storage-layout.md#redis-keys-and-cluster); a call's events
     // go to its account's partition, a redial to the queue the call came from.
     const all = queuePartitions(config.queuePrefix, config.queuePartitions);
     const queues = all.map(({ prefix }) => ({

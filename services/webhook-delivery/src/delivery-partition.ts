@@ -21,7 +21,7 @@ export interface DeliveryPartitionDeps {
 }
 
 /**
- * One queue partition's webhook delivery (docs/architecture.md#redis-keys-and-cluster): its fan-out and delivery
+ * One queue partition's webhook delivery (docs/storage-layout.md#redis-keys-and-cluster): its fan-out and delivery
  * queues, the endpoint slots of its accounts, and the processors whose onward jobs stay under `prefix`.
  */
 export function wireDeliveryPartition(deps: DeliveryPartitionDeps, prefix: string) {

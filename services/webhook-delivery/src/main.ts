@@ -73,7 +73,7 @@ runWorkerService({
         latency.observe({ outcome, endpoint_class: endpointClass }, ms / 1000);
       },
     };
-    // Every partition's queues (the sweeper publishes for any account); workers for the served ones (docs/architecture.md#redis-keys-and-cluster).
+    // Every partition's queues (the sweeper publishes for any account); workers for the served ones (docs/storage-layout.md#redis-keys-and-cluster).
     const all = queuePartitions(config.queuePrefix, config.queuePartitions);
     // Each partition on a connection of its own: auto-pipelining groups script calls by SHA, not by key, and a
     // cluster refuses a pipeline whose keys live on two masters.

@@ -7,7 +7,7 @@ export const OUTBOX_BATCH_SIZE = 500;
 
 export interface OutboxSweeperOptions {
   events: EventsRepository;
-  /** Each event to its account's queue partition (docs/architecture.md#redis-keys-and-cluster). */
+  /** Each event to its account's queue partition (docs/storage-layout.md#redis-keys-and-cluster). */
   publisher: Pick<ReturnType<typeof eventPublisherByAccount>, 'publish'>;
   intervalMs: number;
   /** Leaves young events to their producer, which publishes right after its commit. */

@@ -16,7 +16,7 @@ export interface PartitionMaintenanceOptions {
 }
 
 /**
- * Runs the month partitions' maintenance (docs/architecture.md#time-partitioned-tables) at start-up and then on a
+ * Runs the month partitions' maintenance (docs/storage-layout.md#time-partitioned-tables) at start-up and then on a
  * timer. Every webhook-delivery process runs it: the store's advisory lock makes a second run at the same time wait
  * and then find nothing to do.
  */

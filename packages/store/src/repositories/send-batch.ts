@@ -178,7 +178,7 @@ export async function startAttemptBatch(tx: Queryable, inputs: readonly StartAtt
   if (started.length === 0) return decided.map(toStartResult([]));
 
   // By the key's name: since migration 013 the key is (id, message_id), the partition key being part of it
-  // (docs/architecture.md#time-partitioned-tables).
+  // (docs/storage-layout.md#time-partitioned-tables).
   const { rows: written } = await tx.query<AttemptRow>(
     `INSERT INTO message_attempts (id, message_id, attempt_no, channel, status, attempt_ref, sender, created_at, updated_at)
      SELECT id, message_id, attempt_no, channel, 'sending', attempt_ref, sender, updated_at, updated_at

@@ -32,7 +32,7 @@ export interface GatewayDeps {
   eventFanoutQueue: Queue;
   /**
    * The Redis key prefixes this app writes under: its queue partition's (every per-account key and queue) and
-   * the shared tag's (upstream list, hang-up channel, console sign-in throttle), docs/architecture.md#redis-keys-and-cluster.
+   * the shared tag's (upstream list, hang-up channel, console sign-in throttle), docs/storage-layout.md#redis-keys-and-cluster.
    * @defaultValue both `config.queuePrefix` (one partition)
    */
   prefixes?: { partition: string; shared: string };

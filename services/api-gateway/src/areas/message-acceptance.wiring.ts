@@ -32,7 +32,7 @@ export function wireMessageAcceptance(ctx: GatewayContext): MessageAcceptanceWir
     clock,
   });
   const customerWindows = createCustomerWindowCache({ redis, prefix: ctx.prefix });
-  // The sandbox sender's windows belong to no account: under the shared tag (docs/architecture.md#queue-partitions).
+  // The sandbox sender's windows belong to no account: under the shared tag (docs/storage-layout.md#queue-partitions).
   const sandboxWindows = createCustomerWindowCache({ redis, prefix: ctx.sharedPrefix });
   const chatGate = createChatSendGate({
     findTemplate: (accountId, name, language) => templateFacts(`${accountId}\n${name}\n${language}`),

@@ -36,7 +36,7 @@ export interface BatchSendingDeps {
   guard: DependencyGuard;
   sendLanes: SendLanes;
   eventFanoutQueue: Queue;
-  /** The prefix of the app's queue partition (docs/architecture.md#redis-keys-and-cluster). */
+  /** The prefix of the app's queue partition (docs/storage-layout.md#redis-keys-and-cluster). */
   prefix: string;
   /** Batch admission shared by every partition's app. @defaultValue this app's own */
   batchAdmission?: BatchAdmission;

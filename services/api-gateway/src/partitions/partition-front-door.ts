@@ -14,7 +14,7 @@ export interface PartitionFrontDoorDeps {
 }
 
 /**
- * Hands each request to the app of its account's partition (docs/architecture.md#redis-keys-and-cluster): the
+ * Hands each request to the app of its account's partition (docs/storage-layout.md#redis-keys-and-cluster): the
  * account of an API key, or of a console session. A request with neither (health, metrics, provider callbacks,
  * sign-in, and every one whose key is refused) goes to partition 0's app, which answers it as any app would,
  * the 401 included; such requests touch only keys under the shared tag or none at all.

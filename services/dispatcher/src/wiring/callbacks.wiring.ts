@@ -34,7 +34,7 @@ import type { Upstreams } from './upstreams.wiring';
 
 /**
  * Where upstream callbacks land: every partition's provider-callbacks queue, which the SMPP sessions' receipts go to,
- * each job to the partition of its job id (docs/architecture.md#redis-keys-and-cluster).
+ * each job to the partition of its job id (docs/storage-layout.md#redis-keys-and-cluster).
  */
 export function wireCallbackQueues(ctx: DispatcherContext, upstreams: Upstreams, pendingAcceptances: PendingAcceptances, connections: readonly Redis[]) {
   const callbackQueues = queuePartitions(ctx.config.queuePrefix, connections.length).map(({ prefix, index }) =>
