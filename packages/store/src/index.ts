@@ -2,6 +2,7 @@ export * from './db';
 export * from './prepared-statements';
 export * from './migrate';
 export * from './month-partitions';
+export * from './id-range';
 export * from './secret-cipher';
 export * from './secret-reseal';
 export * from './message-resource';

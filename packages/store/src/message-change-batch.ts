@@ -1,8 +1,9 @@
 import { createPooledIdGenerator } from '@switchboard/domain';
 import type { Queryable } from './db';
+import { idRange } from './id-range';
 import type { PlannedChange, StoredEvent } from './message-change';
 import { toMessageResource, type AttemptRow } from './message-resource';
-import { MESSAGE_EVENT_HAS_TARGET } from './repositories/event-targets.repository';
+import { messageEventHasTarget } from './repositories/event-targets.repository';
 
 // Pooled ids: the `ulid` package's generator asks the OS for a random byte per character, on every write.
 const newId = createPooledIdGenerator();
@@ -66,7 +67,8 @@ export async function writeMessageChanges(tx: Queryable, steps: readonly Planned
        FROM jsonb_to_recordset($1::jsonb) AS v(id text, status text, sequence integer, updated_at timestamptz, sending_at timestamptz,
          sent_at timestamptz, delivered_at timestamptz, read_at timestamptz, failed_at timestamptz, undelivered_at timestamptz,
          carrier_status_code text, channel_used text, error_code text, error_message text)
-       WHERE m.id = v.id RETURNING m.id
+       -- The batch's id range prunes to its months (docs/architecture.md#time-partitioned-tables).
+       WHERE m.id = v.id AND m.id >= $4 AND m.id <= $5 RETURNING m.id
      ), history AS (
        INSERT INTO message_transitions (message_id, sequence, status, channel, carrier_status_code, error_code, at)
        SELECT * FROM jsonb_to_recordset($2::jsonb) AS t(message_id text, sequence integer, status text, channel text,
@@ -74,12 +76,12 @@ export async function writeMessageChanges(tx: Queryable, steps: readonly Planned
      ), inserted AS (
        INSERT INTO events (id, account_id, type, resource_type, resource_id, sequence, data, created_at, published_at)
        SELECT e.id, e.account_id, e.type, 'message', e.resource_id, e.sequence, e.data, e.created_at,
-         CASE WHEN ${MESSAGE_EVENT_HAS_TARGET} THEN NULL ELSE now() END
+         CASE WHEN ${messageEventHasTarget('$4', '$5')} THEN NULL ELSE now() END
        FROM jsonb_to_recordset($3::jsonb) AS e(id text, account_id text, type text, resource_id text, sequence integer, data jsonb, created_at timestamptz)
        RETURNING id, published_at
      )
      SELECT (SELECT count(*)::int FROM changed) AS changed, (SELECT array_agg(id) FROM inserted WHERE published_at IS NOT NULL) AS quiet`,
-    [JSON.stringify([...finalRows.values()].map(writtenColumns)), JSON.stringify(transitions), JSON.stringify(events)],
+    [JSON.stringify([...finalRows.values()].map(writtenColumns)), JSON.stringify(transitions), JSON.stringify(events), ...idRange(finalRows.keys())],
   );
   const quiet = new Set(rows[0]?.quiet ?? []);
   if (quiet.size > 0) {

@@ -277,7 +277,7 @@ describe('startAttempt guard', () => {
     const id = await acceptedMessage('sms');
     const first = await writes.startAttempt({ messageId: id, channel: 'sms', sender: '+14155550100', attemptRef: 1, at: at(1) });
     if (first.outcome !== 'started') throw new Error('expected a started attempt');
-    await writes.abandonAttempt(first.attempt.id, at(2));
+    await writes.abandonAttempt(first.attempt, at(2));
     const second = await writes.startAttempt({ messageId: id, channel: 'sms', sender: '+14155550100', attemptRef: 2, at: at(3) });
     expect(second).toMatchObject({ outcome: 'started', attempt: { id: first.attempt.id, attempt_ref: 2 } });
     await writes.attemptAccepted({ messageId: id, attemptId: first.attempt.id, upstreamMessageId: 'smsc-x', at: at(4) });

@@ -16,10 +16,11 @@ const HAS_TARGET = `
 /**
  * The same conditions for a message event not yet inserted, read from a row `e` with `account_id`, `type` and
  * `resource_id` (the message id): the batched change statement inserts an event nobody would receive already
- * published (docs/webhooks.md#how-nothing-is-lost).
+ * published (docs/webhooks.md#how-nothing-is-lost). `lo` and `hi` are the placeholders of the messages' id range,
+ * which prunes the look-up to their months (docs/architecture.md#time-partitioned-tables).
  */
-export const MESSAGE_EVENT_HAS_TARGET = `
-  EXISTS (SELECT 1 FROM messages m WHERE m.id = e.resource_id AND m.callback_url IS NOT NULL)
+export const messageEventHasTarget = (lo: string, hi: string) => `
+  EXISTS (SELECT 1 FROM messages m WHERE m.id = e.resource_id AND m.id >= ${lo} AND m.id <= ${hi} AND m.callback_url IS NOT NULL)
   OR EXISTS (SELECT 1 FROM webhook_endpoints w
              WHERE w.account_id = e.account_id AND w.enabled AND w.deleted_at IS NULL AND w.events && ARRAY[e.type, '*']::text[])`;
 

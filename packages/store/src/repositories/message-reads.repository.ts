@@ -1,5 +1,6 @@
 import { toIso } from '@switchboard/domain';
 import type { Queryable } from '../db';
+import { idRange } from '../id-range';
 import { toMessageResource, type AttemptRow, type MessageResource, type MessageRow } from '../message-resource';
 
 export interface MessageListFilter {
@@ -28,7 +29,10 @@ export interface TransitionView {
 async function attemptsByMessage(db: Queryable, ids: string[]): Promise<Map<string, AttemptRow[]>> {
   const byMessage = new Map<string, AttemptRow[]>();
   if (ids.length === 0) return byMessage;
-  const { rows } = await db.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = ANY($1) ORDER BY attempt_no', [ids]);
+  const { rows } = await db.query<AttemptRow>(
+    'SELECT * FROM message_attempts WHERE message_id = ANY($1) AND message_id >= $2 AND message_id <= $3 ORDER BY attempt_no',
+    [ids, ...idRange(ids)],
+  );
   for (const row of rows) byMessage.set(row.message_id, [...(byMessage.get(row.message_id) ?? []), row]);
   return byMessage;
 }

@@ -1,5 +1,6 @@
 import type { UpstreamReceipt } from '@switchboard/domain';
 import type { Db } from '../db';
+import { idRange } from '../id-range';
 import type { AttemptRow, MessageRow } from '../message-resource';
 import { failMessageBatch, type FailMessageInput } from './fail-message-batch';
 import { applyReceiptBatch, type ReceiptResult } from './receipt-batch';
@@ -88,16 +89,22 @@ export function createMessageWritesRepository(db: Db) {
     attemptsFailed: (inputs: readonly AttemptFailedInput[]) => db.transaction((tx) => attemptFailedBatch(tx, inputs)),
 
     /** The upstream answered and did not take the message (throttled, transient): safe to send again later. */
-    async attemptRetryable(input: { attemptId: string; errorCode: string; errorMessage: string; at: Date }): Promise<void> {
+    // Attempts by their whole key: the message id is their partition key (docs/architecture.md#time-partitioned-tables).
+    async attemptRetryable(input: { messageId: string; attemptId: string; errorCode: string; errorMessage: string; at: Date }): Promise<void> {
       await db.query(
-        `UPDATE message_attempts SET status = 'pending', error_code = $2, error_message = $3, updated_at = $4 WHERE id = $1 AND status = 'sending'`,
-        [input.attemptId, input.errorCode, input.errorMessage, input.at],
+        `UPDATE message_attempts SET status = 'pending', error_code = $2, error_message = $3, updated_at = $4
+         WHERE id = $1 AND message_id = $5 AND status = 'sending'`,
+        [input.attemptId, input.errorCode, input.errorMessage, input.at, input.messageId],
       );
     },
 
     /** Gives up waiting on an attempt whose outcome stayed unknown, so that a new attempt may start. */
-    async abandonAttempt(attemptId: string, at: Date): Promise<void> {
-      await db.query(`UPDATE message_attempts SET status = 'unknown', updated_at = $2 WHERE id = $1 AND status = 'sending'`, [attemptId, at]);
+    async abandonAttempt(attempt: Pick<AttemptRow, 'id' | 'message_id'>, at: Date): Promise<void> {
+      await db.query(`UPDATE message_attempts SET status = 'unknown', updated_at = $2 WHERE id = $1 AND message_id = $3 AND status = 'sending'`, [
+        attempt.id,
+        at,
+        attempt.message_id,
+      ]);
     },
 
     /** Ends a message that never reached an upstream (ttl expiry, no channel left, invalid content). */
@@ -137,9 +144,13 @@ export function createMessageWritesRepository(db: Db) {
 
     /** `findRow` and `attempts` of many messages in two statements (a chunk's slice, docs/messages.md#chunk-lifecycle); stored ones only. */
     async rowsWithAttempts(messageIds: readonly string[]): Promise<Map<string, StoredProgress>> {
+      const range = idRange(messageIds);
       const [{ rows }, { rows: attempts }] = await Promise.all([
-        db.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[])', [messageIds]),
-        db.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = ANY($1::text[]) ORDER BY message_id, attempt_no', [messageIds]),
+        db.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[]) AND id >= $2 AND id <= $3', [messageIds, ...range]),
+        db.query<AttemptRow>(
+          'SELECT * FROM message_attempts WHERE message_id = ANY($1::text[]) AND message_id >= $2 AND message_id <= $3 ORDER BY message_id, attempt_no',
+          [messageIds, ...range],
+        ),
       ]);
       const found = new Map<string, StoredProgress>(rows.map((row) => [row.id, { row, attempts: [] }]));
       for (const attempt of attempts) found.get(attempt.message_id)?.attempts.push(attempt);

@@ -1,5 +1,6 @@
 import type { UpstreamReceipt } from '@switchboard/domain';
 import type { Queryable } from '../db';
+import { idRange, monthIdBound } from '../id-range';
 import { planMessageChange, type StoredEvent } from '../message-change';
 import { writeMessageChanges, type PlannedStep } from '../message-change-batch';
 import { combinedPartStatus, furtherPartStatus } from '../message-progress';
@@ -18,6 +19,14 @@ export interface ReceiptResult {
   events: StoredEvent[];
 }
 
+/**
+ * Months before the current one searched first for a receipt's attempt by upstream id: upstreams report within
+ * days, and a lookup bounded by message id prunes to those months instead of probing every month's index
+ * (docs/architecture.md#time-partitioned-tables). The next month is in the window too, for a sender's clock ahead
+ * of ours. A receipt not found there is looked for in every month before it counts as unmatched.
+ */
+export const RECEIPT_WINDOW_MONTHS = 1;
+
 const ATTEMPT_RANK: Record<string, number> = { pending: 0, sending: 0, unknown: 0, sent: 1, failed: 2, undelivered: 2, delivered: 3, read: 4 };
 
 /**
@@ -34,12 +43,16 @@ export async function applyReceiptBatch(tx: Queryable, receipts: readonly Upstre
   const messageIds = [...new Set([...found.values()].map((a) => a.message_id))].sort();
   if (messageIds.length === 0) return receipts.map((_, index) => unmatched(index));
 
-  const { rows: locked } = await tx.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [messageIds]);
+  const range = idRange(messageIds);
+  const { rows: locked } = await tx.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[]) AND id >= $2 AND id <= $3 ORDER BY id FOR UPDATE', [
+    messageIds,
+    ...range,
+  ]);
   const messages = new Map(locked.map((row) => [row.id, row]));
   // Read again under the message locks: a concurrent receipt may have moved an attempt since the lookup.
   const { rows: allAttempts } = await tx.query<AttemptRow>(
-    'SELECT * FROM message_attempts WHERE message_id = ANY($1::text[]) ORDER BY message_id, attempt_no',
-    [messageIds],
+    'SELECT * FROM message_attempts WHERE message_id = ANY($1::text[]) AND message_id >= $2 AND message_id <= $3 ORDER BY message_id, attempt_no',
+    [messageIds, ...range],
   );
   const attemptsOf = new Map<string, AttemptRow[]>();
   for (const a of allAttempts) attemptsOf.set(a.message_id, [...(attemptsOf.get(a.message_id) ?? []), a]);
@@ -119,14 +132,9 @@ export async function applyReceiptBatch(tx: Queryable, receipts: readonly Upstre
 async function findAttempts(tx: Queryable, receipts: readonly UpstreamReceipt[]): Promise<{ found: Map<number, AttemptRow>; notOurs: Set<number> }> {
   const found = new Map<number, AttemptRow>();
   const notOurs = new Set<number>();
-  const { rows } = await tx.query<AttemptRow & { receipt_index: number }>(
-    `SELECT DISTINCT ON (r.receipt_index) r.receipt_index::int AS receipt_index, a.*
-     FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS r(channel, upstream_id, receipt_index)
-     JOIN message_attempts a ON a.channel = r.channel AND a.upstream_message_id = r.upstream_id
-     ORDER BY r.receipt_index, a.attempt_no`,
-    [receipts.map((r) => r.channel), receipts.map((r) => r.upstreamMessageId)],
-  );
-  for (const { receipt_index: position, ...attempt } of rows) found.set(position - 1, attempt);
+  const now = new Date();
+  const window: [string, string] = [monthIdBound('msg', now, -RECEIPT_WINDOW_MONTHS), monthIdBound('msg', now, 2)];
+  await findByUpstreamId(tx, receipts, [...receipts.keys()], window, found);
   // A receipt that overtook the write of its acceptance (chat and RBM answer fast) is found by our own
   // reference, which the upstream echoes back: one statement for all of them. SMS keeps its own order of
   // lookups below (a part id first).
@@ -137,12 +145,14 @@ async function findAttempts(tx: Queryable, receipts: readonly UpstreamReceipt[])
        FROM unnest($1::int[], $2::text[], $3::text[], $4::text[]) AS r(receipt_index, message_id, channel, upstream_id)
        JOIN message_attempts a ON a.message_id = r.message_id AND a.channel = r.channel
          AND (a.upstream_message_id IS NULL OR a.upstream_message_id = r.upstream_id)
+       WHERE a.message_id >= $5 AND a.message_id <= $6
        ORDER BY r.receipt_index, a.attempt_no DESC`,
       [
         byReference.map(([index]) => index),
         byReference.map(([, receipt]) => receipt.clientRef),
         byReference.map(([, receipt]) => receipt.channel),
         byReference.map(([, receipt]) => receipt.upstreamMessageId),
+        ...idRange(byReference.map(([, receipt]) => receipt.clientRef as string)),
       ],
     );
     for (const { receipt_index: index, ...attempt } of referenced) found.set(index, attempt);
@@ -153,6 +163,10 @@ async function findAttempts(tx: Queryable, receipts: readonly UpstreamReceipt[])
     ))
       notOurs.add(index);
   }
+  // Outside the window: an old message's late receipt, or one overtaking its acceptance's write (found by the
+  // lookups after this one, or by a later run). One statement over every month, for the batch's few left.
+  const left = [...receipts.keys()].filter((index) => !found.has(index) && !notOurs.has(index));
+  if (left.length > 0) await findByUpstreamId(tx, receipts, left, undefined, found);
   // The rarer lookups (a part id, an SMPP reference with the recipient) stay one statement per receipt needing them.
   for (const [index, receipt] of receipts.entries()) {
     if (found.has(index) || notOurs.has(index)) continue;
@@ -162,13 +176,33 @@ async function findAttempts(tx: Queryable, receipts: readonly UpstreamReceipt[])
   return { found, notOurs };
 }
 
+/** Adds to `found` the attempts of the receipts at `indexes` by upstream id, among the messages in `window` when given. */
+async function findByUpstreamId(
+  tx: Queryable,
+  receipts: readonly UpstreamReceipt[],
+  indexes: readonly number[],
+  window: [string, string] | undefined,
+  found: Map<number, AttemptRow>,
+): Promise<void> {
+  const { rows } = await tx.query<AttemptRow & { receipt_index: number }>(
+    `SELECT DISTINCT ON (r.receipt_index) r.receipt_index::int AS receipt_index, a.*
+     FROM unnest($1::int[], $2::text[], $3::text[]) AS r(receipt_index, channel, upstream_id)
+     JOIN message_attempts a ON a.channel = r.channel AND a.upstream_message_id = r.upstream_id
+     ${window ? 'WHERE a.message_id >= $4 AND a.message_id < $5' : ''}
+     ORDER BY r.receipt_index, a.attempt_no`,
+    [indexes, indexes.map((index) => receipts[index].channel), indexes.map((index) => receipts[index].upstreamMessageId), ...(window ?? [])],
+  );
+  for (const { receipt_index: index, ...attempt } of rows) found.set(index, attempt);
+}
+
 /**
  * Of the receipts at `indexes` (chat and RBM ones carrying our reference), those whose reference names no message:
  * someone else's send through the same upstream account, or a bare send to the simulator. One statement for all.
  */
 async function referencesOfNoMessage(tx: Queryable, receipts: readonly UpstreamReceipt[], indexes: readonly number[]): Promise<number[]> {
   if (indexes.length === 0) return [];
-  const { rows } = await tx.query<{ id: string }>('SELECT id FROM messages WHERE id = ANY($1::text[])', [indexes.map((index) => receipts[index].clientRef)]);
+  const refs = indexes.map((index) => receipts[index].clientRef as string);
+  const { rows } = await tx.query<{ id: string }>('SELECT id FROM messages WHERE id = ANY($1::text[]) AND id >= $2 AND id <= $3', [refs, ...idRange(refs)]);
   const known = new Set(rows.map((row) => row.id));
   return indexes.filter((index) => !known.has(receipts[index].clientRef as string));
 }
@@ -212,12 +246,15 @@ async function writeAttempts(tx: Queryable, attempts: readonly AttemptRow[]): Pr
   await tx.query(
     `UPDATE message_attempts a SET upstream_message_id = v.upstream_message_id, status = v.status, error_code = v.error_code,
        updated_at = v.updated_at, part_statuses = v.part_statuses
-     FROM jsonb_to_recordset($1::jsonb) AS v(id text, upstream_message_id text, status text, error_code text, updated_at timestamptz, part_statuses jsonb)
-     WHERE a.id = v.id`,
+     FROM jsonb_to_recordset($1::jsonb) AS v(id text, message_id text, upstream_message_id text, status text, error_code text, updated_at timestamptz,
+       part_statuses jsonb)
+     -- By the whole key and the messages' id range: the attempts are partitioned by message id (docs/architecture.md#time-partitioned-tables).
+     WHERE a.id = v.id AND a.message_id = v.message_id AND a.message_id >= $2 AND a.message_id <= $3`,
     [
       JSON.stringify(
         attempts.map((a) => ({
           id: a.id,
+          message_id: a.message_id,
           upstream_message_id: a.upstream_message_id,
           status: a.status,
           error_code: a.error_code,
@@ -225,6 +262,7 @@ async function writeAttempts(tx: Queryable, attempts: readonly AttemptRow[]): Pr
           part_statuses: a.part_statuses,
         })),
       ),
+      ...idRange(attempts.map((a) => a.message_id)),
     ],
   );
 }

@@ -1,6 +1,7 @@
 import { createPooledIdGenerator, type AcceptedMessageFields } from '@switchboard/domain';
 import type { Queryable } from '../db';
 import { planMessageChange, type ChangeResult, type MessageChange, type StoredEvent } from '../message-change';
+import { idRange } from '../id-range';
 import { writeMessageChanges, type PlannedStep } from '../message-change-batch';
 import { isHandedOff } from '../message-progress';
 import type { AttemptRow, MessageRow } from '../message-resource';
@@ -64,7 +65,8 @@ export async function persistAcceptedBatch(db: Queryable, messages: readonly Acc
      )
      SELECT inserted.*, true AS inserted FROM inserted
      UNION ALL
-     SELECT messages.*, false AS inserted FROM messages JOIN input USING (id) WHERE NOT EXISTS (SELECT 1 FROM inserted WHERE inserted.id = messages.id)`,
+     SELECT messages.*, false AS inserted FROM messages JOIN input USING (id)
+     WHERE messages.id >= $2 AND messages.id <= $3 AND NOT EXISTS (SELECT 1 FROM inserted WHERE inserted.id = messages.id)`,
     [
       JSON.stringify(
         unique.map((m) => ({
@@ -86,13 +88,17 @@ export async function persistAcceptedBatch(db: Queryable, messages: readonly Acc
           traffic_class: m.traffic_class ?? 'transactional',
         })),
       ),
+      ...idRange(unique.map((m) => m.id)),
     ],
   );
   const byId = new Map(rows.map((row) => [row.id, row]));
   const missing = unique.filter((m) => !byId.has(m.id)).map((m) => m.id);
   if (missing.length > 0) {
     // A concurrent first insert committed after this statement's snapshot: its row is visible now.
-    const { rows: existing } = await db.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[])', [missing]);
+    const { rows: existing } = await db.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[]) AND id >= $2 AND id <= $3', [
+      missing,
+      ...idRange(missing),
+    ]);
     for (const row of existing) byId.set(row.id, { ...row, inserted: false });
   }
   const seen = new Set<string>();
@@ -108,10 +114,16 @@ export async function persistAcceptedBatch(db: Queryable, messages: readonly Acc
 /** The messages locked in id order (two batches never deadlock) and all their attempts, read under those locks. */
 export async function lockWithAttempts(tx: Queryable, messageIds: readonly string[]) {
   const ids = [...new Set(messageIds)].sort();
-  const { rows: locked } = await tx.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [ids]);
-  const { rows: attempts } = await tx.query<AttemptRow>('SELECT * FROM message_attempts WHERE message_id = ANY($1::text[]) ORDER BY message_id, attempt_no', [
+  // The id range prunes to the batch's months, for a generic plan too (docs/architecture.md#time-partitioned-tables).
+  const range = idRange(ids);
+  const { rows: locked } = await tx.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[]) AND id >= $2 AND id <= $3 ORDER BY id FOR UPDATE', [
     ids,
+    ...range,
   ]);
+  const { rows: attempts } = await tx.query<AttemptRow>(
+    'SELECT * FROM message_attempts WHERE message_id = ANY($1::text[]) AND message_id >= $2 AND message_id <= $3 ORDER BY message_id, attempt_no',
+    [ids, ...range],
+  );
   const rows = new Map(locked.map((row) => [row.id, row]));
   const attemptsOf = new Map<string, AttemptRow[]>(ids.map((id) => [id, []]));
   for (const a of attempts) attemptsOf.get(a.message_id)?.push(a);
@@ -279,13 +291,15 @@ async function settleAttemptBatch<I extends { messageId: string; attemptId: stri
   await tx.query(
     `UPDATE message_attempts a SET upstream_message_id = v.upstream_message_id, upstream_part_ids = v.upstream_part_ids,
        error_code = v.error_code, error_message = v.error_message, status = v.status, updated_at = v.updated_at
-     FROM jsonb_to_recordset($1::jsonb) AS v(id text, upstream_message_id text, upstream_part_ids text[], error_code text,
+     FROM jsonb_to_recordset($1::jsonb) AS v(id text, message_id text, upstream_message_id text, upstream_part_ids text[], error_code text,
        error_message text, status text, updated_at timestamptz)
-     WHERE a.id = v.id`,
+     -- By the whole key and the messages' id range: the attempts are partitioned by message id (docs/architecture.md#time-partitioned-tables).
+     WHERE a.id = v.id AND a.message_id = v.message_id AND a.message_id >= $2 AND a.message_id <= $3`,
     [
       JSON.stringify(
-        [...changedAttempts.values()].map(({ id, upstream_message_id, upstream_part_ids, error_code, error_message, status, updated_at }) => ({
+        [...changedAttempts.values()].map(({ id, message_id, upstream_message_id, upstream_part_ids, error_code, error_message, status, updated_at }) => ({
           id,
+          message_id,
           upstream_message_id,
           upstream_part_ids,
           error_code,
@@ -294,6 +308,7 @@ async function settleAttemptBatch<I extends { messageId: string; attemptId: stri
           updated_at,
         })),
       ),
+      ...idRange([...changedAttempts.values()].map((a) => a.message_id)),
     ],
   );
   const events = await writeMessageChanges(tx, steps);

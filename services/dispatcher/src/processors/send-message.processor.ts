@@ -153,7 +153,7 @@ export function createSendMessageProcessor(deps: SendMessageDeps) {
       logger.info('send outcome unknown; waiting for a receipt', { ...ctx.fields, channel: attempt.channel, until: new Date(due).toISOString() });
       return delayUntil(ctx, due);
     }
-    await store.abandonAttempt(attempt.id, new Date(clock()));
+    await store.abandonAttempt(attempt, new Date(clock()));
     count(attempt.channel, 'abandoned');
     logger.warn('no receipt for a send of unknown outcome; sending again', { ...ctx.fields, channel: attempt.channel });
     return 'next';
