@@ -29,7 +29,7 @@ async function masterMeter(node) {
   const [host, port] = node.split(':');
   const redis = new Redis({ host, port: Number(port), lazyConnect: true });
   await redis.connect();
-  const info = await redis.info();
+  const info = `${await redis.info('cpu')}\n${await redis.info('commandstats')}`;
   await redis.quit();
   const field = (name) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
   const calls = [...info.matchAll(/^cmdstat_[^:]+:calls=(\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
