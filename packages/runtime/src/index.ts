@@ -11,3 +11,4 @@ export * from './sandbox-credentials';
 export * from './target-guard.config';
 export * from './unit-prices.config';
 export * from './job-lock.config';
+export * from './periodic-task';

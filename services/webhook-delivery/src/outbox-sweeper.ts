@@ -1,4 +1,5 @@
 import type { Logger } from '@switchboard/logger';
+import { createPeriodicTask } from '@switchboard/runtime';
 import type { eventPublisherByAccount } from '@switchboard/queues';
 import type { EventsRepository } from '@switchboard/store';
 
@@ -24,8 +25,6 @@ export interface OutboxSweeperOptions {
  */
 export function createOutboxSweeper(opts: OutboxSweeperOptions) {
   const clock = opts.clock ?? (() => new Date());
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
   let stopped = false;
 
   const sweepOnce = async (): Promise<number> => {
@@ -39,30 +38,23 @@ export function createOutboxSweeper(opts: OutboxSweeperOptions) {
     }
   };
 
-  const tick = () => {
-    running = sweepOnce()
-      .then((n) => {
-        if (n > 0) opts.logger.info('outbox sweeper published events', { count: n });
-      })
-      .catch((error: Error) => {
-        opts.logger.warn('outbox sweep failed; retrying next interval', { error: error.message });
-      })
-      .finally(() => {
-        running = null;
-        if (!stopped) timer = setTimeout(tick, opts.intervalMs);
-      });
-  };
+  const task = createPeriodicTask(
+    async () => {
+      const n = await sweepOnce();
+      if (n > 0) opts.logger.info('outbox sweeper published events', { count: n });
+    },
+    { intervalMs: opts.intervalMs, onError: (error) => opts.logger.warn('outbox sweep failed; retrying next interval', { error: error.message }) },
+  );
 
   return {
     sweepOnce,
     start(): void {
       stopped = false;
-      tick();
+      task.start();
     },
     async stop(): Promise<void> {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+      await task.stop();
     },
   };
 }

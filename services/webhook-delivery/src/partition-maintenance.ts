@@ -1,4 +1,5 @@
 import type { Logger } from '@switchboard/logger';
+import { createPeriodicTask, type PeriodicTask } from '@switchboard/runtime';
 import { maintainMonthPartitions, type Db } from '@switchboard/store';
 
 /**
@@ -20,34 +21,15 @@ export interface PartitionMaintenanceOptions {
  * timer. Every webhook-delivery process runs it: the store's advisory lock makes a second run at the same time wait
  * and then find nothing to do.
  */
-export function createPartitionMaintenance(opts: PartitionMaintenanceOptions) {
-  let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-
-  const tick = () => {
-    running = maintainMonthPartitions(opts.db, { retentionMonths: opts.retentionMonths })
-      .then(({ created, dropped }) => {
-        if (created.length > 0 || dropped.length > 0) opts.logger.info('month partitions maintained', { created, dropped });
-      })
-      .catch((error: Error) => {
-        opts.logger.warn('month partition maintenance failed; retrying next interval', { error: error.message });
-      })
-      .finally(() => {
-        running = null;
-        if (!stopped) timer = setTimeout(tick, opts.intervalMs);
-      });
-  };
-
-  return {
-    start(): void {
-      stopped = false;
-      tick();
+export function createPartitionMaintenance(opts: PartitionMaintenanceOptions): PeriodicTask {
+  return createPeriodicTask(
+    async () => {
+      const { created, dropped } = await maintainMonthPartitions(opts.db, { retentionMonths: opts.retentionMonths });
+      if (created.length > 0 || dropped.length > 0) opts.logger.info('month partitions maintained', { created, dropped });
     },
-    async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
+    {
+      intervalMs: opts.intervalMs,
+      onError: (error) => opts.logger.warn('month partition maintenance failed; retrying next interval', { error: error.message }),
     },
-  };
+  );
 }
