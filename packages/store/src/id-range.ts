@@ -4,7 +4,7 @@ import { monthStart } from './month-partitions';
 /**
  * The smallest and largest of `ids`, for a statement that joins a month-partitioned table against a batch's rows:
  * `AND m.id >= $lo AND m.id <= $hi` lets PostgreSQL prune to the batch's months, which a join key or a generic
- * plan's `= ANY($1)` cannot (docs/architecture.md#time-partitioned-tables). JavaScript's order is the partition
+ * plan's `= ANY($1)` cannot (docs/storage-layout.md#time-partitioned-tables). JavaScript's order is the partition
  * bounds' order: ids of one kind are one prefix and uppercase Crockford base32 of one length, which sort alike
  * by code unit and in the database's collation (packages/store/test/month-partitions-pruning.int.test.ts checks it).
  */

@@ -67,7 +67,7 @@ export async function writeMessageChanges(tx: Queryable, steps: readonly Planned
        FROM jsonb_to_recordset($1::jsonb) AS v(id text, status text, sequence integer, updated_at timestamptz, sending_at timestamptz,
          sent_at timestamptz, delivered_at timestamptz, read_at timestamptz, failed_at timestamptz, undelivered_at timestamptz,
          carrier_status_code text, channel_used text, error_code text, error_message text)
-       -- The batch's id range prunes to its months (docs/architecture.md#time-partitioned-tables).
+       -- The batch's id range prunes to its months (docs/storage-layout.md#time-partitioned-tables).
        WHERE m.id = v.id AND m.id >= $4 AND m.id <= $5 RETURNING m.id
      ), history AS (
        INSERT INTO message_transitions (message_id, sequence, status, channel, carrier_status_code, error_code, at)

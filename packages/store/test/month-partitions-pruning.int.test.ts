@@ -13,7 +13,7 @@ import {
 import { idAt } from './support/ids-at';
 
 // The hot batch statements carry their batch's id range, so they touch only the batch's months
-// (docs/architecture.md#time-partitioned-tables).
+// (docs/storage-layout.md#time-partitioned-tables).
 let database: TestDatabase;
 let db: Db;
 let accountId: string;

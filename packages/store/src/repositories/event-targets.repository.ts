@@ -17,7 +17,7 @@ const HAS_TARGET = `
  * The same conditions for a message event not yet inserted, read from a row `e` with `account_id`, `type` and
  * `resource_id` (the message id): the batched change statement inserts an event nobody would receive already
  * published (docs/webhooks.md#how-nothing-is-lost). `lo` and `hi` are the placeholders of the messages' id range,
- * which prunes the look-up to their months (docs/architecture.md#time-partitioned-tables).
+ * which prunes the look-up to their months (docs/storage-layout.md#time-partitioned-tables).
  */
 export const messageEventHasTarget = (lo: string, hi: string) => `
   EXISTS (SELECT 1 FROM messages m WHERE m.id = e.resource_id AND m.id >= ${lo} AND m.id <= ${hi} AND m.callback_url IS NOT NULL)

@@ -36,7 +36,7 @@ export function createMessageTimersRepository(db: Db) {
         if (attempt.abandoned_at) return { abandoned: !hasEnded(row.status), events: [] };
         const latest = attempts[attempts.length - 1];
         if (row.status !== 'sent' || attempt.status !== 'sent' || latest.id !== attempt.id) return { abandoned: false, events: [] };
-        // By the whole key: the message id is the partition key (docs/architecture.md#time-partitioned-tables).
+        // By the whole key: the message id is the partition key (docs/storage-layout.md#time-partitioned-tables).
         await tx.query(
           `UPDATE message_attempts SET abandoned_at = $2, error_code = 'fallback_timeout', error_message = $3, updated_at = $2 WHERE id = $1 AND message_id = $4`,
           [attempt.id, input.at, `not delivered within fallback_timeout_seconds (${input.timeoutSeconds})`, row.id],

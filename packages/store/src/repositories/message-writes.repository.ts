@@ -89,7 +89,7 @@ export function createMessageWritesRepository(db: Db) {
     attemptsFailed: (inputs: readonly AttemptFailedInput[]) => db.transaction((tx) => attemptFailedBatch(tx, inputs)),
 
     /** The upstream answered and did not take the message (throttled, transient): safe to send again later. */
-    // Attempts by their whole key: the message id is their partition key (docs/architecture.md#time-partitioned-tables).
+    // Attempts by their whole key: the message id is their partition key (docs/storage-layout.md#time-partitioned-tables).
     async attemptRetryable(input: { messageId: string; attemptId: string; errorCode: string; errorMessage: string; at: Date }): Promise<void> {
       await db.query(
         `UPDATE message_attempts SET status = 'pending', error_code = $2, error_message = $3, updated_at = $4

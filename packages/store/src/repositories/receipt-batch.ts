@@ -22,7 +22,7 @@ export interface ReceiptResult {
 /**
  * Months before the current one searched first for a receipt's attempt by upstream id: upstreams report within
  * days, and a lookup bounded by message id prunes to those months instead of probing every month's index
- * (docs/architecture.md#time-partitioned-tables). The next month is in the window too, for a sender's clock ahead
+ * (docs/storage-layout.md#time-partitioned-tables). The next month is in the window too, for a sender's clock ahead
  * of ours. A receipt not found there is looked for in every month before it counts as unmatched.
  */
 export const RECEIPT_WINDOW_MONTHS = 1;
@@ -248,7 +248,7 @@ async function writeAttempts(tx: Queryable, attempts: readonly AttemptRow[]): Pr
        updated_at = v.updated_at, part_statuses = v.part_statuses
      FROM jsonb_to_recordset($1::jsonb) AS v(id text, message_id text, upstream_message_id text, status text, error_code text, updated_at timestamptz,
        part_statuses jsonb)
-     -- By the whole key and the messages' id range: the attempts are partitioned by message id (docs/architecture.md#time-partitioned-tables).
+     -- By the whole key and the messages' id range: the attempts are partitioned by message id (docs/storage-layout.md#time-partitioned-tables).
      WHERE a.id = v.id AND a.message_id = v.message_id AND a.message_id >= $2 AND a.message_id <= $3`,
     [
       JSON.stringify(

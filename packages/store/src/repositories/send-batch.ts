@@ -114,7 +114,7 @@ export async function persistAcceptedBatch(db: Queryable, messages: readonly Acc
 /** The messages locked in id order (two batches never deadlock) and all their attempts, read under those locks. */
 export async function lockWithAttempts(tx: Queryable, messageIds: readonly string[]) {
   const ids = [...new Set(messageIds)].sort();
-  // The id range prunes to the batch's months, for a generic plan too (docs/architecture.md#time-partitioned-tables).
+  // The id range prunes to the batch's months, for a generic plan too (docs/storage-layout.md#time-partitioned-tables).
   const range = idRange(ids);
   const { rows: locked } = await tx.query<MessageRow>('SELECT * FROM messages WHERE id = ANY($1::text[]) AND id >= $2 AND id <= $3 ORDER BY id FOR UPDATE', [
     ids,
@@ -293,7 +293,7 @@ async function settleAttemptBatch<I extends { messageId: string; attemptId: stri
        error_code = v.error_code, error_message = v.error_message, status = v.status, updated_at = v.updated_at
      FROM jsonb_to_recordset($1::jsonb) AS v(id text, message_id text, upstream_message_id text, upstream_part_ids text[], error_code text,
        error_message text, status text, updated_at timestamptz)
-     -- By the whole key and the messages' id range: the attempts are partitioned by message id (docs/architecture.md#time-partitioned-tables).
+     -- By the whole key and the messages' id range: the attempts are partitioned by message id (docs/storage-layout.md#time-partitioned-tables).
      WHERE a.id = v.id AND a.message_id = v.message_id AND a.message_id >= $2 AND a.message_id <= $3`,
     [
       JSON.stringify(
