@@ -103,7 +103,12 @@ export function createHttpDrain(server: Server, { idleGraceMs = 1_000, deadlineM
           resolve();
         });
         for (const res of responses) if (!res.headersSent) res.setHeader('Connection', 'close');
-        for (const [socket, state] of connections) closeWhenIdle(socket, state);
+        // After the next poll, not now: a request a client sent while this process was busy (with the signal,
+        // or a stall) may be waiting unread on an idle connection, and destroying it now would reset that request.
+        // setImmediate runs once the poll has read every ready socket, so such a request is in flight by then.
+        setImmediate(() => {
+          for (const [socket, state] of connections) closeWhenIdle(socket, state);
+        });
       });
       return draining;
     },
