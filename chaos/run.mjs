@@ -7,10 +7,6 @@ import { join } from 'node:path';
 import { devstack, lastWorldDiagnosis, log } from './lib.mjs';
 
 const CASES = ['redis-kill', 'redis-failover', 'dispatcher-kill', 'chunk-kill', 'gateway-sigterm', 'postgres-restart', 'webhook-outage', 'fuzz'];
-// Run by name only (`npm run chaos -- redis-failover`), not by default: a failover can still lose the SMS receipts
-// the dispatcher queues, which REDIS_MIN_REPLICAS_ACK does not confirm, and some runs then leave messages at `sent`
-// (docs/operations.md#redis-failover).
-const BY_NAME_ONLY = ['redis-failover'];
 const CASE_TIMEOUT_MS = 4 * 60_000;
 
 const wanted = process.argv.slice(2);
@@ -23,7 +19,7 @@ if (unknown.length > 0) {
 const postgres = await devstack.ensurePostgres();
 const rows = [];
 try {
-  for (const caseName of wanted.length > 0 ? wanted : CASES.filter((c) => !BY_NAME_ONLY.includes(c))) {
+  for (const caseName of wanted.length > 0 ? wanted : CASES) {
     const chaosCase = await import(`./cases/${caseName}.mjs`);
     log(`${caseName}: ${chaosCase.target}`);
     const started = Date.now();

@@ -38,7 +38,9 @@ export async function run({ postgresUrl }) {
   const world = await startWorld({
     postgresUrl,
     redisCluster: { masters: 3, replicasPerMaster: 1 },
-    gatewayEnv: { REDIS_MIN_REPLICAS_ACK: '1' },
+    // Every process that acknowledges a write outside Redis waits for the replica: the gateway's 202, the dispatcher's
+    // deliver_sm_resp, and every event publisher (docs/operations.md#redis-failover).
+    env: { REDIS_MIN_REPLICAS_ACK: '1' },
   });
   try {
     // Two clients that take a 503 as final, and one that retries it with the same Idempotency-Key.

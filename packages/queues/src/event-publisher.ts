@@ -3,6 +3,7 @@ import { createBatcher } from '@switchboard/runtime';
 import { enqueueEventFanOut, type FanOutEventJob } from './contracts/event-fanout.queue';
 import { partitionOf, type Partitioned } from './partitions';
 import type { BulkJobAdder } from './queue-contract';
+import { noReplicaAck, type ReplicaAck } from './replica-ack';
 
 /** The SQL side of publishing: `events.published_at`, which `@switchboard/store`'s events repository sets. */
 export interface EventOutbox {
@@ -34,10 +35,17 @@ export function createEventPublisher({
   queue,
   outbox,
   clock = () => new Date(),
+  replicaAck = noReplicaAck,
 }: {
   queue: BulkJobAdder<FanOutEventJob>;
   outbox: EventOutbox;
   clock?: () => Date;
+  /**
+   * Confirms the fan-out jobs on REDIS_MIN_REPLICAS_ACK replicas before the events are marked published: a job lost
+   * with its master would otherwise leave an event marked published that nobody delivers, out of the sweeper's
+   * reach (docs/operations.md#redis-failover). @defaultValue none
+   */
+  replicaAck?: ReplicaAck;
 }): EventPublisher {
   return {
     async publish(events) {
@@ -48,6 +56,7 @@ export function createEventPublisher({
       // Enqueue first, mark second: a crash in between leaves the event unpublished, and publishing it
       // again is harmless (same job id), whereas the other order could lose it.
       await enqueueEventFanOut(queue, ids);
+      await replicaAck();
       await outbox.markPublished(ids, clock());
     },
   };

@@ -16,3 +16,4 @@ export * from './fair-share';
 export * from './send-lanes';
 export * from './partitions';
 export * from './partition-layout.guard';
+export * from './replica-ack';

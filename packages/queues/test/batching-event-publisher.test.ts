@@ -60,3 +60,23 @@ it('queues no fan-out job and marks nothing for events inserted already publishe
   await publisher.publish([{ id: 'evt_quiet_2', published: true }]);
   expect({ judged: judged.length, marked: marked.length, queued: queued.length }).toEqual({ judged: 1, marked: 1, queued: 1 });
 });
+
+it('marks events published only after the replicas confirm their fan-out jobs, and leaves them to the sweeper otherwise', async () => {
+  const steps: string[] = [];
+  let confirmed = false;
+  const publisher = createEventPublisher({
+    queue: {
+      addBulk: async () => (steps.push('queued'), []),
+    } as unknown as Parameters<typeof createEventPublisher>[0]['queue'],
+    outbox: { markPublished: async (ids) => void steps.push(`marked ${ids.join(',')}`) },
+    replicaAck: async () => {
+      steps.push('wait');
+      if (!confirmed) throw new Error('replication_unconfirmed');
+    },
+  });
+  await expect(publisher.publish([{ id: 'evt_a' }])).rejects.toThrow('replication_unconfirmed');
+  expect(steps).toEqual(['queued', 'wait']);
+  confirmed = true;
+  await publisher.publish([{ id: 'evt_a' }]);
+  expect(steps).toEqual(['queued', 'wait', 'queued', 'wait', 'marked evt_a']);
+});

@@ -28,6 +28,12 @@ export interface CommonConfig {
    * accepts into every partition whatever this says. @defaultValue every partition
    */
   servePartitions: number[];
+  /**
+   * REDIS_MIN_REPLICAS_ACK: replicas that must hold a write (`WAIT`) before it is acknowledged outside Redis (the
+   * gateway's 202, the dispatcher's deliver_sm_resp, an event marked published); 0 sends no WAIT
+   * (docs/operations.md#redis-failover).
+   */
+  redisMinReplicasAck: number;
   logLevel: string;
   /** LOG_FORMAT json or pretty; unset: pretty when stdout is a TTY, else json (docs/configuration.md#logs). */
   logFormat: LogFormat;
@@ -88,6 +94,7 @@ export function readCommonConfig(r: EnvReader): CommonConfig {
     queuePrefix: r.string('QUEUE_PREFIX', DEFAULT_QUEUE_PREFIX),
     queuePartitions,
     servePartitions: servePartitions(r, queuePartitions),
+    redisMinReplicasAck: r.int('REDIS_MIN_REPLICAS_ACK', 0, { min: 0, max: 16 }),
     logLevel: r.string('LOG_LEVEL', 'info'),
     logFormat: r.optionalString('LOG_FORMAT')
       ? r.parsed('LOG_FORMAT', (text) => chooseLogFormat(text, false), 'json or pretty')

@@ -59,11 +59,6 @@ export interface GatewayConfig extends CommonConfig {
   voiceConcurrentCallsPerAccount: number;
   /** GATEWAY_WORKERS: processes serving the port; main.ts forks them (docs/running.md#gateway-workers). */
   gatewayWorkers: number;
-  /**
-   * REDIS_MIN_REPLICAS_ACK: replicas that must hold an accepted job (`WAIT`) before the 202; 0 sends no WAIT
-   * (docs/operations.md#redis-failover).
-   */
-  redisMinReplicasAck: number;
 }
 
 /** false (default), true, a hop count, or a list of addresses, CIDRs and express' names such as `loopback`. */
@@ -157,7 +152,6 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     publicBaseUrl: env.PUBLIC_BASE_URL ? r.parsed('PUBLIC_BASE_URL', parsePublicBaseUrl, 'an absolute http(s) URL such as https://api.example.com') : undefined,
     voiceConcurrentCallsPerAccount: r.int('VOICE_CONCURRENT_CALLS_PER_ACCOUNT', 10, { min: 1, max: 100_000 }),
     gatewayWorkers: readGatewayWorkers(r),
-    redisMinReplicasAck: r.int('REDIS_MIN_REPLICAS_ACK', 0, { min: 0, max: 16 }),
   };
   return r.finish('api-gateway', config);
 }

@@ -9,12 +9,14 @@ import {
   flushTraces,
   EVENT_FANOUT_QUEUE,
   openQueue,
+  openReplicaAck,
   openSendLanes,
   PROVIDER_CALLBACKS_QUEUE,
   reportQueueDepths,
   jobAdderByJobId,
   queuePartitions,
   TEMPLATE_SUBMIT_QUEUE,
+  untilReady,
 } from '@switchboard/queues';
 import { createHttpDrain, installShutdown, MetricsRegistry } from '@switchboard/runtime';
 import { copyStateToPartitions } from '@switchboard/shared-state';
@@ -27,18 +29,6 @@ import { createMetricsScrape } from './cluster/worker-metrics';
 import { describeConfig, loadConfig, type GatewayConfig } from './config';
 import { answerClientError } from './http/client-error.handler';
 import { createGatewayServer, reloadCertificateOnSighup } from './http/gateway-server';
-import { createReplicaAck, noReplicaAck, type ReplicaAck } from './replication/replica-ack';
-
-function untilReady(redis: Redis, timeoutMs: number): Promise<void> {
-  if (redis.status === 'ready') return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Redis not ready after ${timeoutMs} ms`)), timeoutMs);
-    redis.once('ready', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
 
 /** Logs a Redis outage once when it starts and once when it ends, not on every reconnect attempt. */
 function watchRedis(redis: Redis, logger: Logger): void {
@@ -66,23 +56,6 @@ async function partitionConnection(config: GatewayConfig, logger: Logger): Promi
 }
 
 /** One whole gateway process: the only one, or one cluster worker of several (main.ts decides). */
-/**
- * With REDIS_MIN_REPLICAS_ACK, the acknowledgement's connection of its own (WAIT blocks the connection it is on);
- * without, nothing: no connection, no WAIT (docs/operations.md#redis-failover).
- */
-async function openReplicaAck(config: Readonly<GatewayConfig>, logger: Logger, keyPrefix: string): Promise<{ ack: ReplicaAck; close: () => Promise<unknown> }> {
-  if (config.redisMinReplicasAck === 0) return { ack: noReplicaAck, close: () => Promise.resolve() };
-  const connection = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
-  // Outages are already logged by watchRedis on the main connection.
-  connection.on('error', () => undefined);
-  await untilReady(connection, config.startupTimeoutMs);
-  logger.info('replica acknowledgement on', { min_replicas: config.redisMinReplicasAck, prefix: keyPrefix });
-  return {
-    ack: createReplicaAck({ redis: connection, keyPrefix, minReplicas: config.redisMinReplicasAck, logger }),
-    close: () => connection.quit().catch(() => connection.disconnect()),
-  };
-}
-
 export async function serveGateway(): Promise<void> {
   const config = loadConfig();
   const logger = getLogger({ service: 'api-gateway', level: config.logLevel, format: config.logFormat });
@@ -116,7 +89,7 @@ export async function serveGateway(): Promise<void> {
   const partitions = await Promise.all(
     queuePartitions(config.queuePrefix, config.queuePartitions).map(async ({ prefix }, _i, all) => {
       const connection = all.length === 1 ? redis : await partitionConnection(config, logger);
-      const replicas = await openReplicaAck(config, logger, prefix);
+      const replicas = await openReplicaAck(config, { keyPrefix: prefix, minReplicas: config.redisMinReplicasAck, logger });
       return {
         prefix,
         redis: connection,

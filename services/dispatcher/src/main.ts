@@ -6,6 +6,7 @@ import {
   ensurePartitionLayout,
   flushTraces,
   MESSAGE_TIMERS_QUEUE,
+  openReplicaAck,
   partitioned,
   PROVIDER_CALLBACKS_QUEUE,
   queuePartitions,
@@ -51,6 +52,11 @@ runWorkerService({
       await layoutRedis.quit().catch(() => layoutRedis.disconnect());
     }
     const metrics = createDispatcherMetrics();
+    // Every partition's parts, served or not: a callback may concern any account (docs/storage-layout.md#redis-keys-and-cluster).
+    const all = queuePartitions(config.queuePrefix, config.queuePartitions);
+    const replicaAcks = await Promise.all(
+      all.map(({ prefix }) => openReplicaAck(config, { keyPrefix: prefix, minReplicas: config.redisMinReplicasAck, logger })),
+    );
     const ctx: DispatcherContext = {
       config,
       logger,
@@ -59,20 +65,19 @@ runWorkerService({
       metrics,
       redis,
       queueOptions: { connection: redis, prefix: config.queuePrefix },
+      replicaAck: () => Promise.all(replicaAcks.map(({ ack }) => ack())).then(() => undefined),
       clock: Date.now,
     };
     const upstreams = wireUpstreams(ctx);
     // An SMS receipt that overtakes its acceptance waits for that write (docs/performance/dispatch.md#dispatch).
     const pendingAcceptances = createPendingAcceptances();
-    // Every partition's parts, served or not: a callback may concern any account (docs/storage-layout.md#redis-keys-and-cluster).
-    const all = queuePartitions(config.queuePrefix, config.queuePartitions);
     // Each partition on a connection of its own: auto-pipelining groups script calls by SHA, not by key, and a
     // cluster refuses a pipeline whose keys live on two masters.
     const connections = all.length === 1 ? [redis] : all.map(() => createProducerConnection(config));
     const callbackQueues = wireCallbackQueues(ctx, upstreams, pendingAcceptances, connections);
     const partitions = partitioned(all, ({ prefix, index }): DispatcherPartition => {
       const connection = connections[index];
-      const partitionCtx = { ...ctx, redis: connection, queueOptions: { connection, prefix } };
+      const partitionCtx = { ...ctx, redis: connection, queueOptions: { connection, prefix }, replicaAck: replicaAcks[index].ack };
       const events = wireEventPublishing(partitionCtx);
       return { prefix, events, sending: wireSending(partitionCtx, upstreams, events, pendingAcceptances) };
     });
@@ -133,6 +138,7 @@ runWorkerService({
             ]),
         },
         { name: 'redis', run: () => Promise.all([...new Set([redis, ...connections])].map((r) => r.quit().catch(() => r.disconnect()))) },
+        { name: 'replica acknowledgement', run: () => Promise.all(replicaAcks.map((r) => r.close())) },
         { name: 'database', run: () => db.close() },
         { name: 'traces', run: flushTraces },
       ],

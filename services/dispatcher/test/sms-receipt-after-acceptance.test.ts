@@ -5,7 +5,7 @@ import { createPendingAcceptances } from '../src/dispatch/pending-acceptances';
 import { forwardSmsCallbacks } from '../src/upstreams/sms-callbacks.forwarder';
 
 /** An SMPP session that hands the test its receipt handler, and a queue that records what was queued. */
-function harness(maxAcceptanceWaitMs = 60_000) {
+function harness(maxAcceptanceWaitMs = 60_000, replicaAck?: () => Promise<void>) {
   let onReceipt: (receipt: UpstreamReceipt) => Promise<void> = async () => undefined;
   const sms = { onReceipt: (handler: typeof onReceipt) => (onReceipt = handler), onInbound: () => undefined } as unknown as SmsAdapter;
   const queued: string[] = [];
@@ -13,7 +13,7 @@ function harness(maxAcceptanceWaitMs = 60_000) {
     add: async (_name: string, job: ProviderCallbackJob) => void queued.push(...job.receipts.map((r) => r.upstreamMessageId)),
   } as unknown as JobAdder<ProviderCallbackJob>;
   const pendingAcceptances = createPendingAcceptances();
-  forwardSmsCallbacks({ sms, queue, clock: () => 0, retry: { attempts: 5 }, pendingAcceptances, maxAcceptanceWaitMs });
+  forwardSmsCallbacks({ sms, queue, clock: () => 0, retry: { attempts: 5 }, pendingAcceptances, maxAcceptanceWaitMs, replicaAck });
   return { receive: (receipt: UpstreamReceipt) => onReceipt(receipt), queued, pendingAcceptances };
 }
 
@@ -59,4 +59,20 @@ it('waits no longer than maxAcceptanceWaitMs for a write that does not settle', 
   void pendingAcceptances.track(['smsc-3'], new Promise<void>(() => undefined));
   await receive(receipt('smsc-3'));
   expect(queued).toEqual(['smsc-3']);
+});
+
+it('answers the SMSC only once the replicas hold the job, and as a failure when they do not', async () => {
+  const ack = deferred();
+  const { receive, queued } = harness(60_000, () => ack.promise);
+  let answered = false;
+  const forwarded = receive(receipt('smsc-4')).then(() => (answered = true));
+  await turn();
+  expect({ queued, answered }).toEqual({ queued: ['smsc-4'], answered: false });
+  ack.resolve();
+  await forwarded;
+  expect(answered).toBe(true);
+
+  const refused = harness(60_000, () => Promise.reject(new Error('replication_unconfirmed')));
+  // The adapter turns a rejected handler into a failed deliver_sm_resp, and the SMSC redelivers the receipt.
+  await expect(refused.receive(receipt('smsc-5'))).rejects.toThrow('replication_unconfirmed');
 });

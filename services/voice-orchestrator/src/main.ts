@@ -10,6 +10,7 @@ import {
   openQueue,
   publishEventsByAccount,
   publishEventsOrLeaveInOutbox,
+  openReplicaAck,
   queuePartitions,
   servedPartitions,
   VOICE_CALLS_QUEUE,
@@ -42,13 +43,18 @@ runWorkerService({
     // Each partition's call queue and event fan-out (docs/storage-layout.md#redis-keys-and-cluster); a call's events
     // go to its account's partition, a redial to the queue the call came from.
     const all = queuePartitions(config.queuePrefix, config.queuePartitions);
-    const queues = all.map(({ prefix }) => ({
-      fanout: openQueue(EVENT_FANOUT_QUEUE, { connection: redis, prefix }),
-      calls: openQueue(VOICE_CALLS_QUEUE, { connection: redis, prefix }),
-    }));
+    const queues = await Promise.all(
+      all.map(async ({ prefix }) => ({
+        replicaAck: await openReplicaAck(config, { keyPrefix: prefix, minReplicas: config.redisMinReplicasAck, logger }),
+        fanout: openQueue(EVENT_FANOUT_QUEUE, { connection: redis, prefix }),
+        calls: openQueue(VOICE_CALLS_QUEUE, { connection: redis, prefix }),
+      })),
+    );
     const outbox = createEventsRepository(db);
     const publishEvents = publishEventsByAccount({
-      parts: queues.map(({ fanout }) => publishEventsOrLeaveInOutbox(createEventPublisher({ queue: fanout, outbox }), logger)),
+      parts: queues.map(({ fanout, replicaAck }) =>
+        publishEventsOrLeaveInOutbox(createEventPublisher({ queue: fanout, outbox, replicaAck: replicaAck.ack }), logger),
+      ),
     });
     // Its legs end themselves (failed / orchestrator_lost) and the next call starts a new thread (docs/voice-telephony.md#media-thread).
     onMediaThreadLost(({ reason, legs }) => logger.error('media thread died; ending the calls whose media it held', { reason, calls: legs }));
@@ -129,6 +135,7 @@ runWorkerService({
         { name: 'close sip trunks', run: () => Promise.all([trunks.test.close(), trunks.live?.close()]) },
         { name: 'close queues', run: () => Promise.all(queues.flatMap((q) => [q.fanout.close(), q.calls.close()])) },
         { name: 'close redis', run: () => Promise.all([redis.quit(), subscriber.quit()]) },
+        { name: 'close replica acknowledgement', run: () => Promise.all(queues.map((q) => q.replicaAck.close())) },
         { name: 'close database', run: () => db.close() },
       ],
     };

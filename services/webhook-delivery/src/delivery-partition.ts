@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { createEventPublisher, EVENT_FANOUT_QUEUE, openQueue, WEBHOOK_DELIVERY_QUEUE } from '@switchboard/queues';
+import { createEventPublisher, EVENT_FANOUT_QUEUE, openQueue, WEBHOOK_DELIVERY_QUEUE, type ReplicaAck } from '@switchboard/queues';
 import type { EventsRepository, WebhookDeliveriesRepository, WebhookEndpointsRepository } from '@switchboard/store';
 import { RETRY_JITTER_RATIO } from '@switchboard/webhooks';
 import { createBatchedStore } from './batched-store';
@@ -17,6 +17,8 @@ export interface DeliveryPartitionDeps {
   endpoints: WebhookEndpointsRepository;
   deliveries: WebhookDeliveriesRepository;
   send: ReturnType<typeof createWebhookSender>;
+  /** The partition's replica acknowledgement: the sweeper's jobs are confirmed before events are marked published (docs/operations.md#redis-failover). */
+  replicaAck: ReplicaAck;
   onAttempt: (outcome: 'delivered' | 'failed' | 'refused', ms: number, endpointClass: 'endpoint' | 'callback_url') => void;
 }
 
@@ -67,6 +69,13 @@ export function wireDeliveryPartition(deps: DeliveryPartitionDeps, prefix: strin
     clock,
   });
   const deliverWebhook = createDeliverWebhookHandler({ ...attemptDeps, saturationDelayMs: SATURATION_DELAY_MS });
-  return { fanoutQueue, deliveryQueue, slots, fanOutEvent, deliverWebhook, publisher: createEventPublisher({ queue: fanoutQueue, outbox: events }) };
+  return {
+    fanoutQueue,
+    deliveryQueue,
+    slots,
+    fanOutEvent,
+    deliverWebhook,
+    publisher: createEventPublisher({ queue: fanoutQueue, outbox: events, replicaAck: deps.replicaAck }),
+  };
 }
 export type DeliveryPartition = ReturnType<typeof wireDeliveryPartition>;

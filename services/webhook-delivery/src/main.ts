@@ -6,6 +6,7 @@ import {
   eventPublisherByAccount,
   flushTraces,
   EVENT_FANOUT_QUEUE,
+  openReplicaAck,
   queuePartitions,
   reportQueueDepths,
   servedPartitions,
@@ -78,7 +79,12 @@ runWorkerService({
     // Each partition on a connection of its own: auto-pipelining groups script calls by SHA, not by key, and a
     // cluster refuses a pipeline whose keys live on two masters.
     const connections = all.length === 1 ? [redis] : all.map(() => createWorkerConnection(config, { enableAutoPipelining: true }));
-    const partitions = all.map(({ prefix, index }) => wireDeliveryPartition({ ...shared, redis: connections[index] }, prefix));
+    const replicaAcks = await Promise.all(
+      all.map(({ prefix }) => openReplicaAck(config, { keyPrefix: prefix, minReplicas: config.redisMinReplicasAck, logger })),
+    );
+    const partitions = all.map(({ prefix, index }) =>
+      wireDeliveryPartition({ ...shared, redis: connections[index], replicaAck: replicaAcks[index].ack }, prefix),
+    );
     reportQueueDepths(
       metrics,
       partitions.flatMap((p) => [p.fanoutQueue, p.deliveryQueue]),
@@ -127,6 +133,7 @@ runWorkerService({
         { name: 'give back idle endpoint slots', run: () => Promise.all(partitions.map((p) => p.slots.close())) },
         { name: 'close queues', run: () => Promise.all(partitions.flatMap((p) => [p.fanoutQueue.close(), p.deliveryQueue.close()])) },
         { name: 'close redis', run: () => Promise.all([...new Set([redis, ...connections])].map((r) => r.quit())) },
+        { name: 'close replica acknowledgement', run: () => Promise.all(replicaAcks.map((r) => r.close())) },
         { name: 'close database', run: () => db.close() },
         { name: 'flush traces', run: flushTraces },
       ],

@@ -5,7 +5,7 @@ import { createVoiceArea } from './voice.area';
 
 /** The service console: its page and session API under /console (docs/console.md). */
 export function createConsoleArea(ctx: GatewayContext, handlers: ConsoleDeps['handlers']): Router {
-  const { config, db, redis, guard, secrets, eventFanoutQueue } = ctx;
+  const { config, db, redis, guard, secrets, eventFanoutQueue, replicaAck } = ctx;
   return createConsoleRouter({
     db,
     redis,
@@ -15,6 +15,7 @@ export function createConsoleArea(ctx: GatewayContext, handlers: ConsoleDeps['ha
     secrets,
     webhookTargets: config.webhookTargets,
     eventFanoutQueue,
+    replicaAck,
     handlers,
     voiceRouters: createVoiceArea(ctx, () => []),
   });

@@ -6,6 +6,7 @@ import type { Logger } from '@switchboard/logger';
 import type { JobAdder, ProviderCallbackJob, SendLanes } from '@switchboard/queues';
 import type { MetricsRegistry } from '@switchboard/runtime';
 import { createApiKeysRepository, createNumbersRepository, createSecretCipher, type Db, type NumberRecord, type SecretCipher } from '@switchboard/store';
+import { noReplicaAck, type ReplicaAck } from '@switchboard/queues';
 import { createApiKeyAuthenticator, type ApiKeyAuthenticator } from '../auth/api-key.authenticator';
 import type { BatchAdmission } from '../batches/batch-send.handler';
 import { authenticate, requireScope } from '../auth/authenticate.middleware';
@@ -14,7 +15,6 @@ import { createDependencyGuard, type DependencyGuard } from '../http/dependency-
 import { jsonBody } from '../http/json-body.middleware';
 import { rateLimit, rateLimitInSendScript } from '../rate-limit/rate-limit.middleware';
 import { createRateLimiter } from '../rate-limit/rate-limiter';
-import { noReplicaAck, type ReplicaAck } from '../replication/replica-ack';
 import { createLoadingCache } from '../support/loading-cache';
 
 export interface GatewayDeps {

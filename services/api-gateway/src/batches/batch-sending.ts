@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Queue } from 'bullmq';
 import type { Scope } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
-import { createEventPublisher, publishEventsOrLeaveInOutbox, type SendLanes } from '@switchboard/queues';
+import { createEventPublisher, publishEventsOrLeaveInOutbox, type ReplicaAck, type SendLanes } from '@switchboard/queues';
 import { createBatchRequestValidator } from '@switchboard/schemas';
 import {
   createBatchCountsRepository,
@@ -43,6 +43,8 @@ export interface BatchSendingDeps {
   /** The single send's acceptance parts; batches swap in a suppression lookup coalesced into one MGET. */
   acceptanceDeps: MessageAcceptanceDeps;
   idempotency: IdempotencyStore;
+  /** Confirms the fan-out jobs before their events are marked published (docs/operations.md#redis-failover). */
+  replicaAck: ReplicaAck;
   newMessageId: () => string;
   authenticated: (scope: Scope) => RequestHandler[];
   clock: () => number;
@@ -73,7 +75,10 @@ export function createBatchSending(deps: BatchSendingDeps) {
     admission: deps.batchAdmission,
   });
   const getBatch = createBatchReadHandler({ summaries, counts: createBatchCountsRepository(db), guard, clock });
-  const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: deps.eventFanoutQueue, outbox: createEventsRepository(db) }), logger);
+  const publishEvents = publishEventsOrLeaveInOutbox(
+    createEventPublisher({ queue: deps.eventFanoutQueue, outbox: createEventsRepository(db), replicaAck: deps.replicaAck }),
+    logger,
+  );
   const cancelMessage = createMessageCancelHandler({
     queue: deps.sendLanes,
     reads: createMessageReadsRepository(db),

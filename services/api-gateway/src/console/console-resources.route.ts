@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { e164Problem, isId, isScope, NotFoundError, toIso, ValidationError, type FieldError } from '@switchboard/domain';
-import { createEventPublisher, type BulkJobAdder, type FanOutEventJob } from '@switchboard/queues';
+import { createEventPublisher, type BulkJobAdder, type FanOutEventJob, type ReplicaAck } from '@switchboard/queues';
 import {
   createApiKeysRepository,
   createEventsRepository,
@@ -23,6 +23,8 @@ export interface ConsoleResourceDeps {
   jsonBody: RequestHandler[];
   /** Hands the test event to webhook fan-out. */
   eventFanoutQueue: BulkJobAdder<FanOutEventJob>;
+  /** Confirms the test event's job before it is marked published (docs/operations.md#redis-failover). */
+  replicaAck: ReplicaAck;
   /** The endpoints repository opens signing secrets; these routes never show them. */
   secrets: SecretCipher;
   clock?: () => Date;
@@ -49,12 +51,21 @@ function stringList(value: unknown, field: string, allowed: (v: string) => boole
  * endpoint off and on, its delivery log with response excerpts, a test event); the role
  * guard in front of them already refused writes by viewers (docs/console.md#roles).
  */
-export function createConsoleResourcesRouter({ db, reads, guard, jsonBody, secrets, eventFanoutQueue, clock = () => new Date() }: ConsoleResourceDeps): Router {
+export function createConsoleResourcesRouter({
+  db,
+  reads,
+  guard,
+  jsonBody,
+  secrets,
+  eventFanoutQueue,
+  replicaAck,
+  clock = () => new Date(),
+}: ConsoleResourceDeps): Router {
   const router = Router();
   const keys = createApiKeysRepository(db);
   const numbers = createNumbersRepository(db);
   const endpoints = createWebhookEndpointsRepository(db, secrets);
-  const publisher = createEventPublisher({ queue: eventFanoutQueue, outbox: createEventsRepository(db), clock });
+  const publisher = createEventPublisher({ queue: eventFanoutQueue, outbox: createEventsRepository(db), clock, replicaAck });
 
   router.get('/keys', async (_req, res) => {
     const rows = await guard('store', () => reads.listApiKeys(callerOf(res).accountId));

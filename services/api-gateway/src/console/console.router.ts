@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { ReplicaAck } from '@switchboard/queues';
 import { createConsoleReadsRepository, createConsoleUsersRepository, createMessageReadsRepository, type Db, type SecretCipher } from '@switchboard/store';
 import type { TargetPolicy } from '@switchboard/webhooks';
 import type { DependencyGuard } from '../http/dependency-guard';
@@ -26,6 +27,8 @@ export interface ConsoleDeps {
   secrets: SecretCipher;
   webhookTargets: TargetPolicy;
   eventFanoutQueue: Queue;
+  /** Confirms the console's fan-out jobs on replicas (docs/operations.md#redis-failover). */
+  replicaAck: ReplicaAck;
   /** The /v1 handlers the app already built; the console reuses them under its own session. */
   handlers: {
     messages: ReturnType<typeof createMessageReadHandlers>;
@@ -68,6 +71,7 @@ export function createConsoleRouter(deps: ConsoleDeps): Router {
       jsonBody: deps.jsonBody,
       secrets: deps.secrets,
       eventFanoutQueue: deps.eventFanoutQueue,
+      replicaAck: deps.replicaAck,
     }),
   );
   api.use(createConsoleMessagesRouter({ reads: createMessageReadsRepository(deps.db), guard: deps.guard }));

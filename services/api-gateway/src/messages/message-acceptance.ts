@@ -16,10 +16,10 @@ import {
 import { createBatcher } from '@switchboard/runtime';
 import { sendAtDelayMs, type MessageRequest } from '@switchboard/schemas';
 import type { NumberRecord } from '@switchboard/store';
+import { noReplicaAck, type ReplicaAck } from '@switchboard/queues';
 import type { DependencyGuard } from '../http/dependency-guard';
 import type { Caller } from '../http/request-context';
 import type { StoredResponse } from '../idempotency/idempotency.store';
-import { noReplicaAck, type ReplicaAck } from '../replication/replica-ack';
 import { resolveSenders, type SenderPlan } from './sender-resolution';
 
 /** At most this many concurrent single sends share one `addBulk`. */

@@ -6,9 +6,9 @@ import type { Logger } from '@switchboard/logger';
 import { createEventPublisher, enqueuePlaceCall, openQueue, publishEventsOrLeaveInOutbox, VOICE_CALLS_QUEUE } from '@switchboard/queues';
 import { createAgentRequestValidator, createCallRequestValidator } from '@switchboard/schemas';
 import { createAgentsRepository, createCallsRepository, createEventsRepository, type Db, type NumberRecord } from '@switchboard/store';
+import type { ReplicaAck } from '@switchboard/queues';
 import type { GatewayConfig } from '../config';
 import type { DependencyGuard } from '../http/dependency-guard';
-import type { ReplicaAck } from '../replication/replica-ack';
 import { createVoiceAgentHandlers, voiceAgentsRouter } from '../routes/voice-agents.route';
 import { createVoiceCallHandlers, voiceCallsRouter } from '../routes/voice-calls.route';
 import { createCallAcceptance } from './call-acceptance';
@@ -37,7 +37,10 @@ export function createVoiceRouters(deps: VoiceRoutesDeps): Router[] {
   // Shares the gateway's producer connection (offline queue off: an outage is a 503 at once).
   const voiceQueue = openQueue(VOICE_CALLS_QUEUE, { connection: deps.redis, prefix: deps.prefix });
   voiceQueue.on('error', () => undefined);
-  const publishEvents = publishEventsOrLeaveInOutbox(createEventPublisher({ queue: deps.eventFanoutQueue, outbox: createEventsRepository(db) }), deps.logger);
+  const publishEvents = publishEventsOrLeaveInOutbox(
+    createEventPublisher({ queue: deps.eventFanoutQueue, outbox: createEventsRepository(db), replicaAck: deps.replicaAck }),
+    deps.logger,
+  );
   const calls = createCallsRepository(db);
   const agents = createAgentsRepository(db);
   const newId = createPooledIdGenerator();

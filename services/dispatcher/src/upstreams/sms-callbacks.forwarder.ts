@@ -1,7 +1,7 @@
 import type { JobsOptions } from 'bullmq';
 import type { UpstreamReceipt } from '@switchboard/domain';
 import type { SmsAdapter } from '@switchboard/providers';
-import { enqueueProviderCallback, providerCallbackJobId, type JobAdder, type ProviderCallbackJob } from '@switchboard/queues';
+import { enqueueProviderCallback, noReplicaAck, providerCallbackJobId, type JobAdder, type ProviderCallbackJob, type ReplicaAck } from '@switchboard/queues';
 import { createBatcher } from '@switchboard/runtime';
 import type { PendingAcceptances } from '../dispatch/pending-acceptances';
 
@@ -33,8 +33,15 @@ export function forwardSmsCallbacks(deps: {
   pendingAcceptances?: PendingAcceptances;
   /** How long a receipt waits for its acceptance at most; past it, the job's own retries take over. */
   maxAcceptanceWaitMs?: number;
+  /**
+   * Confirms each job on REDIS_MIN_REPLICAS_ACK replicas before the SMSC hears `deliver_sm_resp`: once answered,
+   * the SMSC forgets the receipt, so a job lost with its master would lose it for good; a failed confirmation is
+   * answered as a failure, and the SMSC redelivers (docs/operations.md#redis-failover). @defaultValue none
+   */
+  replicaAck?: ReplicaAck;
 }): void {
   const { sms, queue, clock, retry } = deps;
+  const replicaAck = deps.replicaAck ?? noReplicaAck;
   const callback = (contents: Pick<ProviderCallbackJob, 'receipts' | 'inbound'>): ProviderCallbackJob => ({
     source: 'sms',
     received_at: new Date(clock()).toISOString(),
@@ -44,9 +51,11 @@ export function forwardSmsCallbacks(deps: {
   const forwardReceipts = createBatcher<UpstreamReceipt, void>({
     runOne: async (receipt) => {
       await enqueueProviderCallback(queue, callback({ receipts: [receipt], inbound: [] }), providerCallbackJobId.smsReceipt(receipt), retry);
+      await replicaAck();
     },
     runMany: async (receipts) => {
       await enqueueProviderCallback(queue, callback({ receipts, inbound: [] }), providerCallbackJobId.smsReceipts(receipts), retry);
+      await replicaAck();
       return receipts.map(() => undefined);
     },
     flush: 'after-previous',
@@ -64,6 +73,7 @@ export function forwardSmsCallbacks(deps: {
   });
   sms.onInbound(async (inbound) => {
     await enqueueProviderCallback(queue, callback({ receipts: [], inbound: [inbound] }), providerCallbackJobId.smsInbound(inbound), retry);
+    await replicaAck();
   });
 }
 

@@ -52,6 +52,7 @@ export function wireCallbackQueues(ctx: DispatcherContext, upstreams: Upstreams,
       maxReceiptsPerJob: SMPP_RECEIPT_BATCH_MAX,
       pendingAcceptances,
       maxAcceptanceWaitMs: RECEIPT_RETRY_BACKOFF_MS,
+      replicaAck: ctx.replicaAck,
     });
   }
   return callbackQueues;

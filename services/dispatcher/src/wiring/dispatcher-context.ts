@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '@switchboard/logger';
+import type { ReplicaAck } from '@switchboard/queues';
 import type { Db, MessageWritesRepository } from '@switchboard/store';
 import type { DispatcherConfig } from '../config';
 import type { DispatcherMetrics } from '../metrics';
@@ -19,5 +20,11 @@ export interface DispatcherContext {
    * (provider callbacks, template submissions); in each partition's copy, under that partition's prefix.
    */
   queueOptions: { connection: Redis; prefix: string };
+  /**
+   * Confirms this context's writes on REDIS_MIN_REPLICAS_ACK replicas before they are acknowledged outside Redis
+   * (docs/operations.md#redis-failover): in each partition's copy, that partition's; in main.ts's, every
+   * partition's, since a provider callback's job goes to the partition of its job id.
+   */
+  replicaAck: ReplicaAck;
   clock: () => number;
 }

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { createReplicaAck, noReplicaAck } from '../src/replication/replica-ack';
+import { createReplicaAck, noReplicaAck } from '../src/replica-ack';
 
 type Reply = [Error | null, unknown];
 
@@ -57,7 +57,7 @@ describe('createReplicaAck', () => {
       ],
     ]);
     await createReplicaAck({ redis: stub.redis, keyPrefix: '{sb}', minReplicas: 2, logger, timeoutMs: 500 })();
-    expect(stub.sent).toEqual([['set {sb}:gateway:replica-ack', 'wait 2 500']]);
+    expect(stub.sent).toEqual([['set {sb}:replica-ack', 'wait 2 500']]);
   });
 
   it('runs one WAIT at a time; the callers arriving meanwhile share the next one', async () => {
@@ -98,7 +98,7 @@ describe('createReplicaAck', () => {
       ],
     ]);
     await createReplicaAck({ redis: stub.redis, keyPrefix: '{sb}', minReplicas: 1, logger })();
-    expect(stub.plainSets).toEqual(['{sb}:gateway:replica-ack']);
+    expect(stub.plainSets).toEqual(['{sb}:replica-ack']);
     expect(stub.sent).toHaveLength(2);
   });
 });

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { startRedisCluster, type RedisCluster } from '@switchboard/devstack';
 import { createProducerConnection } from '@switchboard/queues';
-import { createReplicaAck } from '../src/replication/replica-ack';
+import { createReplicaAck } from '../src/replica-ack';
 
 // On a Redis Cluster the acknowledgement's WAIT must reach the master of the prefix's slot, whatever node the
 // client would pick for a keyless command: stalling another master's replica changes nothing, stalling that

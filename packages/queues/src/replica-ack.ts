@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { ReplicationUnconfirmedError } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
 import { createBatcher } from '@switchboard/runtime';
+import { createProducerConnection, type RedisTarget } from './connections';
 
 /**
  * How long `WAIT` waits for the replicas: one in sync answers within a network round trip, a second covers a
@@ -18,9 +19,10 @@ const SHARED_WAIT_MAX_CALLERS = 10_000;
 
 /**
  * Resolves once REDIS_MIN_REPLICAS_ACK replicas hold every write made so far on the master of the queue
- * prefix's slot; throws 503 `replication_unconfirmed` when fewer confirm within the timeout or the WAIT
- * itself fails: the writes were made, so the answer must not say nothing was accepted. With 0 it sends
- * nothing (docs/operations.md#redis-failover).
+ * prefix's slot; throws `replication_unconfirmed` (a 503 at the gateway) when fewer confirm within the timeout or
+ * the WAIT itself fails. Whoever tells the outside world that a write is kept waits for it first: the gateway before
+ * its 202, the dispatcher before it acknowledges an SMSC's deliver_sm, an event publisher before it marks events
+ * published. With 0 it sends nothing (docs/operations.md#redis-failover).
  */
 export type ReplicaAck = () => Promise<void>;
 
@@ -42,7 +44,7 @@ export const noReplicaAck: ReplicaAck = () => Promise.resolve();
 
 export function createReplicaAck({ redis, keyPrefix, minReplicas, logger, timeoutMs = REPLICA_ACK_TIMEOUT_MS }: ReplicaAckOptions): ReplicaAck {
   if (minReplicas === 0) return noReplicaAck;
-  const marker = `${keyPrefix}:gateway:replica-ack`;
+  const marker = `${keyPrefix}:replica-ack`;
   async function waitForReplicas(): Promise<void> {
     // WAIT counts the replicas that reached this connection's last write. A master streams its writes to the
     // replicas in one order, so the marker's SET, sent just before, puts that point past every write on this
@@ -84,4 +86,47 @@ export function createReplicaAck({ redis, keyPrefix, minReplicas, logger, timeou
     onGroupFailure: 'fail-group',
   });
   return () => shared();
+}
+
+/** Above the WAIT's own timeout, so that a lagging replica ends the WAIT, not the command. */
+const REPLICA_ACK_COMMAND_TIMEOUT_MS = 2 * REPLICA_ACK_TIMEOUT_MS;
+
+/** How long a process waits at start-up for the acknowledgement's connection before it refuses to start. */
+const REPLICA_ACK_CONNECT_TIMEOUT_MS = 30_000;
+
+export interface OpenedReplicaAck {
+  ack: ReplicaAck;
+  close: () => Promise<unknown>;
+}
+
+/**
+ * A process's acknowledgement for one queue prefix (partition): with REDIS_MIN_REPLICAS_ACK, on a connection of its
+ * own (WAIT blocks the connection it is on); without, nothing: no connection, no WAIT (docs/operations.md#redis-failover).
+ */
+export async function openReplicaAck(
+  target: RedisTarget,
+  { keyPrefix, minReplicas, logger }: Pick<ReplicaAckOptions, 'keyPrefix' | 'minReplicas'> & { logger: Pick<Logger, 'warn' | 'info'> },
+): Promise<OpenedReplicaAck> {
+  if (minReplicas === 0) return { ack: noReplicaAck, close: () => Promise.resolve() };
+  const connection = createProducerConnection(target, { commandTimeout: REPLICA_ACK_COMMAND_TIMEOUT_MS });
+  // Outages are logged by the process's main connection; an unhandled 'error' event would crash the process.
+  connection.on('error', () => undefined);
+  await untilReady(connection, REPLICA_ACK_CONNECT_TIMEOUT_MS);
+  logger.info('replica acknowledgement on', { min_replicas: minReplicas, prefix: keyPrefix });
+  return {
+    ack: createReplicaAck({ redis: connection, keyPrefix, minReplicas, logger }),
+    close: () => connection.quit().catch(() => connection.disconnect()),
+  };
+}
+
+/** Resolves once the connection is ready; rejects after `timeoutMs`. */
+export function untilReady(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Redis not ready after ${timeoutMs} ms`)), timeoutMs);
+    redis.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
