@@ -63,7 +63,8 @@ try {
   sipp = await startSippEcho();
   // BENCH_PROFILE_DIR=<dir>: a CPU profile of this orchestrator (bench/cpu-profile.cjs), written when it stops.
   const profiling = process.env.BENCH_PROFILE_DIR ? { NODE_OPTIONS: `--require ${new URL('./cpu-profile.cjs', import.meta.url).pathname}` } : {};
-  const echoOrchestrator = await stack.startService('voice-orchestrator', { SANDBOX_SIP_TRUNK: `sip:127.0.0.1:${sipp.port}`, ...profiling });
+  const sandboxUpstreams = { ...JSON.parse(stack.envFor('voice-orchestrator').SANDBOX_UPSTREAMS), sip: `sip:127.0.0.1:${sipp.port}` };
+  const echoOrchestrator = await stack.startService('voice-orchestrator', { SANDBOX_UPSTREAMS: JSON.stringify(sandboxUpstreams), ...profiling });
   const agent = await api('POST', '/v1/voice/agents', {
     name: 'bench',
     flow: {

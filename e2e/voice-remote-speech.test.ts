@@ -57,14 +57,13 @@ describe('voice calls with remote TTS and STT providers', () => {
   let key: string;
   let orchestrator: ServiceProcess;
   // The stand-ins fail on purpose for the model `sim-fault-500`, as the LLM stand-in does.
-  const remoteSpeech = ({ ttsModel = 'tts-1', sttModel = 'whisper-1' } = {}) => ({
-    VOICE_TTS: stack.simUrl,
-    VOICE_TTS_API_KEY: 'sk-sim-tts',
-    VOICE_TTS_MODEL: ttsModel,
-    VOICE_TTS_VOICE: 'alloy',
-    VOICE_STT: stack.simUrl,
-    VOICE_STT_MODEL: sttModel,
-  });
+  const remoteSpeech = ({ ttsModel = 'tts-1', sttModel = 'whisper-1' } = {}) => {
+    const server = new URL(stack.simUrl);
+    return {
+      VOICE_TTS: `${server.protocol}//:sk-sim-tts@${server.host}?model=${ttsModel}&voice=alloy`,
+      VOICE_STT: `${stack.simUrl}?model=${sttModel}`,
+    };
+  };
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${stack.baseUrl}${path}`, {
       method,

@@ -130,6 +130,8 @@ describe('each Deployment', () => {
         healthPort: portOf('voice-orchestrator'),
         rtpPorts: { min: 20000, max: 20999 },
         sandboxTrunk: { host: 'sb-switchboard-carrier-sim', port: 5070 },
+        sandboxLlmBaseUrl: 'http://sb-switchboard-carrier-sim:8090',
+        sipListen: { address: '127.0.0.2', port: 5060 },
       });
       expect(loadSimConfig(envOf('carrier-sim'))).toMatchObject({ host: '0.0.0.0', httpPort: portOf('carrier-sim') });
       expect(loadWebhookDeliveryConfig(envOf('webhook-delivery'))).toMatchObject({ healthHost: '0.0.0.0', healthPort: portOf('webhook-delivery') });

@@ -89,7 +89,7 @@ describe('the voice orchestrator NetworkPolicies', () => {
       },
     ]);
     // The process binds exactly what the policy opens.
-    expect(voiceEnv(objects)).toMatchObject({ VOICE_SIP_LOCAL_PORT: '5060', VOICE_RTP_PORTS: '20000-20999' });
+    expect(voiceEnv(objects)).toMatchObject({ VOICE_SIP_LISTEN: '127.0.0.2:5060', VOICE_RTP_PORTS: '20000-20999' });
     // From anywhere else, nothing: no ingress rule of the orchestrator is open to any source.
     expect(ingressRules('voice-orchestrator').some((rule: Loose) => rule.from === undefined)).toBe(false);
   });
@@ -97,14 +97,23 @@ describe('the voice orchestrator NetworkPolicies', () => {
   it('follow the configured ports, and open no SIP or RTP at all without trunk CIDRs', () => {
     const custom = renderChart({
       valuesFiles: [TEST_VALUES],
-      set: { 'voiceOrchestrator.sipPort': '5080', 'voiceOrchestrator.rtpPorts.min': '30000', 'voiceOrchestrator.rtpPorts.max': '30199' },
+      set: {
+        'voiceOrchestrator.sipBindAddress': '0.0.0.0',
+        'voiceOrchestrator.sipPort': '5080',
+        'voiceOrchestrator.rtpPorts.min': '30000',
+        'voiceOrchestrator.rtpPorts.max': '30199',
+      },
     });
     const sipRtp = ofKind(custom, 'NetworkPolicy').find((p) => p.metadata.name === 'sb-switchboard-voice-orchestrator-sip-rtp')!;
     expect(sipRtp.spec.ingress[0].ports).toEqual([
       { protocol: 'UDP', port: 5080 },
       { protocol: 'UDP', port: 30000, endPort: 30199 },
     ]);
-    expect(voiceEnv(custom)).toMatchObject({ VOICE_SIP_LOCAL_PORT: '5080', VOICE_RTP_PORTS: '30000-30199' });
+    expect(voiceEnv(custom)).toMatchObject({ VOICE_SIP_LISTEN: '0.0.0.0:5080', VOICE_RTP_PORTS: '30000-30199' });
+    // The chart owns the listen address: one set in env could open a port the policy keeps shut.
+    expect(() => renderChart({ valuesFiles: [TEST_VALUES], set: { 'voiceOrchestrator.env.VOICE_SIP_LISTEN': '0.0.0.0:5099' } })).toThrow(
+      /sipBindAddress and sipPort instead/,
+    );
 
     const noTrunk = ofKind(renderChart({ set: { 'secret.existingSecret': 'sb-env' } }), 'NetworkPolicy');
     expect(noTrunk.some((p) => p.metadata.name === 'sb-switchboard-voice-orchestrator-sip-rtp')).toBe(false);

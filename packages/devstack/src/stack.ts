@@ -44,15 +44,17 @@ export interface Stack {
 }
 
 /**
- * The dispatcher's sandbox upstream lists for one carrier simulator: its HTTP base for chat and RBM, its SMSC port.
+ * The sandbox upstreams for one carrier simulator: the dispatcher's lists (its HTTP base for chat and RBM, its SMSC
+ * port) and SANDBOX_UPSTREAMS, whose `sip` (its phones) and `llm` (its chat completions) the voice orchestrator reads.
  * The names are the dispatcher's defaults, so breakers and metrics read as they do under `npm start`.
  */
-export function sandboxUpstreamsEnv(simUrl: string, simSmppPort: number): Record<string, string> {
+export function sandboxUpstreamsEnv(simUrl: string, simSmppPort: number, simSipPort: number): Record<string, string> {
   const { hostname } = new URL(simUrl);
   return {
     SANDBOX_CHAT_UPSTREAMS: JSON.stringify([{ name: 'sandbox-chat', base_url: simUrl }]),
     SANDBOX_RCS_UPSTREAMS: JSON.stringify([{ name: 'sandbox-rbm', base_url: simUrl }]),
     SANDBOX_SMS_UPSTREAMS: JSON.stringify([{ name: 'sandbox-smsc', host: hostname, port: simSmppPort }]),
+    SANDBOX_UPSTREAMS: JSON.stringify({ sip: `sip:${hostname}:${simSipPort}`, llm: simUrl }),
   };
 }
 
@@ -76,6 +78,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     ...(opts.gatewayTls ? { NODE_EXTRA_CA_CERTS: opts.gatewayTls.certFile } : {}),
     ...opts.env,
   };
+  const sandboxUpstreams = sandboxUpstreamsEnv(simUrl, simSmppPort, simSipPort);
   const envs: Record<string, Record<string, string>> = {
     'carrier-sim': {
       ...common,
@@ -86,8 +89,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       PORT: String(simPort),
     },
     'api-gateway': { ...common, ...tlsEnv, ...opts.gatewayEnv, PORT: String(gatewayPort) },
-    dispatcher: { ...common, ...sandboxUpstreamsEnv(simUrl, simSmppPort), ...opts.dispatcherEnv },
-    'voice-orchestrator': { ...common, SANDBOX_SIP_TRUNK: `sip:127.0.0.1:${simSipPort}`, SANDBOX_LLM_BASE_URL: simUrl, ...opts.voiceEnv },
+    dispatcher: { ...common, ...sandboxUpstreams, ...opts.dispatcherEnv },
+    'voice-orchestrator': { ...common, SANDBOX_UPSTREAMS: sandboxUpstreams.SANDBOX_UPSTREAMS, ...opts.voiceEnv },
   };
   const envFor = (name: ServiceName) => envs[name] ?? { ...common, SIM_URL: simUrl, GATEWAY_URL: baseUrl };
   const started: ServiceProcess[] = [];

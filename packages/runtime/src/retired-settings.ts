@@ -3,6 +3,11 @@ import type { Env } from './env';
 const LISTEN = 'HOST and PORT, the listen address of each process';
 const SANDBOX_CREDENTIALS = 'nothing: the sandbox credentials are fixed (SANDBOX_CREDENTIALS, docs/sandbox.md)';
 const CONSTANT = 'nothing: it is a constant now (docs/configuration.md lists them)';
+const TTS_URI = 'VOICE_TTS, one URI: flite:kal, espeak:en-gb, or https://:KEY@host?model=tts-1&voice=alloy';
+const STT_URI = 'VOICE_STT, one URI: pocketsphinx, or https://:KEY@host?model=whisper-1';
+const LLM_URI = 'LLM_URL, one URI: https://:KEY@api.openai.com?model=gpt-4o-mini';
+const SIP_LISTEN = 'VOICE_SIP_LISTEN, address:port such as 0.0.0.0:5060';
+const SANDBOX_SIP = 'SANDBOX_UPSTREAMS, a JSON object whose sip is a SIP URI such as sip:127.0.0.1:5070';
 const TARGET_GUARD = 'TARGET_ALLOW_HTTP, TARGET_ALLOW_PRIVATE_NETWORKS and TARGET_ALLOWED_HOSTS (docs/webhooks.md#target-guard-ssrf)';
 
 /**
@@ -75,8 +80,20 @@ export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   VOICE_SIP_TRUNK_PORT: 'VOICE_SIP_TRUNK, a SIP URI such as sip:user:password@host:5060',
   VOICE_SIP_USERNAME: 'VOICE_SIP_TRUNK, a SIP URI such as sip:user:password@host:5060',
   VOICE_SIP_PASSWORD: 'VOICE_SIP_TRUNK, a SIP URI such as sip:user:password@host:5060',
-  SANDBOX_SIP_HOST: 'SANDBOX_SIP_TRUNK, a SIP URI such as sip:127.0.0.1:5070',
-  SANDBOX_SIP_PORT: 'SANDBOX_SIP_TRUNK, a SIP URI such as sip:127.0.0.1:5070',
+  SANDBOX_SIP_HOST: SANDBOX_SIP,
+  SANDBOX_SIP_PORT: SANDBOX_SIP,
+  SANDBOX_SIP_TRUNK: SANDBOX_SIP,
+  SANDBOX_LLM_BASE_URL: "SANDBOX_UPSTREAMS, a JSON object whose llm is the carrier simulator's base URL",
+  VOICE_TTS_VOICE: TTS_URI,
+  VOICE_TTS_API_KEY: TTS_URI,
+  VOICE_TTS_MODEL: TTS_URI,
+  VOICE_STT_API_KEY: STT_URI,
+  VOICE_STT_MODEL: STT_URI,
+  LLM_BASE_URL: LLM_URI,
+  LLM_API_KEY: LLM_URI,
+  LLM_MODEL: LLM_URI,
+  VOICE_SIP_BIND_ADDRESS: SIP_LISTEN,
+  VOICE_SIP_LOCAL_PORT: SIP_LISTEN,
 };
 
 /** One problem per retired variable that is set, each naming its replacement. */

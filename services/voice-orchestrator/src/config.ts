@@ -1,7 +1,9 @@
 import { describeCommonConfig, EnvReader, type Env, readCommonConfig, readJobLock, readTargetGuard, type CommonConfig } from '@switchboard/runtime';
 import type { TargetPolicy } from '@switchboard/webhooks';
+import { openAiServerUrlFormat, parseOpenAiServerUrl } from './openai-server-url';
+import { DEFAULT_VOICE_SANDBOX_UPSTREAMS, parseVoiceSandboxUpstreams } from './sandbox-upstreams';
 import { describeSpeechConfig, readSpeechConfig, type SpeechConfig } from './speech/speech.config';
-import { parseRtpPortRange, parseSipTrunkUri, RTP_PORTS_FORMAT, SIP_TRUNK_FORMAT } from './trunk-address';
+import { parseRtpPortRange, parseSipListenAddress, parseSipTrunkUri, RTP_PORTS_FORMAT, SIP_LISTEN_FORMAT, SIP_TRUNK_FORMAT } from './trunk-address';
 
 /** Where calls go: the carrier simulator for test keys, the configured trunk for live keys (docs/voice-telephony.md#connecting-a-sip-trunk). */
 export interface TrunkSettings {
@@ -19,9 +21,8 @@ export interface VoiceOrchestratorConfig extends CommonConfig {
   sandboxTrunk: TrunkSettings;
   /** Unset: live keys' calls fail with `end_reason: sip_503` (docs/voice.md#call-lifecycle). */
   liveTrunk?: TrunkSettings;
-  /** Local address of the SIP and RTP sockets; it must differ from the trunk's host. */
-  sipBindAddress: string;
-  sipLocalPort: number;
+  /** Local address of the SIP and RTP sockets, and the SIP port; the address must differ from the trunk's host. */
+  sipListen: { address: string; port: number };
   sipPublicAddress?: string;
   /** TTS and STT engines, local or remote; the default voice, which an agent's `voice` overrides (docs/voice-agents.md#speech-providers). */
   speech: SpeechConfig;
@@ -37,7 +38,9 @@ export interface VoiceOrchestratorConfig extends CommonConfig {
   httpNodePolicy: TargetPolicy;
   /** OpenAI-compatible chat completions for `llm` nodes: the simulator's stand-in for test keys (docs/voice-agents.md#llm). */
   sandboxLlmBaseUrl: string;
+  /** Live keys' chat completions, from LLM_URL; unset, live keys have no model to call. */
   llm?: { baseUrl: string; apiKey?: string };
+  /** LLM_URL's `model`, for both modes, unless the agent's `llm.model` names one. */
   llmModel: string;
   stalledIntervalMs: number;
   lockDurationMs: number;
@@ -49,18 +52,29 @@ export interface VoiceOrchestratorConfig extends CommonConfig {
  */
 export const LOST_AFTER_HEARTBEATS = 4.5;
 
+/** gpt-4o-mini when LLM_URL names no `model`: a small, fast model keeps a caller's wait for each reply short. */
+export const DEFAULT_LLM_MODEL = 'gpt-4o-mini';
+const LLM_URL_FORMAT = openAiServerUrlFormat({ model: DEFAULT_LLM_MODEL });
+
 export function loadConfig(env: Env = process.env): Readonly<VoiceOrchestratorConfig> {
   const r = new EnvReader(env);
   const lostAfterMs = r.int('VOICE_LOST_AFTER_MS', 45_000, { min: 300 });
+  const sandbox = r.optionalString('SANDBOX_UPSTREAMS')
+    ? parseVoiceSandboxUpstreams(r.string('SANDBOX_UPSTREAMS'), r.problems)
+    : DEFAULT_VOICE_SANDBOX_UPSTREAMS;
+  const llm = r.optionalString('LLM_URL') ? r.parsed('LLM_URL', (text) => parseOpenAiServerUrl(text, ['model']), LLM_URL_FORMAT) : undefined;
   const config: VoiceOrchestratorConfig = {
     ...readCommonConfig(r),
     healthPort: r.int('PORT', 8084, { min: 0, max: 65535 }),
     healthHost: r.string('HOST', '127.0.0.1'),
     capacity: r.int('VOICE_CAPACITY', 50, { min: 1, max: 10_000 }),
-    sandboxTrunk: r.optionalString('SANDBOX_SIP_TRUNK') ? r.parsed('SANDBOX_SIP_TRUNK', parseSipTrunkUri, SIP_TRUNK_FORMAT) : { host: '127.0.0.1', port: 5070 },
+    sandboxTrunk: sandbox.trunk,
     liveTrunk: r.optionalString('VOICE_SIP_TRUNK') ? r.parsed('VOICE_SIP_TRUNK', parseSipTrunkUri, SIP_TRUNK_FORMAT) : undefined,
-    sipBindAddress: r.string('VOICE_SIP_BIND_ADDRESS', '127.0.0.2'),
-    sipLocalPort: r.int('VOICE_SIP_LOCAL_PORT', 0, { min: 0, max: 65535 }),
+    // 127.0.0.2: the simulator's phones answer on 127.0.0.1, and sip.js takes a peer on its own address for itself
+    // (docs/voice-telephony.md); port 0 picks a free one.
+    sipListen: r.optionalString('VOICE_SIP_LISTEN')
+      ? r.parsed('VOICE_SIP_LISTEN', parseSipListenAddress, SIP_LISTEN_FORMAT)
+      : { address: '127.0.0.2', port: 0 },
     sipPublicAddress: r.optionalString('VOICE_SIP_PUBLIC_ADDRESS'),
     speech: readSpeechConfig(r),
     rtpPorts: r.optionalString('VOICE_RTP_PORTS') ? r.parsed('VOICE_RTP_PORTS', parseRtpPortRange, RTP_PORTS_FORMAT) : { min: 0, max: 0 },
@@ -69,9 +83,9 @@ export function loadConfig(env: Env = process.env): Readonly<VoiceOrchestratorCo
     heartbeatMs: Math.round(lostAfterMs / LOST_AFTER_HEARTBEATS),
     lostAfterMs,
     httpNodePolicy: readTargetGuard(r),
-    sandboxLlmBaseUrl: r.string('SANDBOX_LLM_BASE_URL', 'http://127.0.0.1:8090'),
-    llm: r.optionalString('LLM_BASE_URL') ? { baseUrl: r.string('LLM_BASE_URL'), apiKey: r.optionalString('LLM_API_KEY') } : undefined,
-    llmModel: r.string('LLM_MODEL', 'gpt-4o-mini'),
+    sandboxLlmBaseUrl: sandbox.llmBaseUrl,
+    llm: llm && { baseUrl: llm.baseUrl, apiKey: llm.apiKey },
+    llmModel: llm?.params.model ?? DEFAULT_LLM_MODEL,
     ...readJobLock(r),
   };
   return r.finish('voice-orchestrator', config);

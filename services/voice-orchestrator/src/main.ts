@@ -62,8 +62,8 @@ runWorkerService({
       createSipTrunk({
         ...t,
         callerId: 'switchboard',
-        bindAddress: config.sipBindAddress,
-        localPort: config.sipLocalPort,
+        bindAddress: config.sipListen.address,
+        localPort: config.sipListen.port,
         publicAddress: config.sipPublicAddress,
         rtpPorts: config.rtpPorts.max > 0 ? config.rtpPorts : undefined,
       });

@@ -1,7 +1,9 @@
+import { isIP } from 'node:net';
 import type { TrunkSettings } from './config';
 
 export const SIP_TRUNK_FORMAT = 'a SIP URI: sip:host, sip:host:port or sip:user:password@host:port (user and password percent-encoded)';
 export const RTP_PORTS_FORMAT = 'a UDP port range such as 10000-20000';
+export const SIP_LISTEN_FORMAT = 'address:port such as 0.0.0.0:5060, an IPv4 address (port 0 picks a free one)';
 
 /** 5060: the SIP port of RFC 3261 when the URI names none. */
 const SIP_DEFAULT_PORT = 5060;
@@ -38,4 +40,19 @@ export function parseRtpPortRange(text: string): { min: number; max: number } {
   const max = port(match[2], 0);
   if (min > max) throw new Error(`${min} is above ${max}`);
   return { min, max };
+}
+
+/**
+ * `127.0.0.2:0`: the local address and SIP port of the SIP and RTP sockets, one value as an address is. The bracketed
+ * IPv6 form is understood so that it gets a clear answer: the SIP stack binds IPv4 only (docs/voice-telephony.md).
+ */
+export function parseSipListenAddress(text: string): { address: string; port: number } {
+  const match = /^(?:\[([^\]]*)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(text.trim());
+  if (!match) throw new Error(`"${text}" is not address:port`);
+  const [, v6, v4, portText] = match;
+  if (v6 !== undefined) throw new Error(`${v6} is an IPv6 address; the SIP and RTP sockets bind IPv4 only`);
+  if (isIP(v4) !== 4) throw new Error(`${v4} is not an IPv4 address`);
+  const port = Number(portText);
+  if (port > 65_535) throw new Error(`port ${portText} is not 0-65535`);
+  return { address: v4, port };
 }

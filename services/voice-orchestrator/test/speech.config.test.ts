@@ -16,29 +16,57 @@ describe('speech provider config', () => {
     expect(read({ VOICE_TTS: 'espeak' }).config.tts.voice).toBe('en-us');
   });
 
-  it('reads the remote providers, and hides their keys from the start-up log', () => {
+  it('reads a local voice after a colon', () => {
+    expect(read({ VOICE_TTS: 'flite:kal' }).config.tts).toMatchObject({ provider: 'flite', voice: 'kal', remote: undefined });
+    expect(read({ VOICE_TTS: 'espeak:en-gb+f3' }).config.tts).toMatchObject({ provider: 'espeak', voice: 'en-gb+f3' });
+  });
+
+  it('reads each remote provider as one URI, the key its password, and hides the key from the start-up log', () => {
     const { config, problems } = read({
-      VOICE_TTS: 'https://api.openai.com/',
-      VOICE_TTS_API_KEY: 'sk-secret',
+      VOICE_TTS: 'https://:sk-se%2Fcret@api.openai.com/?model=tts-1-hd&voice=nova',
       VOICE_STT: 'http://127.0.0.1:9000',
     });
     expect(problems).toEqual([]);
     expect(config.tts).toEqual({
       provider: 'openai',
-      voice: 'alloy',
+      voice: 'nova',
       cacheEntries: 500,
-      remote: { baseUrl: 'https://api.openai.com', apiKey: 'sk-secret', model: 'tts-1', timeoutMs: 10_000, responseFormat: 'wav' },
+      remote: { baseUrl: 'https://api.openai.com', apiKey: 'sk-se/cret', model: 'tts-1-hd', timeoutMs: 10_000, responseFormat: 'wav' },
     });
-    expect(config.stt.remote).toEqual({ baseUrl: 'http://127.0.0.1:9000', apiKey: undefined, model: 'whisper-1', timeoutMs: 10_000 });
-    expect(JSON.stringify(describeSpeechConfig(config))).not.toContain('sk-secret');
+    expect(config.stt).toEqual({
+      provider: 'openai',
+      remote: { baseUrl: 'http://127.0.0.1:9000', apiKey: undefined, model: 'whisper-1', timeoutMs: 10_000 },
+    });
+    expect(JSON.stringify(describeSpeechConfig(config))).not.toContain('se/cret');
   });
 
-  it('names every bad variable', () => {
+  it('defaults a remote TTS to tts-1 and alloy, keeps a path prefix, and reads the STT model', () => {
+    const { config } = read({ VOICE_TTS: 'http://speech.internal:8000/openai/', VOICE_STT: 'https://:k@api.openai.com?model=whisper-2' });
+    expect(config.tts).toMatchObject({ voice: 'alloy', remote: { baseUrl: 'http://speech.internal:8000/openai', apiKey: undefined, model: 'tts-1' } });
+    expect(config.stt.remote).toMatchObject({ baseUrl: 'https://api.openai.com', apiKey: 'k', model: 'whisper-2' });
+  });
+
+  it('names every bad variable, without quoting a key', () => {
     const { problems } = read({ VOICE_TTS: 'polly', VOICE_STT: 'ftp://x' });
     expect(problems).toEqual([
-      expect.stringContaining('VOICE_TTS must be flite, espeak or the http(s) URL of an OpenAI-compatible server, got "polly"'),
-      expect.stringContaining('VOICE_STT must be pocketsphinx or the http(s) URL'),
+      expect.stringMatching(/^VOICE_TTS is invalid: "polly" is neither flite, espeak nor an http\(s\) URL \(flite\[:voice\], espeak\[:voice\] or http/),
+      expect.stringMatching(/^VOICE_STT is invalid: "ftp:\/\/x" is neither pocketsphinx nor an http\(s\) URL/),
     ]);
+    const refused = (env: Record<string, string>) => read(env).problems.join('\n');
+    expect(refused({ VOICE_TTS: 'https://:sk-secret@api.openai.com?model=tts-1&vioce=nova' })).toMatch(
+      /VOICE_TTS is invalid: unknown query parameter "vioce" \(known: model, voice\)/,
+    );
+    expect(refused({ VOICE_STT: 'https://:sk-secret@api.openai.com?voice=nova' })).toMatch(
+      /VOICE_STT is invalid: unknown query parameter "voice" \(known: model\)/,
+    );
+    expect(refused({ VOICE_TTS: 'https://sk-secret@api.openai.com' })).toMatch(/VOICE_TTS is invalid: the API key goes in the password/);
+    expect(refused({ VOICE_TTS: 'https://:sk-secret@api.openai.com?model=a&model=b' })).toMatch(/"model" is given twice/);
+    expect(refused({ VOICE_TTS: 'https://:sk-secret@api.openai.com?model=' })).toMatch(/"model" is empty/);
+    expect(refused({ VOICE_TTS: 'https://:sk-secret@' })).toMatch(/VOICE_TTS is invalid: "https:\/\/:\*\*\*@" is not a URL/);
+    expect(refused({ VOICE_TTS: 'flite:' })).toMatch(/VOICE_TTS is invalid: no voice after "flite:"/);
+    for (const value of ['https://:sk-secret@api.openai.com?vioce=a', 'https://sk-secret@h', 'https://:sk-secret@', 'https://:sk-secret@h#x']) {
+      expect(refused({ VOICE_TTS: value })).not.toContain('sk-secret');
+    }
   });
 
   it("matches a remote recognizer's punctuated sentence against the branches as the local words are", () => {

@@ -3,7 +3,7 @@
  * through Node's fetch, whose shared undici pool keeps connections alive between a call's turns and across calls.
  */
 export interface OpenAiAudioEndpoint {
-  /** Base URL without `/v1`, as for LLM_BASE_URL: `https://api.openai.com` serves `/v1/audio/speech`. */
+  /** Base URL without `/v1`, as in LLM_URL: `https://api.openai.com` serves `/v1/audio/speech`. */
   baseUrl: string;
   apiKey?: string;
   model: string;

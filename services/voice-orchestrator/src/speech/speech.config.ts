@@ -1,4 +1,5 @@
 import type { EnvReader } from '@switchboard/runtime';
+import { openAiServerUrlFormat, parseOpenAiServerUrl, withoutPassword } from '../openai-server-url';
 import type { OpenAiAudioEndpoint } from './openai-audio.endpoint';
 import type { SpeechResponseFormat } from './openai-tts';
 
@@ -27,41 +28,47 @@ export interface SpeechConfig {
   stt: { provider: SttProvider; remote?: OpenAiAudioEndpoint };
 }
 
-const REMOTE_URL = /^https?:\/\/[^\s/]+/;
+/** The forms of VOICE_TTS and VOICE_STT, for the message of a bad value. */
+export const TTS_FORMAT = `flite[:voice], espeak[:voice] or ${openAiServerUrlFormat({ model: 'tts-1', voice: 'alloy' })}`;
+export const STT_FORMAT = `pocketsphinx or ${openAiServerUrlFormat({ model: 'whisper-1' })}`;
+
+const LOCAL_TTS = /^(flite|espeak)(?::(\S*))?$/;
 
 /**
- * VOICE_TTS / VOICE_STT: which engine speaks or listens is one decision, so one variable holds it: a local engine by
- * name, or the base URL (without `/v1`) of a remote OpenAI-compatible server, which then is the `openai` provider.
+ * VOICE_TTS: which engine speaks, and with which voice, is one decision, so one URI holds it: a local engine by name
+ * with an optional voice (`flite:kal`), or a remote OpenAI-compatible server (then the `openai` provider) with its key,
+ * model and voice (docs/voice-agents.md#speech-providers).
  */
-function engine<T extends string>(r: EnvReader, name: string, local: readonly T[], fallback: T): { provider: T | 'openai'; url?: string } {
-  const value = r.string(name, fallback);
-  if ((local as readonly string[]).includes(value)) return { provider: value as T };
-  if (REMOTE_URL.test(value)) return { provider: 'openai', url: value.replace(/\/+$/, '') };
-  r.problems.push(`${name} must be ${local.join(', ')} or the http(s) URL of an OpenAI-compatible server, got "${value}"`);
-  return { provider: fallback };
-}
-
-function remoteEndpoint(r: EnvReader, baseUrl: string, names: { apiKey: string; model: string }, defaultModel: string): OpenAiAudioEndpoint {
-  return { baseUrl, apiKey: r.optionalString(names.apiKey), model: r.string(names.model, defaultModel), timeoutMs: SPEECH_REQUEST_TIMEOUT_MS };
-}
-
-/** Reads VOICE_TTS, VOICE_STT and, for a remote engine, its key and model. */
-export function readSpeechConfig(r: EnvReader): SpeechConfig {
-  const tts = engine(r, 'VOICE_TTS', ['flite', 'espeak'] as const, 'flite');
-  const stt = engine(r, 'VOICE_STT', ['pocketsphinx'] as const, 'pocketsphinx');
+export function parseTtsEngine(text: string): SpeechConfig['tts'] {
+  const local = LOCAL_TTS.exec(text.trim());
+  if (local) {
+    const provider = local[1] as 'flite' | 'espeak';
+    if (local[2] === '') throw new Error(`no voice after "${provider}:"`);
+    return { provider, voice: local[2] ?? DEFAULT_VOICE[provider], cacheEntries: TTS_CACHE_ENTRIES, remote: undefined };
+  }
+  if (!/^https?:/i.test(text.trim())) throw new Error(`"${withoutPassword(text)}" is neither flite, espeak nor an http(s) URL`);
+  const { baseUrl, apiKey, params } = parseOpenAiServerUrl(text, ['model', 'voice']);
   return {
-    tts: {
-      provider: tts.provider,
-      voice: r.string('VOICE_TTS_VOICE', DEFAULT_VOICE[tts.provider]),
-      cacheEntries: TTS_CACHE_ENTRIES,
-      remote: tts.url
-        ? { ...remoteEndpoint(r, tts.url, { apiKey: 'VOICE_TTS_API_KEY', model: 'VOICE_TTS_MODEL' }, 'tts-1'), responseFormat: TTS_RESPONSE_FORMAT }
-        : undefined,
-    },
-    stt: {
-      provider: stt.provider,
-      remote: stt.url ? remoteEndpoint(r, stt.url, { apiKey: 'VOICE_STT_API_KEY', model: 'VOICE_STT_MODEL' }, 'whisper-1') : undefined,
-    },
+    provider: 'openai',
+    voice: params.voice ?? DEFAULT_VOICE.openai,
+    cacheEntries: TTS_CACHE_ENTRIES,
+    remote: { baseUrl, apiKey, model: params.model ?? 'tts-1', timeoutMs: SPEECH_REQUEST_TIMEOUT_MS, responseFormat: TTS_RESPONSE_FORMAT },
+  };
+}
+
+/** VOICE_STT: `pocketsphinx`, or a remote OpenAI-compatible server with its key and model. */
+export function parseSttEngine(text: string): SpeechConfig['stt'] {
+  if (text.trim() === 'pocketsphinx') return { provider: 'pocketsphinx', remote: undefined };
+  if (!/^https?:/i.test(text.trim())) throw new Error(`"${withoutPassword(text)}" is neither pocketsphinx nor an http(s) URL`);
+  const { baseUrl, apiKey, params } = parseOpenAiServerUrl(text, ['model']);
+  return { provider: 'openai', remote: { baseUrl, apiKey, model: params.model ?? 'whisper-1', timeoutMs: SPEECH_REQUEST_TIMEOUT_MS } };
+}
+
+/** Reads VOICE_TTS and VOICE_STT, each one URI. */
+export function readSpeechConfig(r: EnvReader): SpeechConfig {
+  return {
+    tts: r.optionalString('VOICE_TTS') ? r.parsed('VOICE_TTS', parseTtsEngine, TTS_FORMAT) : parseTtsEngine('flite'),
+    stt: r.optionalString('VOICE_STT') ? r.parsed('VOICE_STT', parseSttEngine, STT_FORMAT) : parseSttEngine('pocketsphinx'),
   };
 }
 
