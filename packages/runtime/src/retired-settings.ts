@@ -77,6 +77,8 @@ export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   VOICE_SIP_PASSWORD: 'VOICE_SIP_TRUNK, a SIP URI such as sip:user:password@host:5060',
   SANDBOX_SIP_HOST: 'SANDBOX_SIP_TRUNK, a SIP URI such as sip:127.0.0.1:5070',
   SANDBOX_SIP_PORT: 'SANDBOX_SIP_TRUNK, a SIP URI such as sip:127.0.0.1:5070',
+  OUTBOX_SWEEP_AGE_MS: CONSTANT,
+  WEBHOOK_DISABLE_AFTER_MS: CONSTANT,
 };
 
 /** One problem per retired variable that is set, each naming its replacement. */
