@@ -79,6 +79,7 @@ export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   SANDBOX_SIP_PORT: 'SANDBOX_SIP_TRUNK, a SIP URI such as sip:127.0.0.1:5070',
   OUTBOX_SWEEP_AGE_MS: CONSTANT,
   WEBHOOK_DISABLE_AFTER_MS: CONSTANT,
+  IDEMPOTENCY_TTL_SECONDS: 'nothing: an Idempotency-Key is kept 24 hours, as Stripe keeps them (docs/api.md#idempotency-key)',
 };
 
 /** One problem per retired variable that is set, each naming its replacement. */
