@@ -41,7 +41,6 @@ describe('observability', () => {
       prefix: `{sbobs${randomBytes(4).toString('hex')}}`,
       workers: ['dispatcher', 'webhook-delivery'],
       env: {
-        TRACING_ENABLED: 'true',
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
         TARGET_ALLOW_HTTP: 'true',
         TARGET_ALLOW_PRIVATE_NETWORKS: 'true',

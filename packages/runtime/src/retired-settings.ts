@@ -80,6 +80,7 @@ export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   OUTBOX_SWEEP_AGE_MS: CONSTANT,
   WEBHOOK_DISABLE_AFTER_MS: CONSTANT,
   IDEMPOTENCY_TTL_SECONDS: 'nothing: an Idempotency-Key is kept 24 hours, as Stripe keeps them (docs/api.md#idempotency-key)',
+  TRACING_ENABLED: 'OTEL_EXPORTER_OTLP_ENDPOINT: tracing is on exactly when it is set (docs/observability.md#traces)',
 };
 
 /** One problem per retired variable that is set, each naming its replacement. */

@@ -36,7 +36,7 @@ runWorkerService({
     if (config.policy.allowPrivateNetworks || config.policy.allowHttp || config.policy.allowedHosts.length > 0) {
       logger.warn('target guard opened: for local runs and tests only', { policy: config.policy });
     }
-    enableTracing(config.tracingEnabled, { service: 'webhook-delivery', otlpTracesUrl: config.otlpTracesUrl });
+    enableTracing({ service: 'webhook-delivery', otlpTracesUrl: config.otlpTracesUrl });
     const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
     const secrets = createSecretCipher(config.secretsKeys);
     const sealing = await resealSecrets(db, secrets);
