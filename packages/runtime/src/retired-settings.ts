@@ -81,6 +81,7 @@ export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   WEBHOOK_DISABLE_AFTER_MS: CONSTANT,
   IDEMPOTENCY_TTL_SECONDS: 'nothing: an Idempotency-Key is kept 24 hours, as Stripe keeps them (docs/api.md#idempotency-key)',
   TRACING_ENABLED: 'OTEL_EXPORTER_OTLP_ENDPOINT: tracing is on exactly when it is set (docs/observability.md#traces)',
+  TEST_EMBEDDED_POSTGRES: 'TEST_DATABASE_URL=embedded',
 };
 
 /** One problem per retired variable that is set, each naming its replacement. */
