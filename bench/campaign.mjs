@@ -29,7 +29,7 @@ const recipient = (k) => `+4479${String(100_000 + Math.floor(k / 90)).padStart(6
 // The embedded server `npm start` runs, with PostgreSQL's defaults (autovacuum on). A shared server with autovacuum
 // off (as on our CI machines) never gathers statistics on the fresh bench database, and its planner then scans
 // message_attempts whole for every batched lookup by message id (docs/performance/campaign.md#what-is-not-reached-yet).
-const postgres = await devstack.ensurePostgres({ ...process.env, TEST_EMBEDDED_POSTGRES: '1' });
+const postgres = await devstack.ensurePostgres({ ...process.env, TEST_DATABASE_URL: devstack.EMBEDDED_TEST_DATABASE });
 const database = await devstack.createTestDatabase(postgres.url);
 const redis = await devstack.startRedis();
 const stack = await devstack.startStack({ databaseUrl: database.url, redisUrl: redis.url });

@@ -38,7 +38,7 @@ async function masterMeter(node) {
 
 const meterAll = (nodes) => Promise.all(nodes.map(masterMeter));
 
-const postgres = await devstack.ensurePostgres({ ...process.env, TEST_EMBEDDED_POSTGRES: '1' });
+const postgres = await devstack.ensurePostgres({ ...process.env, TEST_DATABASE_URL: devstack.EMBEDDED_TEST_DATABASE });
 const cluster = await devstack.startRedisCluster({ masters: 3 });
 const rows = [];
 const report = (row) => {

@@ -11,6 +11,9 @@ export const pg = require('pg');
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export const log = (msg) => process.stderr.write(`[chaos] ${msg}\n`);
 
+/** `npm run chaos -- --echo …`: every world's services copy their output to ours (devstack's startStack `echo`). */
+const echo = process.argv.includes('--echo');
+
 let lastDiagnosis = [];
 /** The service processes of the last world stopped: whether each still ran, and the end of its output. */
 export const lastWorldDiagnosis = () => lastDiagnosis;
@@ -38,6 +41,7 @@ export async function startWorld({ postgresUrl, workers = ['dispatcher'], env = 
       dispatcherEnv: { LOCK_DURATION_MS: '2000', RECONCILE_TIMEOUT_MS: '3000', ...dispatcherEnv },
       gatewayEnv,
       simEnv,
+      echo,
     });
   } catch (error) {
     await redis.stop();

@@ -1,6 +1,6 @@
 // The chaos suite (docs/operations.md#chaos-suite): each case starts its own world of real processes, puts it
 // under a steady load, injects one fault and prints its figure. Exits non-zero when a case misses its target.
-// Usage: npm run chaos [-- <case>...]   (cases: see CASES below; all by default)
+// Usage: npm run chaos [-- [--echo] <case>...]   (cases: see CASES below; all by default; --echo shows the services' output)
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +9,7 @@ import { devstack, lastWorldDiagnosis, log } from './lib.mjs';
 const CASES = ['redis-kill', 'redis-failover', 'dispatcher-kill', 'chunk-kill', 'gateway-sigterm', 'postgres-restart', 'webhook-outage', 'fuzz'];
 const CASE_TIMEOUT_MS = 4 * 60_000;
 
-const wanted = process.argv.slice(2);
+const wanted = process.argv.slice(2).filter((arg) => arg !== '--echo');
 const unknown = wanted.filter((c) => !CASES.includes(c));
 if (unknown.length > 0) {
   console.error(`unknown case(s): ${unknown.join(', ')}; known: ${CASES.join(', ')}`);

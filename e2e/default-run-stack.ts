@@ -30,7 +30,7 @@ export interface DefaultRun {
 
 function withoutStore(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const copy = { ...env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'LOG_LEVEL', 'QUEUE_PREFIX', 'DEVSTACK_ECHO']) delete copy[name];
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'LOG_LEVEL', 'QUEUE_PREFIX']) delete copy[name];
   return copy;
 }
 

@@ -41,13 +41,10 @@ describe('observability', () => {
       prefix: `{sbobs${randomBytes(4).toString('hex')}}`,
       workers: ['dispatcher', 'webhook-delivery'],
       env: {
-        TRACING_ENABLED: 'true',
         OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
         TARGET_ALLOW_HTTP: 'true',
         TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
-        // Long enough that the dispatcher's own publish (which carries the trace) goes first.
-        OUTBOX_SWEEP_AGE_MS: '5000',
       },
     });
     admin = (await createAccountKey(database.url, { account: 'obs-admin', scopes: ['admin'] })).key;

@@ -29,7 +29,6 @@ describe('queue partitions on one Redis node', () => {
         TARGET_ALLOW_HTTP: 'true',
         TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
-        OUTBOX_SWEEP_AGE_MS: '500',
       },
     });
     await stack.startService('dispatcher', { SERVE_PARTITIONS: '0,1' });

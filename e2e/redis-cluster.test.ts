@@ -35,7 +35,6 @@ describe('Redis Cluster', () => {
         TARGET_ALLOW_HTTP: 'true',
         TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
-        OUTBOX_SWEEP_AGE_MS: '500',
       },
     });
   }, 120_000);

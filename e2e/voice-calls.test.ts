@@ -28,7 +28,6 @@ describe('voice calls through the full stack', () => {
         TARGET_ALLOW_HTTP: 'true',
         TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
-        OUTBOX_SWEEP_AGE_MS: '500',
       },
       gatewayEnv: { VOICE_CONCURRENT_CALLS_PER_ACCOUNT: '2' },
       // A killed orchestrator's calls are found lost within seconds instead of 45 s.

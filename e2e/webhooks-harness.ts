@@ -136,7 +136,6 @@ export async function startWebhookStack(opts: WebhookStackOptions): Promise<Webh
         TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
         LOCK_DURATION_MS: '2000',
-        OUTBOX_SWEEP_AGE_MS: '2000',
         ...opts.env,
       },
       gatewayEnv: opts.gatewayEnv,

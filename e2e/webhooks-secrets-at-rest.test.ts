@@ -12,7 +12,7 @@ describe('webhook signing secrets at rest (whole stack)', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    h = await startWebhookStack({ prefix, workers: ['dispatcher', 'webhook-delivery'], env: { OUTBOX_SWEEP_AGE_MS: '500' } });
+    h = await startWebhookStack({ prefix, workers: ['dispatcher', 'webhook-delivery'] });
   });
   afterAll(async () => {
     await h?.stop();

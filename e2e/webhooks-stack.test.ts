@@ -22,8 +22,6 @@ describe('webhooks through the full stack', () => {
         TARGET_ALLOW_HTTP: 'true',
         TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500,1000',
-        // Whether or not the dispatcher publishes right after its commits, the outbox sweeper does.
-        OUTBOX_SWEEP_AGE_MS: '500',
       },
     });
   }, 60_000);

@@ -7,7 +7,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 
 // Whoever started us (npm's shell, or a supervisor): when it goes, the whole stack stops (docs/running.md#stopping).
 const parentAtStart = process.ppid;
@@ -87,16 +86,10 @@ try {
       TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
     },
     workers,
+    echo: true,
   });
   cleanups.push(() => stack.stop());
   for (const s of Object.values(stack.services)) supervisor.watch(s.name, s.child);
-  if (process.env.DEVSTACK_ECHO === undefined) {
-    // Whole lines only: the services' JSON log lines must not interleave mid-line on our stdout.
-    for (const s of Object.values(stack.services)) {
-      createInterface({ input: s.child.stdout }).on('line', (line) => process.stdout.write(`${line}\n`));
-      createInterface({ input: s.child.stderr }).on('line', (line) => process.stderr.write(`${line}\n`));
-    }
-  }
 
   // The demo account owns a number on every channel, so docs/voice.md's walk-through and the Postman collection run
   // with the demo key as printed.

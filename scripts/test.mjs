@@ -2,8 +2,8 @@
 // The one test command (README, "Test"). With no arguments it first runs the lint tier (ESLint and Prettier,
 // docs/contributing.md) and stops there on a finding; a run given a tier or a path skips it. `--tier lint` runs
 // only the lint; `--tier unit` runs the unit project through ts-jest alone: no build, no PostgreSQL, no Redis.
-// Every other run builds every workspace, uses the PostgreSQL on 127.0.0.1:5432 or starts the embedded one in a temporary folder, starts a private Redis, runs jest, and
-// stops what it started.
+// Every other run builds every workspace, uses the PostgreSQL on 127.0.0.1:5432 or starts the embedded one in a temporary folder
+// (TEST_DATABASE_URL=embedded chooses it even when 5432 answers), starts a private Redis, runs jest, and stops what it started.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 

@@ -60,7 +60,6 @@ export async function run({ postgresUrl }) {
       TARGET_ALLOW_HTTP: 'true',
       TARGET_ALLOW_PRIVATE_NETWORKS: 'true',
       WEBHOOK_RETRY_SCHEDULE_MS: schedule.join(','),
-      OUTBOX_SWEEP_AGE_MS: '3000',
     },
   });
   try {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { freePort, waitFor } from './infra';
 import type { ServiceName } from './service-name';
 import { SERVICE_NODE_FLAGS } from './service-node-flags';
@@ -38,8 +39,19 @@ function readyzStatus(url: string, ca: Buffer | undefined): Promise<number> {
   });
 }
 
+export interface StartServiceOptions {
+  /** @defaultValue 30 s */
+  readyTimeoutMs?: number;
+  /**
+   * Copies the service's output to ours, stdout to stdout and stderr to stderr, in whole lines so that the JSON log
+   * lines of several services never interleave mid-line: what `npm start` shows. @defaultValue false: tests read
+   * `logs()` instead, and print it when they fail
+   */
+  echo?: boolean;
+}
+
 /** Spawns `node <its V8 flags> services/<name>/dist/main.js` and resolves once its `/readyz` answers 200. */
-export async function startService(name: ServiceName, env: Record<string, string>, opts: { readyTimeoutMs?: number } = {}): Promise<ServiceProcess> {
+export async function startService(name: ServiceName, env: Record<string, string>, opts: StartServiceOptions = {}): Promise<ServiceProcess> {
   // PORT is every process's own listen address: the gateway's API, a worker's health server, the simulator's HTTP.
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS[name], join(REPO_ROOT, 'services', name, 'dist', 'main.js')], {
@@ -53,11 +65,14 @@ export async function startService(name: ServiceName, env: Record<string, string
     chunks.push(chunk);
     kept += chunk.length;
     while (kept - chunks[0].length >= LOG_LIMIT) kept -= (chunks.shift() as Buffer).length;
-    if (process.env.DEVSTACK_ECHO) process.stderr.write(`[${name}] ${chunk.toString()}`);
   };
   const output = () => Buffer.concat(chunks).toString();
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
+  if (opts.echo) {
+    createInterface({ input: child.stdout }).on('line', (line) => process.stdout.write(`${line}\n`));
+    createInterface({ input: child.stderr }).on('line', (line) => process.stderr.write(`${line}\n`));
+  }
   // A gateway given TLS_CERT_FILE serves HTTPS only; its readiness is checked trusting that certificate.
   const ca = env.TLS_CERT_FILE ? readFileSync(env.TLS_CERT_FILE) : undefined;
   const url = `${ca ? 'https' : 'http'}://127.0.0.1:${port}`;

@@ -27,6 +27,8 @@ export interface StackOptions {
   gatewayTls?: CertificateFiles;
   /** SECRETS_ENCRYPTION_KEYS of every service. @defaultValue testSecretsKeys(databaseUrl): random, per database */
   secretsKeys?: string;
+  /** Every service's output copied to ours, as `npm start` shows it (startService's `echo`). @defaultValue false */
+  echo?: boolean;
 }
 
 export interface Stack {
@@ -95,7 +97,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const envFor = (name: ServiceName) => envs[name] ?? { ...common, SIM_URL: simUrl, GATEWAY_URL: baseUrl };
   const started: ServiceProcess[] = [];
   const launch = async (name: ServiceName, extra: Record<string, string> = {}) => {
-    const service = await startService(name, { ...envFor(name), ...extra });
+    const service = await startService(name, { ...envFor(name), ...extra }, { echo: opts.echo });
     started.push(service);
     return service;
   };

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { createDb, migrate, MIGRATIONS_DIR } from '@switchboard/store';
-import { LOCAL_POSTGRES_URL } from './test-postgres';
+import { EMBEDDED_TEST_DATABASE, LOCAL_POSTGRES_URL } from './test-postgres';
 
 export interface TestDatabase {
   url: string;
@@ -24,6 +24,9 @@ export async function createTestDatabase(
   baseUrl = process.env.TEST_DATABASE_URL ?? LOCAL_POSTGRES_URL,
   options: TestDatabaseOptions = {},
 ): Promise<TestDatabase> {
+  if (baseUrl === EMBEDDED_TEST_DATABASE) {
+    throw new Error('TEST_DATABASE_URL=embedded asks npm test to start the embedded PostgreSQL; a test run without it needs a postgres:// URL');
+  }
   const name = `sb_test_${randomBytes(6).toString('hex')}`;
   const admin = new Client({ connectionString: baseUrl });
   await admin.connect();

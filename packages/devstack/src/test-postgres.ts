@@ -27,11 +27,18 @@ async function answers(url: string): Promise<boolean> {
 }
 
 /**
+ * What TEST_DATABASE_URL says to ask `npm test` for the embedded PostgreSQL even when 127.0.0.1:5432 answers: one
+ * variable names the tests' server, whichever way it is found (docs/configuration.md#npm-start-and-the-test-tooling).
+ */
+export const EMBEDDED_TEST_DATABASE = 'embedded';
+
+/**
  * The PostgreSQL on 127.0.0.1:5432 when it answers; otherwise the embedded one with its cluster in a
- * temporary folder, so a fresh machine needs nothing installed. TEST_EMBEDDED_POSTGRES=1 skips the probe.
+ * temporary folder, so a fresh machine needs nothing installed. TEST_DATABASE_URL=embedded skips the probe.
  */
 export async function ensurePostgres(env: NodeJS.ProcessEnv = process.env): Promise<PostgresForTests> {
-  if (env.TEST_EMBEDDED_POSTGRES !== '1' && (await answers(LOCAL_POSTGRES_URL))) return { url: LOCAL_POSTGRES_URL, stop: () => Promise.resolve() };
+  if (env.TEST_DATABASE_URL !== EMBEDDED_TEST_DATABASE && (await answers(LOCAL_POSTGRES_URL)))
+    return { url: LOCAL_POSTGRES_URL, stop: () => Promise.resolve() };
   const home = mkdtempSync(join(tmpdir(), 'sb-postgres-'));
   // mkdtemp makes it 0700; the server runs as the postgres user when we are root and must reach its cluster.
   chmodSync(home, 0o755);

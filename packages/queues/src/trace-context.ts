@@ -12,16 +12,16 @@ import type { TracerProvider } from '@opentelemetry/sdk-trace';
 import type { ContextManager, Span, Telemetry, Tracer } from 'bullmq';
 
 /**
- * OpenTelemetry traces (docs/observability.md#traces), off unless TRACING_ENABLED: a request's W3C
- * `traceparent` is carried through the BullMQ jobs it leads to, to the webhooks they send, with a span
- * per request, per job (BullMQ's own producer and consumer spans) and per webhook attempt. Spans are
- * exported over OTLP/HTTP when an endpoint is configured; without one they still carry the ids on.
+ * OpenTelemetry traces (docs/observability.md#traces), on exactly when an OTLP endpoint is configured
+ * (OTEL_EXPORTER_OTLP_ENDPOINT): a request's W3C `traceparent` is carried through the BullMQ jobs it leads
+ * to, to the webhooks they send, with a span per request, per job (BullMQ's own producer and consumer spans)
+ * and per webhook attempt, all exported over OTLP/HTTP.
  */
 export interface TracingOptions {
   /** `service.name` of the spans. */
   service: string;
-  /** OTLP/HTTP traces URL (`…/v1/traces`); none: propagation only. */
-  otlpTracesUrl?: string;
+  /** OTLP/HTTP traces URL (`…/v1/traces`); none: tracing stays off. */
+  otlpTracesUrl: string | undefined;
   /** @defaultValue 1000 ms: how long finished spans wait to be exported together. */
   exportDelayMs?: number;
 }
@@ -29,9 +29,9 @@ export interface TracingOptions {
 let provider: TracerProvider | undefined;
 let tracer: OtelTracer | undefined;
 
-/** Turns tracing on for this process; queues and workers opened afterwards carry the context. */
-export function enableTracing(on: boolean, options: TracingOptions): void {
-  if (!on || provider) return;
+/** Turns tracing on for this process when spans have somewhere to go; queues and workers opened afterwards carry the context. */
+export function enableTracing(options: TracingOptions): void {
+  if (options.otlpTracesUrl === undefined || provider) return;
   // Loaded only when tracing is on: the SDK and the OTLP exporter are about 300 modules and 20 MB of a
   // process's memory that a service with tracing off never uses (docs/performance/batch.md#gateway-memory).
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded on demand, as said above */
@@ -40,9 +40,9 @@ export function enableTracing(on: boolean, options: TracingOptions): void {
   const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http');
   const { resourceFromAttributes } = require('@opentelemetry/resources') as typeof import('@opentelemetry/resources');
   const { BatchSpanProcessor, TracerProvider } = require('@opentelemetry/sdk-trace') as typeof import('@opentelemetry/sdk-trace');
-  const spanProcessors = options.otlpTracesUrl
-    ? [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: options.otlpTracesUrl }), scheduledDelayMillis: options.exportDelayMs ?? 1_000 })]
-    : [];
+  const spanProcessors = [
+    new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: options.otlpTracesUrl }), scheduledDelayMillis: options.exportDelayMs ?? 1_000 }),
+  ];
   provider = new TracerProvider({ resource: resourceFromAttributes({ 'service.name': options.service }), spanProcessors });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());

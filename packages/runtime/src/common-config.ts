@@ -39,11 +39,10 @@ export interface CommonConfig {
   logFormat: LogFormat;
   dbPoolSize: number;
   /**
-   * TRACING_ENABLED: spans and W3C `traceparent` from requests through jobs to webhooks (docs/observability.md#traces).
-   * @defaultValue true when an OTLP endpoint is set, else false
+   * Where spans go: OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`, as OpenTelemetry names the OTLP/HTTP path. Tracing (spans
+   * and W3C `traceparent` from requests through jobs to webhooks) is on exactly when it is set, one decision in one
+   * variable: an operator who wants traces says where they go (docs/observability.md#traces).
    */
-  tracingEnabled: boolean;
-  /** Where spans go: OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`, as OpenTelemetry names the OTLP/HTTP path. */
   otlpTracesUrl?: string;
 }
 
@@ -100,10 +99,8 @@ export function readCommonConfig(r: EnvReader): CommonConfig {
       ? r.parsed('LOG_FORMAT', (text) => chooseLogFormat(text, false), 'json or pretty')
       : chooseLogFormat(undefined, process.stdout.isTTY === true),
     dbPoolSize: r.int('DB_POOL_SIZE', 10, { min: 1, max: 1_000 }),
-    tracingEnabled: false,
     otlpTracesUrl: otlpTracesUrl(r),
   };
-  config.tracingEnabled = r.bool('TRACING_ENABLED', config.otlpTracesUrl !== undefined);
   r.problems.push(...redisProblems(config), ...retiredSettingProblems(r.env));
   return config;
 }

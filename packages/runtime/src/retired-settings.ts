@@ -94,6 +94,12 @@ export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   LLM_MODEL: LLM_URI,
   VOICE_SIP_BIND_ADDRESS: SIP_LISTEN,
   VOICE_SIP_LOCAL_PORT: SIP_LISTEN,
+  OUTBOX_SWEEP_AGE_MS: CONSTANT,
+  WEBHOOK_DISABLE_AFTER_MS: CONSTANT,
+  IDEMPOTENCY_TTL_SECONDS: 'nothing: an Idempotency-Key is kept 24 hours, as Stripe keeps them (docs/api.md#idempotency-key)',
+  TRACING_ENABLED: 'OTEL_EXPORTER_OTLP_ENDPOINT: tracing is on exactly when it is set (docs/observability.md#traces)',
+  TEST_EMBEDDED_POSTGRES: 'TEST_DATABASE_URL=embedded',
+  DEVSTACK_ECHO: 'nothing: npm start echoes the services it starts; a test stack takes startStack({ echo: true })',
 };
 
 /** One problem per retired variable that is set, each naming its replacement. */

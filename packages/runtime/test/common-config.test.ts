@@ -20,7 +20,7 @@ describe('shared Redis settings', () => {
     expect(config.redisClusterNodes).toEqual([]);
     expect(config.queuePrefix).toBe(DEFAULT_QUEUE_PREFIX);
     expect(hasHashTag(config.queuePrefix)).toBe(true);
-    expect(config.tracingEnabled).toBe(false);
+    expect(config.otlpTracesUrl).toBeUndefined();
     expect(problems).toEqual([]);
   });
 
@@ -57,14 +57,16 @@ describe('queue partition settings', () => {
 });
 
 describe('tracing settings', () => {
-  it('are on with an OTLP endpoint, whose traces path follows the OpenTelemetry convention', () => {
-    expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318/' }).config).toMatchObject({
-      tracingEnabled: true,
-      otlpTracesUrl: 'http://otel:4318/v1/traces',
+  it('are one variable: an OTLP endpoint turns tracing on, and its traces path follows the OpenTelemetry convention', () => {
+    expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318/' })).toEqual({
+      config: expect.objectContaining({ otlpTracesUrl: 'http://otel:4318/v1/traces' }),
+      problems: [],
     });
-    expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', TRACING_ENABLED: 'false' }).config.tracingEnabled).toBe(false);
-    expect(read({ TRACING_ENABLED: 'true' }).config).toMatchObject({ tracingEnabled: true, otlpTracesUrl: undefined });
-    expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel:4318' }).problems).toEqual([expect.stringContaining('is not an http(s) URL')]);
+    expect(read({}).config.otlpTracesUrl).toBeUndefined();
+    expect(read({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel:4318' }).problems).toEqual([
+      expect.stringContaining('OTEL_EXPORTER_OTLP_ENDPOINT: "otel:4318/v1/traces" is not an http(s) URL'),
+    ]);
+    expect(read({ TRACING_ENABLED: 'true' }).problems).toEqual([expect.stringMatching(/^TRACING_ENABLED is no longer read; use OTEL_EXPORTER_OTLP_ENDPOINT/)]);
   });
 });
 

@@ -292,7 +292,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string } = {}): Json
           in: 'header',
           required: false,
           schema: { type: 'string', format: 'uuid' },
-          description: 'UUID v4. The same key with the same body replays the first answer; kept IDEMPOTENCY_TTL_SECONDS.',
+          description: 'UUID v4. The same key with the same body replays the first answer; kept 24 hours, as Stripe keeps its keys.',
           example: '3f0c2a8e-6f1b-4c1d-9f55-2a9d6c1e7b10',
         },
       },

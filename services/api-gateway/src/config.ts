@@ -21,7 +21,6 @@ export interface GatewayConfig extends CommonConfig {
   host: string;
   port: number;
   rateLimitPerSecond: number;
-  idempotencyTtlSeconds: number;
   prices: UnitPrices;
   sandboxSender: string;
   chatAppSecret: string;
@@ -130,7 +129,6 @@ export function loadConfig(env: Env = process.env): Readonly<GatewayConfig> {
     host: r.string('HOST', '127.0.0.1'),
     port: r.int('PORT', 8080, { min: 0, max: 65_535 }),
     rateLimitPerSecond: r.int('RATE_LIMIT_PER_SECOND', 1_000, { min: 1, max: 10_000_000 }),
-    idempotencyTtlSeconds: r.int('IDEMPOTENCY_TTL_SECONDS', 86_400, { min: 60, max: 30 * 86_400 }),
     prices: readUnitPrices(r),
     sandboxSender: SANDBOX_SENDER,
     chatAppSecret: r.string('CHAT_APP_SECRET', SANDBOX_CREDENTIALS.chat.appSecret),

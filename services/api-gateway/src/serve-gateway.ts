@@ -69,7 +69,7 @@ export async function serveGateway(): Promise<void> {
   logger.info('secrets sealed under the active key', { resealed: sealing.resealed });
   if (sealing.unreadable.length > 0) logger.warn('secrets that do not open with SECRETS_ENCRYPTION_KEYS', { unreadable: sealing.unreadable });
 
-  enableTracing(config.tracingEnabled, { service: 'api-gateway', otlpTracesUrl: config.otlpTracesUrl });
+  enableTracing({ service: 'api-gateway', otlpTracesUrl: config.otlpTracesUrl });
   const redis = createProducerConnection(config, { commandTimeout: config.redisCommandTimeoutMs });
   watchRedis(redis, logger);
   await untilReady(redis, config.startupTimeoutMs);

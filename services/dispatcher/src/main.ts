@@ -33,7 +33,7 @@ runWorkerService({
   loadConfig,
   describeConfig,
   start: async ({ config, logger }) => {
-    enableTracing(config.tracingEnabled, { service: 'dispatcher', otlpTracesUrl: config.otlpTracesUrl });
+    enableTracing({ service: 'dispatcher', otlpTracesUrl: config.otlpTracesUrl });
     const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
     const redis = createProducerConnection(config);
     // Refuses to start while jobs of another QUEUE_PARTITIONS wait; on a change, rebuilds the hot path's copies first

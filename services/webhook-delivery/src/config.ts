@@ -12,12 +12,6 @@ export interface WebhookDeliveryConfig extends CommonConfig {
   endpointConcurrency: number;
   timeoutMs: number;
   retryScheduleMs: number[];
-  /** An endpoint failing without a success for this long is disabled. */
-  disableAfterMs: number;
-  /** The age divided by {@link OUTBOX_SWEEPS_PER_AGE}. */
-  outboxSweepIntervalMs: number;
-  /** Unpublished events younger than this are left to their producer, which is about to publish them. */
-  outboxSweepAgeMs: number;
   stalledIntervalMs: number;
   lockDurationMs: number;
   policy: TargetPolicy;
@@ -26,12 +20,6 @@ export interface WebhookDeliveryConfig extends CommonConfig {
   /** Whole months of messages and events kept behind the current one; undefined keeps them forever (docs/operations.md#retention). */
   retentionMonths: number | undefined;
 }
-
-/**
- * Five sweeps per OUTBOX_SWEEP_AGE_MS: an event its producer left is published at most a fifth of the age late, and a
- * sweep (one indexed query) costs nothing that a shorter age would make frequent enough to matter.
- */
-export const OUTBOX_SWEEPS_PER_AGE = 5;
 
 export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConfig> {
   const r = new EnvReader(env);
@@ -46,15 +34,11 @@ export function loadConfig(env: Env = process.env): Readonly<WebhookDeliveryConf
     endpointConcurrency: r.int('WEBHOOK_ENDPOINT_CONCURRENCY', 8, { min: 1 }),
     timeoutMs: r.int('WEBHOOK_TIMEOUT_MS', 15_000, { min: 1 }),
     retryScheduleMs: schedule ?? [...DEFAULT_RETRY_SCHEDULE_MS],
-    disableAfterMs: r.int('WEBHOOK_DISABLE_AFTER_MS', 5 * 24 * 3_600_000, { min: 1 }),
-    outboxSweepAgeMs: r.int('OUTBOX_SWEEP_AGE_MS', 5_000, { min: 50 }),
-    outboxSweepIntervalMs: 0,
     ...readJobLock(r),
     policy: readTargetGuard(r),
     secretsKeys: r.parsed('SECRETS_ENCRYPTION_KEYS', (value) => SecretKeyring.parse(value), SECRETS_KEYS_FORMAT),
     retentionMonths: r.optionalString('RETENTION_MONTHS') === undefined ? undefined : r.int('RETENTION_MONTHS', 0, { min: 1 }),
   };
-  config.outboxSweepIntervalMs = Math.round(config.outboxSweepAgeMs / OUTBOX_SWEEPS_PER_AGE);
   return r.finish('webhook-delivery', config);
 }
 

@@ -50,7 +50,6 @@ export function wireDeliveryPartition(deps: DeliveryPartitionDeps, prefix: strin
     slots,
     retryScheduleMs: config.retryScheduleMs,
     jitterRatio: RETRY_JITTER_RATIO,
-    disableAfterMs: config.disableAfterMs,
     clock,
     onAttempt: deps.onAttempt,
   };

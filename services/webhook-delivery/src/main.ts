@@ -25,7 +25,7 @@ import {
 import { describeConfig, loadConfig } from './config';
 import { wireDeliveryPartition } from './delivery-partition';
 import { createWebhookSender, RESPONSE_EXCERPT_CHARS, RESPONSE_LIMIT_BYTES } from './http/webhook-sender';
-import { createOutboxSweeper, OUTBOX_BATCH_SIZE } from './outbox-sweeper';
+import { createOutboxSweeper, OUTBOX_BATCH_SIZE, OUTBOX_SWEEP_AGE_MS, OUTBOX_SWEEP_INTERVAL_MS } from './outbox-sweeper';
 import { createPartitionMaintenance, PARTITION_MAINTENANCE_INTERVAL_MS } from './partition-maintenance';
 import { withOpenedSecretsCache } from './opened-secrets-cache';
 
@@ -37,7 +37,7 @@ runWorkerService({
     if (config.policy.allowPrivateNetworks || config.policy.allowHttp || config.policy.allowedHosts.length > 0) {
       logger.warn('target guard opened: for local runs and tests only', { policy: config.policy });
     }
-    enableTracing(config.tracingEnabled, { service: 'webhook-delivery', otlpTracesUrl: config.otlpTracesUrl });
+    enableTracing({ service: 'webhook-delivery', otlpTracesUrl: config.otlpTracesUrl });
     const db = await openMigratedDb({ url: config.databaseUrl, poolSize: config.dbPoolSize }, logger);
     const secrets = createSecretCipher(config.secretsKeys);
     const sealing = await resealSecrets(db, secrets);
@@ -115,8 +115,8 @@ runWorkerService({
     const sweeper = createOutboxSweeper({
       events,
       publisher: eventPublisherByAccount(partitions.map((p) => p.publisher)),
-      intervalMs: config.outboxSweepIntervalMs,
-      ageMs: config.outboxSweepAgeMs,
+      intervalMs: OUTBOX_SWEEP_INTERVAL_MS,
+      ageMs: OUTBOX_SWEEP_AGE_MS,
       batchSize: OUTBOX_BATCH_SIZE,
       logger,
     });

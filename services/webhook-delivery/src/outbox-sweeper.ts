@@ -6,6 +6,20 @@ import type { EventsRepository } from '@switchboard/store';
 /** 500 events per sweep query: one round trip clears what a crash can leave, without a long statement. */
 export const OUTBOX_BATCH_SIZE = 500;
 
+/**
+ * 5 s before the sweeper takes an unpublished event for one its producer lost (a crash between commit and publish):
+ * producers publish milliseconds after their commit, even under load, so the sweeper does not race them, and a lost
+ * event still goes out within seconds (docs/webhooks.md#how-nothing-is-lost).
+ */
+export const OUTBOX_SWEEP_AGE_MS = 5_000;
+
+/**
+ * Five sweeps per age: an event its producer left is published at most a fifth of the age late, and a sweep (one
+ * indexed query) is too cheap for a shorter interval to matter.
+ */
+export const OUTBOX_SWEEPS_PER_AGE = 5;
+export const OUTBOX_SWEEP_INTERVAL_MS = OUTBOX_SWEEP_AGE_MS / OUTBOX_SWEEPS_PER_AGE;
+
 export interface OutboxSweeperOptions {
   events: EventsRepository;
   /** Each event to its account's queue partition (docs/storage-layout.md#redis-keys-and-cluster). */

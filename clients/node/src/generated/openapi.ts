@@ -2090,7 +2090,7 @@ export interface components {
     };
     parameters: {
         /**
-         * @description UUID v4. The same key with the same body replays the first answer; kept IDEMPOTENCY_TTL_SECONDS.
+         * @description UUID v4. The same key with the same body replays the first answer; kept 24 hours, as Stripe keeps its keys.
          * @example 3f0c2a8e-6f1b-4c1d-9f55-2a9d6c1e7b10
          */
         IdempotencyKey: string;
@@ -2472,7 +2472,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description UUID v4. The same key with the same body replays the first answer; kept IDEMPOTENCY_TTL_SECONDS.
+                 * @description UUID v4. The same key with the same body replays the first answer; kept 24 hours, as Stripe keeps its keys.
                  * @example 3f0c2a8e-6f1b-4c1d-9f55-2a9d6c1e7b10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2610,7 +2610,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description UUID v4. The same key with the same body replays the first answer; kept IDEMPOTENCY_TTL_SECONDS.
+                 * @description UUID v4. The same key with the same body replays the first answer; kept 24 hours, as Stripe keeps its keys.
                  * @example 3f0c2a8e-6f1b-4c1d-9f55-2a9d6c1e7b10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2649,7 +2649,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description UUID v4. The same key with the same body replays the first answer; kept IDEMPOTENCY_TTL_SECONDS.
+                 * @description UUID v4. The same key with the same body replays the first answer; kept 24 hours, as Stripe keeps its keys.
                  * @example 3f0c2a8e-6f1b-4c1d-9f55-2a9d6c1e7b10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3236,7 +3236,7 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description UUID v4. The same key with the same body replays the first answer; kept IDEMPOTENCY_TTL_SECONDS.
+                 * @description UUID v4. The same key with the same body replays the first answer; kept 24 hours, as Stripe keeps its keys.
                  * @example 3f0c2a8e-6f1b-4c1d-9f55-2a9d6c1e7b10
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

@@ -77,7 +77,6 @@ export function wireMessageAcceptance(ctx: GatewayContext): MessageAcceptanceWir
   const idempotency = createIdempotencyStore({
     redis,
     keyPrefix: ctx.prefix,
-    ttlSeconds: config.idempotencyTtlSeconds,
     leaseMs: config.idempotencyLeaseMs,
     clock,
   });

@@ -1,6 +1,12 @@
 import type { Redis } from 'ioredis';
 import { SLIDING_WINDOW_LUA_FUNCTION, type SlidingWindowCall, type SlidingWindowReply } from '../rate-limit/rate-limiter';
 
+/**
+ * 24 hours a key is remembered, as Stripe keeps idempotency keys: clients build their retries on that window, so it
+ * is part of the API (docs/api.md#idempotency-key), not a setting.
+ */
+export const IDEMPOTENCY_TTL_SECONDS = 86_400;
+
 /** The first answer to a key, replayed byte for byte (docs/api.md#idempotency-key). */
 export interface StoredResponse {
   status: number;
@@ -87,7 +93,6 @@ type IdempotencyRedis = Redis & {
 export interface IdempotencyStoreOptions {
   redis: Redis;
   keyPrefix: string;
-  ttlSeconds: number;
   /** A reservation whose job is not in the queue after this long is presumed orphaned by a crash. */
   leaseMs: number;
   clock?: () => number;
@@ -128,7 +133,7 @@ function parseRecord(raw: string): IdempotencyRecord | null {
  * also the BullMQ job id: a request that finds a reservation orphaned by a crash enqueues with the same
  * id, and BullMQ ignores a second add of it. One key, one job, even across a gateway crash.
  */
-export function createIdempotencyStore({ redis, keyPrefix, ttlSeconds, leaseMs, clock = Date.now }: IdempotencyStoreOptions): IdempotencyStore {
+export function createIdempotencyStore({ redis, keyPrefix, leaseMs, clock = Date.now }: IdempotencyStoreOptions): IdempotencyStore {
   if (!('switchboardIdemReserve' in redis)) {
     redis.defineCommand('switchboardIdemReserve', { numberOfKeys: 1, lua: RESERVE_LUA });
     redis.defineCommand('switchboardIdemSwap', { numberOfKeys: 1, lua: SWAP_LUA });
@@ -148,7 +153,7 @@ export function createIdempotencyStore({ redis, keyPrefix, ttlSeconds, leaseMs, 
       outcome: 'existing',
       record,
       leaseExpired: clock() - record.started_at >= leaseMs,
-      takeOver: async () => (await client.switchboardIdemSwap(key, raw, JSON.stringify({ ...record, started_at: clock() }), ttlSeconds)) === 1,
+      takeOver: async () => (await client.switchboardIdemSwap(key, raw, JSON.stringify({ ...record, started_at: clock() }), IDEMPOTENCY_TTL_SECONDS)) === 1,
     };
   }
 
@@ -156,7 +161,7 @@ export function createIdempotencyStore({ redis, keyPrefix, ttlSeconds, leaseMs, 
     async reserve(scope, fingerprint, messageId, response) {
       const key = redisKey(scope);
       const value = JSON.stringify({ message_id: messageId, fingerprint, started_at: clock(), response } satisfies IdempotencyRecord);
-      const currentRaw = await client.switchboardIdemReserve(key, value, ttlSeconds);
+      const currentRaw = await client.switchboardIdemReserve(key, value, IDEMPOTENCY_TTL_SECONDS);
       return currentRaw === null ? { outcome: 'reserved' } : existing(key, currentRaw, fingerprint);
     },
     async reserveInSendScript(scope, fingerprint, messageId, response, suppressionKeys, rateLimit) {
@@ -168,7 +173,7 @@ export function createIdempotencyStore({ redis, keyPrefix, ttlSeconds, leaseMs, 
         rateLimit?.key ?? '',
         ...suppressionKeys,
         value,
-        ttlSeconds,
+        IDEMPOTENCY_TTL_SECONDS,
         rateLimit?.windowUs ?? 0,
         rateLimit?.quota ?? 0,
         rateLimit?.member ?? '',

@@ -11,6 +11,13 @@ import { nextRetryDelay, signedHeaders } from '@switchboard/webhooks';
 import type { EndpointSlots } from '../endpoint-slots';
 import type { WebhookSender, SendOutcome } from '../http/webhook-sender';
 
+/**
+ * 5 days without a success disables an endpoint, as svix does (Stripe likewise disables after days of failures, and
+ * neither makes it a setting): the owner, told of the failures, has days to fix a broken endpoint, and one that is
+ * gone stops taking slots and retries (docs/webhooks.md#delivery-retries-and-dead-letters).
+ */
+export const WEBHOOK_DISABLE_AFTER_MS = 5 * 24 * 3_600_000;
+
 export interface AttemptDeps {
   /** Reads one delivery for an attempt; main.ts coalesces concurrent reads into one query. @defaultValue one query per attempt */
   loadDelivery?: (id: string) => Promise<DeliveryForAttempt | null>;
@@ -22,7 +29,6 @@ export interface AttemptDeps {
   slots: EndpointSlots;
   retryScheduleMs: readonly number[];
   jitterRatio: number;
-  disableAfterMs: number;
   clock: () => Date;
   /** endpointClass: `endpoint` (a registered endpoint) or `callback_url` (a message's own URL): bounded metric labels. */
   onAttempt?: (outcome: 'delivered' | 'failed' | 'refused', latencyMs: number, endpointClass: 'endpoint' | 'callback_url') => void;
@@ -119,7 +125,7 @@ export function createDeliveryAttempt(deps: AttemptDeps): (input: AttemptInput) 
       nextAttemptAt: delayMs === null ? undefined : new Date(at.getTime() + delayMs),
       endpointRun: 'failure',
     });
-    if (delivery.endpoint_id && failingSince && at.getTime() - failingSince.getTime() >= deps.disableAfterMs) {
+    if (delivery.endpoint_id && failingSince && at.getTime() - failingSince.getTime() >= WEBHOOK_DISABLE_AFTER_MS) {
       await deps.endpoints.disable(delivery.endpoint_id, `failing: no success since ${failingSince.toISOString()}`, at);
       await deps.deliveries.markFailed(delivery.id, generation, `endpoint_disabled: ${outcome.error}`, at);
       return { ended: 'disabled' };
