@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createAccountKey, createTestDatabase, eventually, freePort, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import {
+  createAccountKey,
+  createTestDatabase,
+  eventually,
+  freePort,
+  startStack,
+  type Stack,
+  type StackOptions,
+  type TestDatabase,
+} from '@switchboard/devstack';
 import { assertDocumentedResponse } from './openapi-responses';
 
 /**
@@ -23,6 +32,8 @@ export interface FailoverWorldOptions {
   upstreams: (sims: { primaryUrl: string; primarySmppPort: number; secondaryUrl: string; secondarySmppPort: number }) => Record<string, string>;
   /** Environment of both sims. */
   simEnv?: Record<string, string>;
+  /** Behaviour of both sims, put once each is up (docs/sandbox.md#behaviour-at-run-time). */
+  simBehaviour?: StackOptions['simBehaviour'];
 }
 
 export interface FailoverWorld {
@@ -49,6 +60,7 @@ export async function startFailoverWorld(opts: FailoverWorldOptions): Promise<Fa
     prefix: `${opts.prefix}${randomBytes(4).toString('hex')}`,
     workers: [],
     simEnv: opts.simEnv,
+    simBehaviour: opts.simBehaviour,
   });
   const [secondaryPort, secondarySmppPort, healthPort] = await Promise.all([freePort(), freePort(), freePort()]);
   await stack.startService('carrier-sim', { ...opts.simEnv, PORT: String(secondaryPort), SIM_SMPP_PORT: String(secondarySmppPort) });

@@ -62,7 +62,16 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
     ...config.smpp,
     sessions: esmeSessions,
     gate: smppGate,
-    handleSubmit: createSubmitSmHandler({ sends, receiptPlans: smsReceiptPlans, sessions: esmeSessions, scheduler, logger, now, faults, behaviour: behaviour.current }),
+    handleSubmit: createSubmitSmHandler({
+      sends,
+      receiptPlans: smsReceiptPlans,
+      sessions: esmeSessions,
+      scheduler,
+      logger,
+      now,
+      faults,
+      behaviour: behaviour.current,
+    }),
     logger,
   });
 

@@ -43,9 +43,10 @@ describe('dispatcher config', () => {
       ['smsc-b', 4, 10, 120],
       ['smsc-c', 1, 10, 25],
     ]);
-    expect(loadConfig({ ...base, SANDBOX_UPSTREAMS: sandbox({ sms: [{ name: 'sim', host: '127.0.0.1', port: 2775, binds: 2, sender_rate: '5/bind' }] }) }).sandbox.sms).toMatchObject([
-      { binds: 2, senderRate: 10, systemId: 'switchboard' },
-    ]);
+    expect(
+      loadConfig({ ...base, SANDBOX_UPSTREAMS: sandbox({ sms: [{ name: 'sim', host: '127.0.0.1', port: 2775, binds: 2, sender_rate: '5/bind' }] }) }).sandbox
+        .sms,
+    ).toMatchObject([{ binds: 2, senderRate: 10, systemId: 'switchboard' }]);
   });
 
   it('gives chat upstreams 80 messages per second per sender unless told, and RBM upstreams no limit', () => {
@@ -63,11 +64,17 @@ describe('dispatcher config', () => {
   it.each([
     [{ SMS_UPSTREAMS: '[{"name":"a","host":"h","port":1,"binds":0}]' }, /SMS_UPSTREAMS\[0\]\.binds must be an integer from 1 to 64/],
     [{ SMS_UPSTREAMS: '[{"name":"a","host":"h","port":1,"window":1001}]' }, /SMS_UPSTREAMS\[0\]\.window must be an integer from 1 to 1000/],
-    [{ SMS_UPSTREAMS: '[{"name":"a","host":"h","port":1,"sender_rate":"30/smsc"}]' }, /SMS_UPSTREAMS\[0\]\.sender_rate must be a rate such as 30 or a rate per bind/],
+    [
+      { SMS_UPSTREAMS: '[{"name":"a","host":"h","port":1,"sender_rate":"30/smsc"}]' },
+      /SMS_UPSTREAMS\[0\]\.sender_rate must be a rate such as 30 or a rate per bind/,
+    ],
     [{ SMS_UPSTREAMS: '[{"name":"a","host":"h","port":1,"sender_rate":-1}]' }, /SMS_UPSTREAMS\[0\]\.sender_rate must be/],
     [{ CHAT_UPSTREAMS: '[{"name":"a","base_url":"https://x","sender_rate":"80"}]' }, /CHAT_UPSTREAMS\[0\]\.sender_rate must be an integer from 0/],
     [{ RCS_UPSTREAMS: '[{"name":"a","base_url":"https://x","sender_rate":1.5}]' }, /RCS_UPSTREAMS\[0\]\.sender_rate must be an integer from 0/],
-    [{ SANDBOX_UPSTREAMS: sandbox({ sms: [{ name: 'a', host: 'h', port: 1, binds: 65 }] }) }, /SANDBOX_UPSTREAMS\.sms\[0\]\.binds must be an integer from 1 to 64/],
+    [
+      { SANDBOX_UPSTREAMS: sandbox({ sms: [{ name: 'a', host: 'h', port: 1, binds: 65 }] }) },
+      /SANDBOX_UPSTREAMS\.sms\[0\]\.binds must be an integer from 1 to 64/,
+    ],
   ])('names a bad binds, window or sender_rate: %p', (env, message) => {
     expect(refusal(env)).toMatch(message);
   });
@@ -158,9 +165,19 @@ describe('dispatcher config', () => {
     });
     expect(config.live.rcs).toEqual([
       { name: 'rbm-eu', baseUrl: 'https://eu.rbm.example', accessToken: 't1', agentId: 'agent-eu', priority: 1, weight: 1, senderRate: 0 },
-      { name: 'rbm-us', baseUrl: 'https://us.rbm.example', accessToken: 'sandbox-rbm-token', agentId: 'switchboard-sandbox', priority: 2, weight: 1, senderRate: 0 },
+      {
+        name: 'rbm-us',
+        baseUrl: 'https://us.rbm.example',
+        accessToken: 'sandbox-rbm-token',
+        agentId: 'switchboard-sandbox',
+        priority: 2,
+        weight: 1,
+        senderRate: 0,
+      },
     ]);
-    expect(refusal({ SANDBOX_UPSTREAMS: '{"rcs":[{"name":"x","base_url":"ftp://x"}]}' })).toMatch(/SANDBOX_UPSTREAMS\.rcs\[0\]\.base_url must be an http\(s\) URL/);
+    expect(refusal({ SANDBOX_UPSTREAMS: '{"rcs":[{"name":"x","base_url":"ftp://x"}]}' })).toMatch(
+      /SANDBOX_UPSTREAMS\.rcs\[0\]\.base_url must be an http\(s\) URL/,
+    );
   });
 
   it('refuses the retired single-upstream variables, naming the list that replaced each, all at once', () => {
@@ -187,7 +204,9 @@ describe('dispatcher config', () => {
 
   it('keeps a live SMSC apart from the sandbox one', () => {
     const config = loadConfig({ ...base, SMS_UPSTREAMS: '[{"name":"smsc","host":"smsc.example.net","port":2775,"system_id":"acme","password":"secret"}]' });
-    expect(config.live.sms).toEqual([{ name: 'smsc', host: 'smsc.example.net', port: 2775, systemId: 'acme', password: 'secret', priority: 1, weight: 1, binds: 1, window: 10, senderRate: 0 }]);
+    expect(config.live.sms).toEqual([
+      { name: 'smsc', host: 'smsc.example.net', port: 2775, systemId: 'acme', password: 'secret', priority: 1, weight: 1, binds: 1, window: 10, senderRate: 0 },
+    ]);
     expect(config.live.chat).toEqual(config.sandbox.chat);
   });
 

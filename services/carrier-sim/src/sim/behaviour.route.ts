@@ -30,7 +30,8 @@ export function createBehaviourRouter(deps: { behaviour: SimBehaviourStore }): R
     for (const [field, value] of Object.entries(fields)) {
       if (field === 'receipt_delay_ms') {
         const { min, max } = SIM_BEHAVIOUR_LIMITS.receiptDelayMs;
-        if (!isIntIn(value, SIM_BEHAVIOUR_LIMITS.receiptDelayMs)) return sendProblem(res, 400, 'validation_failed', `receipt_delay_ms: an integer from ${min} to ${max}`);
+        if (!isIntIn(value, SIM_BEHAVIOUR_LIMITS.receiptDelayMs))
+          return sendProblem(res, 400, 'validation_failed', `receipt_delay_ms: an integer from ${min} to ${max}`);
         changes.receiptDelayMs = value;
       } else if (field === 'enforce_chat_window') {
         if (typeof value !== 'boolean') return sendProblem(res, 400, 'validation_failed', 'enforce_chat_window: true or false');
