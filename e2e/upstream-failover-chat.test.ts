@@ -27,12 +27,10 @@ beforeAll(async () => {
     account: 'failover-chat-e2e',
     simBehaviour: { enforce_chat_window: false },
     upstreams: ({ primaryUrl, secondaryUrl }) => ({
-      SANDBOX_UPSTREAMS: JSON.stringify({
-        chat: [
-          { name: 'chat-primary', base_url: primaryUrl, priority: 1 },
-          { name: 'chat-secondary', base_url: secondaryUrl, priority: 2 },
-        ],
-      }),
+      chat: [
+        { name: 'chat-primary', base_url: primaryUrl, priority: 1 },
+        { name: 'chat-secondary', base_url: secondaryUrl, priority: 2 },
+      ],
     }),
   });
   ({ stack, secondaryUrl: simB } = world);
