@@ -92,7 +92,7 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
     [
       createHealthRouter(() => ready),
       createFaultsRouter({ faults }),
-      createBehaviourRouter({ behaviour }),
+      createBehaviourRouter({ behaviour, logger }),
       createChatCompletionsRouter(),
       createAudioApiRouter({ logger }),
       createSimApiRouter({ sends, smsReceiptPlans, templates, windows, chatWebhooks, rbmEvents, smsc, defaultAgentId: config.rbm.defaultAgentId, logger, now }),
@@ -141,7 +141,7 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
   });
   process.once('exit', () => callee?.close());
   ready = true;
-  logger.info('carrier-sim listening', { ...describeConfig(config), http_port: httpPort, smpp_port: smppPort });
+  logger.info('carrier-sim listening', { ...describeConfig(config), behaviour: behaviour.current, http_port: httpPort, smpp_port: smppPort });
   process.stdout.write(
     `${JSON.stringify({ event: 'ready', service: 'carrier-sim', http_port: httpPort, smpp_port: smppPort, sip_port: callee?.port ?? null })}\n`,
   );

@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import { sendProblem } from '../http/problem';
+import type { Logger } from '../support/json-logger';
 import { SIM_BEHAVIOUR_LIMITS, type SimBehaviour, type SimBehaviourStore } from '../state/sim-behaviour.store';
 
 const asJson = (b: Readonly<SimBehaviour>) => ({
@@ -15,7 +16,7 @@ const isIntIn = (value: unknown, { min, max }: { min: number; max: number }): va
  * `GET /sim/behaviour` and `PUT /sim/behaviour` (docs/sandbox.md#behaviour-at-run-time): the simulator's knobs, set by a
  * test or bench once the simulator is up. A PUT names only the fields it changes; a bad one changes nothing.
  */
-export function createBehaviourRouter(deps: { behaviour: SimBehaviourStore }): Router {
+export function createBehaviourRouter(deps: { behaviour: SimBehaviourStore; logger?: Logger }): Router {
   const router = express.Router();
   router.get('/sim/behaviour', (_req, res) => {
     res.json(asJson(deps.behaviour.current));
@@ -45,7 +46,9 @@ export function createBehaviourRouter(deps: { behaviour: SimBehaviourStore }): R
         return sendProblem(res, 400, 'validation_failed', `${field}: not a known field (receipt_delay_ms, enforce_chat_window, receipt_backlog_max)`);
       }
     }
-    res.json(asJson(deps.behaviour.update(changes)));
+    const now = asJson(deps.behaviour.update(changes));
+    deps.logger?.info('behaviour changed', now);
+    res.json(now);
   });
   // A body that is not JSON is the caller's mistake, answered as the other bad input is.
   const badBody: ErrorRequestHandler = (err, _req, res, next) => {
