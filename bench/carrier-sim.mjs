@@ -2,7 +2,7 @@
 // at the simulator, each printed beside a baseline measured in the same run on the same machine:
 //   - chat, rcs: autocannon with CONNECTIONS keep-alive connections; the baseline is a bare node:http
 //     server answering a fixed JSON body of the same size (bench/carrier-sim.peers.mjs bare-http);
-//   - sms: SMPP_BINDS binds with SMPP_WINDOW submit_sm in flight each; the baseline is an SMSC on the
+//   - sms: BENCH_SMPP_BINDS binds with BENCH_SMPP_WINDOW submit_sm in flight each; the baseline is an SMSC on the
 //     same smpp library that only answers submit_sm (bare-smpp).
 // The simulator's receipts go to a counting receiver (chat and rcs webhooks) or back to the binds (sms
 // deliver_sm); the bench waits for them to stop arriving and reports how many came, in how many requests,
@@ -25,8 +25,8 @@ const smpp = require('smpp');
 const total = Number(process.argv[2] ?? 10_000);
 const channels = (process.argv[3] ?? 'chat,rcs,sms').split(',');
 const connections = Number(process.env.CONNECTIONS ?? 50);
-const binds = Number(process.env.SMPP_BINDS ?? 4);
-const window = Number(process.env.SMPP_WINDOW ?? 50);
+const binds = Number(process.env.BENCH_SMPP_BINDS ?? 4);
+const window = Number(process.env.BENCH_SMPP_WINDOW ?? 50);
 const simMain = process.env.SIM_MAIN ?? new URL('../services/carrier-sim/dist/main.js', import.meta.url).pathname;
 const simNodeFlags =
   process.env.SIM_NODE_FLAGS !== undefined ? process.env.SIM_NODE_FLAGS.split(' ').filter(Boolean) : [...devstack.SERVICE_NODE_FLAGS['carrier-sim']];
@@ -63,11 +63,16 @@ const sim = await spawnReady([...simNodeFlags, simMain], {
   SIM_SMPP_PORT: String(await devstack.freePort()),
   SIM_SIP_PORT: '0',
   LOG_LEVEL: 'warn',
-  SIM_RECEIPT_DELAY_MS: '50',
-  SIM_ENFORCE_CHAT_WINDOW: 'false',
   SIM_GATEWAY_URL: receiverUrl,
 });
 const simUrl = `http://127.0.0.1:${sim.info.http_port}`;
+// A build from before PUT /sim/behaviour (SIM_MAIN) answers 404 and keeps its defaults.
+const behaviour = await fetch(`${simUrl}/sim/behaviour`, {
+  method: 'PUT',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ receipt_delay_ms: 50, enforce_chat_window: false }),
+});
+if (!behaviour.ok) console.error(`PUT /sim/behaviour answered ${behaviour.status}: the simulator keeps its default behaviour`);
 const bareHttp = await peer('bare-http');
 const bareSmpp = await peer('bare-smpp');
 

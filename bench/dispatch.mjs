@@ -29,17 +29,22 @@ const redis = await devstack.startRedis();
 const stack = await devstack.startStack({
   databaseUrl: database.url,
   redisUrl: redis.url,
-  simEnv: { SIM_RECEIPT_DELAY_MS: '50', SIM_ENFORCE_CHAT_WINDOW: 'false' },
-  // The bench measures the pipeline, not the per-sender limits (docs/configuration.md#per-sender-limits):
+  simBehaviour: { receipt_delay_ms: 50, enforce_chat_window: false },
+  // The bench measures the pipeline, not the per-sender limits (docs/routing.md#per-sender-limits):
   // every send here comes from the one sandbox sender, so the limits are set far above any rate reached.
+  // BENCH_SMPP_BINDS / BENCH_SMPP_WINDOW set the sandbox SMSC's binds and window.
+  sandboxUpstreamFields: {
+    chat: { sender_rate: 1_000_000 },
+    rcs: { sender_rate: 1_000_000 },
+    sms: {
+      sender_rate: 1_000_000,
+      ...(process.env.BENCH_SMPP_BINDS ? { binds: Number(process.env.BENCH_SMPP_BINDS) } : {}),
+      ...(process.env.BENCH_SMPP_WINDOW ? { window: Number(process.env.BENCH_SMPP_WINDOW) } : {}),
+    },
+  },
   dispatcherEnv: {
     DISPATCH_CONCURRENCY: String(concurrency),
     DB_POOL_SIZE: process.env.DB_POOL_SIZE ?? '20',
-    ...(process.env.SMPP_BINDS ? { SMPP_BINDS: process.env.SMPP_BINDS } : {}),
-    ...(process.env.SMPP_WINDOW ? { SMPP_WINDOW: process.env.SMPP_WINDOW } : {}),
-    SENDER_RATE_CHAT_PER_SECOND: '1000000',
-    SENDER_RATE_SMS_PER_SECOND: '1000000',
-    SENDER_RATE_RCS_PER_SECOND: '1000000',
     // BENCH_PROFILE_DIR=/tmp/prof writes the dispatcher's CPU profile there when it stops.
     ...(process.env.BENCH_PROFILE_DIR
       ? { NODE_OPTIONS: `--require ${new URL('./cpu-profile.cjs', import.meta.url).pathname}`, BENCH_PROFILE_DIR: process.env.BENCH_PROFILE_DIR }

@@ -10,7 +10,7 @@ const SMS_PER_SECOND = 10;
 let m: MessagingStack;
 
 beforeAll(async () => {
-  m = await startMessagingStack({ SENDER_RATE_SMS_PER_SECOND: String(SMS_PER_SECOND) });
+  m = await startMessagingStack({}, { sandboxUpstreamFields: { sms: { sender_rate: SMS_PER_SECOND } } });
 }, 120_000);
 
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { SANDBOX_WINDOW_ACCOUNT } from '@switchboard/domain';
 import { customerWindowCacheKey } from '@switchboard/shared-state';
-import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import { createAccountKey, createTestDatabase, eventually, startStack, type Stack, type StackOptions, type TestDatabase } from '@switchboard/devstack';
 import { assertDocumentedResponse } from './support/openapi-responses';
 
 /** The sender test keys fall back to when the account provisioned none (SANDBOX_SENDER). */
@@ -47,7 +47,10 @@ export interface MessagingStack {
 }
 
 /** A whole stack (carrier-sim, gateway, dispatcher) on a fresh database and a private queue prefix, with a test key. */
-export async function startMessagingStack(dispatcherEnv: Record<string, string> = {}): Promise<MessagingStack> {
+export async function startMessagingStack(
+  dispatcherEnv: Record<string, string> = {},
+  stackOptions: Pick<StackOptions, 'sandboxUpstreamFields' | 'simBehaviour'> = {},
+): Promise<MessagingStack> {
   const database: TestDatabase = await createTestDatabase();
   let stack: Stack | undefined;
   try {
@@ -56,6 +59,7 @@ export async function startMessagingStack(dispatcherEnv: Record<string, string> 
       redisUrl: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
       prefix: `e2emsg${randomBytes(4).toString('hex')}`,
       dispatcherEnv,
+      ...stackOptions,
     });
   } catch (error) {
     await database.drop();

@@ -25,7 +25,8 @@ beforeAll(async () => {
     redisUrl: REDIS_URL,
     prefix: `e2erate${randomBytes(4).toString('hex')}`,
     workers: [],
-    dispatcherEnv: { SENDER_RATE_SMS_PER_SECOND: String(RATE), DISPATCH_CONCURRENCY: '16' },
+    sandboxUpstreamFields: { sms: { sender_rate: RATE } },
+    dispatcherEnv: { DISPATCH_CONCURRENCY: '16' },
   });
   ({ key } = await createAccountKey(database.url, { account: 'rate-limit-e2e', mode: 'test', rateLimitPerSecond: 100_000 }));
 }, 90_000);

@@ -25,12 +25,12 @@ beforeAll(async () => {
   world = await startFailoverWorld({
     prefix: 'e2efoc',
     account: 'failover-chat-e2e',
-    simEnv: { SIM_ENFORCE_CHAT_WINDOW: 'false' },
+    simBehaviour: { enforce_chat_window: false },
     upstreams: ({ primaryUrl, secondaryUrl }) => ({
-      SANDBOX_CHAT_UPSTREAMS: JSON.stringify([
+      chat: [
         { name: 'chat-primary', base_url: primaryUrl, priority: 1 },
         { name: 'chat-secondary', base_url: secondaryUrl, priority: 2 },
-      ]),
+      ],
     }),
   });
   ({ stack, secondaryUrl: simB } = world);

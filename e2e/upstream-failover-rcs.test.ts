@@ -20,10 +20,10 @@ beforeAll(async () => {
     prefix: 'e2efor',
     account: 'failover-rcs-e2e',
     upstreams: ({ primaryUrl, secondaryUrl }) => ({
-      SANDBOX_RCS_UPSTREAMS: JSON.stringify([
+      rcs: [
         { name: 'rbm-primary', base_url: primaryUrl, priority: 1 },
         { name: 'rbm-secondary', base_url: secondaryUrl, priority: 2 },
-      ]),
+      ],
     }),
   });
   ({ stack, secondaryUrl: simB } = world);

@@ -18,10 +18,10 @@ beforeAll(async () => {
     prefix: 'e2efo',
     account: 'failover-e2e',
     upstreams: ({ primarySmppPort, secondarySmppPort }) => ({
-      SANDBOX_SMS_UPSTREAMS: JSON.stringify([
+      sms: [
         { name: 'sim-primary', host: '127.0.0.1', port: primarySmppPort, priority: 1 },
         { name: 'sim-secondary', host: '127.0.0.1', port: secondarySmppPort, priority: 2 },
-      ]),
+      ],
     }),
   });
   ({ database, stack, secondaryUrl: simB } = world);

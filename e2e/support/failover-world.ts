@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createAccountKey, createTestDatabase, eventually, freePort, startStack, type Stack, type TestDatabase } from '@switchboard/devstack';
+import {
+  createAccountKey,
+  createTestDatabase,
+  eventually,
+  freePort,
+  startStack,
+  type Stack,
+  type StackOptions,
+  type TestDatabase,
+} from '@switchboard/devstack';
 import { assertDocumentedResponse } from './openapi-responses';
 
 /**
@@ -19,10 +28,20 @@ export interface Upstream {
 export interface FailoverWorldOptions {
   prefix: string;
   account: string;
-  /** The dispatcher's upstream-list variables, given both sims' HTTP bases and SMPP ports. */
-  upstreams: (sims: { primaryUrl: string; primarySmppPort: number; secondaryUrl: string; secondarySmppPort: number }) => Record<string, string>;
+  /**
+   * The dispatcher's sandbox lists that name both sims, given their HTTP bases and SMPP ports; a list left out stays
+   * the stack's (its own sim).
+   */
+  upstreams: (sims: {
+    primaryUrl: string;
+    primarySmppPort: number;
+    secondaryUrl: string;
+    secondarySmppPort: number;
+  }) => Partial<Record<'chat' | 'rcs' | 'sms', Array<Record<string, unknown>>>>;
   /** Environment of both sims. */
   simEnv?: Record<string, string>;
+  /** Behaviour of both sims, put once each is up (docs/sandbox.md#behaviour-at-run-time). */
+  simBehaviour?: StackOptions['simBehaviour'];
 }
 
 export interface FailoverWorld {
@@ -49,14 +68,15 @@ export async function startFailoverWorld(opts: FailoverWorldOptions): Promise<Fa
     prefix: `${opts.prefix}${randomBytes(4).toString('hex')}`,
     workers: [],
     simEnv: opts.simEnv,
+    simBehaviour: opts.simBehaviour,
   });
   const [secondaryPort, secondarySmppPort, healthPort] = await Promise.all([freePort(), freePort(), freePort()]);
   await stack.startService('carrier-sim', { ...opts.simEnv, PORT: String(secondaryPort), SIM_SMPP_PORT: String(secondarySmppPort) });
   const secondaryUrl = `http://127.0.0.1:${secondaryPort}`;
-  await stack.startService('dispatcher', {
-    PORT: String(healthPort),
-    ...opts.upstreams({ primaryUrl: stack.simUrl, primarySmppPort: stack.simSmppPort, secondaryUrl, secondarySmppPort }),
-  });
+  // SANDBOX_UPSTREAMS is one object: the lists the test names replace the stack's, the others stay on its sim.
+  const stackLists = JSON.parse(stack.envFor('dispatcher').SANDBOX_UPSTREAMS) as Record<string, unknown>;
+  const lists = opts.upstreams({ primaryUrl: stack.simUrl, primarySmppPort: stack.simSmppPort, secondaryUrl, secondarySmppPort });
+  await stack.startService('dispatcher', { PORT: String(healthPort), SANDBOX_UPSTREAMS: JSON.stringify({ ...stackLists, ...lists }) });
   const { key } = await createAccountKey(database.url, { account: opts.account, mode: 'test', scopes: ['*'] });
 
   async function api<T>(method: string, path: string, body?: unknown, bearer = key): Promise<{ status: number; body: T }> {

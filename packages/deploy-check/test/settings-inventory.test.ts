@@ -9,7 +9,7 @@ const read = [...inventory.read.keys()].sort();
  * The names read today. Issue 23 aims at 60 a person can hold in mind; a new name must be a decision only an operator
  * can make, and raising this says so in review.
  */
-const SETTINGS_CEILING = 80;
+const SETTINGS_CEILING = 59;
 
 describe('settings (docs/configuration.md)', () => {
   it('reads every name as written out, so that it can be checked here', () => {

@@ -14,7 +14,7 @@ import type { ServiceName } from './service-name';
  * under a 1,000-item batch load at 134–139 MB instead of 146–153 for about a tenth more CPU per batch; webhook-delivery
  * (under 150 MB without them, and slower with either) and the voice orchestrator (not measured) neither. The
  * carrier simulator gets both, its old generation capped at 128 MB: what it owes its receivers is bounded
- * (SIM_RECEIPT_BACKLOG_MAX), and its largest live state, a full send log of 100,000 records, is about 70 MB.
+ * (receipt_backlog_max, docs/sandbox.md#behaviour-at-run-time), and its largest live state, a full send log of 100,000 records, is about 70 MB.
  */
 export const SERVICE_NODE_FLAGS: Readonly<Record<ServiceName, readonly string[]>> = {
   dispatcher: ['--max-semi-space-size=4', '--max-old-space-size=256'],

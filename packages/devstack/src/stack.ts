@@ -16,6 +16,13 @@ export interface StackOptions {
   gatewayEnv?: Record<string, string>;
   dispatcherEnv?: Record<string, string>;
   simEnv?: Record<string, string>;
+  /** The carrier simulator's behaviour, put once each simulator the stack starts is ready (`putSimBehaviour`). */
+  simBehaviour?: SimBehaviourSettings;
+  /**
+   * Fields added to each sandbox upstream of SANDBOX_UPSTREAMS, such as `{ sms: { sender_rate: 10, binds: 2 } }`
+   * (docs/configuration.md#dispatcher).
+   */
+  sandboxUpstreamFields?: SandboxUpstreamFields;
   voiceEnv?: Record<string, string>;
   /** Services to start after carrier-sim and the gateway. @defaultValue ['dispatcher'] */
   workers?: ServiceName[];
@@ -45,18 +52,38 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/** Extra fields of the sandbox upstream entries, per list of SANDBOX_UPSTREAMS. */
+export type SandboxUpstreamFields = Partial<Record<'chat' | 'rcs' | 'sms', Record<string, unknown>>>;
+
+/** The carrier simulator's run-time behaviour, as PUT /sim/behaviour takes it (docs/sandbox.md#behaviour-at-run-time). */
+export interface SimBehaviourSettings {
+  receipt_delay_ms?: number;
+  enforce_chat_window?: boolean;
+  receipt_backlog_max?: number;
+}
+
+/** Sets a running carrier simulator's behaviour; only the fields given change. */
+export async function putSimBehaviour(simUrl: string, behaviour: SimBehaviourSettings): Promise<void> {
+  const res = await fetch(`${simUrl}/sim/behaviour`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(behaviour) });
+  if (!res.ok) throw new Error(`PUT ${simUrl}/sim/behaviour answered ${res.status}: ${await res.text()}`);
+}
+
 /**
- * The sandbox upstreams for one carrier simulator: the dispatcher's lists (its HTTP base for chat and RBM, its SMSC
- * port) and SANDBOX_UPSTREAMS, whose `sip` (its phones) and `llm` (its chat completions) the voice orchestrator reads.
- * The names are the dispatcher's defaults, so breakers and metrics read as they do under `npm start`.
+ * The sandbox upstreams for one carrier simulator, as SANDBOX_UPSTREAMS: the dispatcher's lists (its HTTP base for
+ * chat and RBM, its SMSC port, each entry with `fields` of its list) and the voice orchestrator's `sip` (its phones)
+ * and `llm` (its chat completions). The names are the dispatcher's defaults, so breakers and metrics read as they do
+ * under `npm start`.
  */
-export function sandboxUpstreamsEnv(simUrl: string, simSmppPort: number, simSipPort: number): Record<string, string> {
+export function sandboxUpstreamsEnv(simUrl: string, simSmppPort: number, simSipPort: number, fields: SandboxUpstreamFields = {}): Record<string, string> {
   const { hostname } = new URL(simUrl);
   return {
-    SANDBOX_CHAT_UPSTREAMS: JSON.stringify([{ name: 'sandbox-chat', base_url: simUrl }]),
-    SANDBOX_RCS_UPSTREAMS: JSON.stringify([{ name: 'sandbox-rbm', base_url: simUrl }]),
-    SANDBOX_SMS_UPSTREAMS: JSON.stringify([{ name: 'sandbox-smsc', host: hostname, port: simSmppPort }]),
-    SANDBOX_UPSTREAMS: JSON.stringify({ sip: `sip:${hostname}:${simSipPort}`, llm: simUrl }),
+    SANDBOX_UPSTREAMS: JSON.stringify({
+      chat: [{ name: 'sandbox-chat', base_url: simUrl, ...fields.chat }],
+      rcs: [{ name: 'sandbox-rbm', base_url: simUrl, ...fields.rcs }],
+      sms: [{ name: 'sandbox-smsc', host: hostname, port: simSmppPort, ...fields.sms }],
+      sip: `sip:${hostname}:${simSipPort}`,
+      llm: simUrl,
+    }),
   };
 }
 
@@ -80,7 +107,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     ...(opts.gatewayTls ? { NODE_EXTRA_CA_CERTS: opts.gatewayTls.certFile } : {}),
     ...opts.env,
   };
-  const sandboxUpstreams = sandboxUpstreamsEnv(simUrl, simSmppPort, simSipPort);
+  const sandboxUpstreams = sandboxUpstreamsEnv(simUrl, simSmppPort, simSipPort, opts.sandboxUpstreamFields);
   const envs: Record<string, Record<string, string>> = {
     'carrier-sim': {
       ...common,
@@ -92,13 +119,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     },
     'api-gateway': { ...common, ...tlsEnv, ...opts.gatewayEnv, PORT: String(gatewayPort) },
     dispatcher: { ...common, ...sandboxUpstreams, ...opts.dispatcherEnv },
-    'voice-orchestrator': { ...common, SANDBOX_UPSTREAMS: sandboxUpstreams.SANDBOX_UPSTREAMS, ...opts.voiceEnv },
+    'voice-orchestrator': { ...common, ...sandboxUpstreams, ...opts.voiceEnv },
   };
   const envFor = (name: ServiceName) => envs[name] ?? { ...common, SIM_URL: simUrl, GATEWAY_URL: baseUrl };
   const started: ServiceProcess[] = [];
   const launch = async (name: ServiceName, extra: Record<string, string> = {}) => {
     const service = await startService(name, { ...envFor(name), ...extra }, { echo: opts.echo });
     started.push(service);
+    if (name === 'carrier-sim' && opts.simBehaviour) await putSimBehaviour(service.url, opts.simBehaviour);
     return service;
   };
   try {

@@ -8,6 +8,8 @@ const STT_URI = 'VOICE_STT, one URI: pocketsphinx, or https://:KEY@host?model=wh
 const LLM_URI = 'LLM_URL, one URI: https://:KEY@api.openai.com?model=gpt-4o-mini';
 const SIP_LISTEN = 'VOICE_SIP_LISTEN, address:port such as 0.0.0.0:5060';
 const SANDBOX_SIP = 'SANDBOX_UPSTREAMS, a JSON object whose sip is a SIP URI such as sip:127.0.0.1:5070';
+const SIM_BEHAVIOUR = "the carrier simulator's PUT /sim/behaviour, at run time (docs/sandbox.md#behaviour-at-run-time)";
+const SMS_SENDER_RATE = 'sender_rate of each SMS_UPSTREAMS entry (or SANDBOX_UPSTREAMS.sms), a rate such as 30 or per bind such as "30/bind"';
 const TARGET_GUARD = 'TARGET_ALLOW_HTTP, TARGET_ALLOW_PRIVATE_NETWORKS and TARGET_ALLOWED_HOSTS (docs/webhooks.md#target-guard-ssrf)';
 
 /**
@@ -46,14 +48,14 @@ export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   PRICE_CHAT: 'UNIT_PRICES, such as chat=1,rcs=1,sms=1',
   PRICE_RCS: 'UNIT_PRICES, such as chat=1,rcs=1,sms=1',
   PRICE_SMS: 'UNIT_PRICES, such as chat=1,rcs=1,sms=1',
-  SIM_DELIVERY_DELAY_MS: 'SIM_RECEIPT_DELAY_MS',
-  SIM_READ_DELAY_MS: 'SIM_RECEIPT_DELAY_MS',
+  SIM_DELIVERY_DELAY_MS: SIM_BEHAVIOUR,
+  SIM_READ_DELAY_MS: SIM_BEHAVIOUR,
   SIM_TEMPLATE_REVIEW_MS: CONSTANT,
   VOICE_TTS_PROVIDER: 'VOICE_TTS: flite, espeak, or the URL of an OpenAI-compatible server',
   VOICE_TTS_URL: 'VOICE_TTS: flite, espeak, or the URL of an OpenAI-compatible server',
   VOICE_STT_PROVIDER: 'VOICE_STT: pocketsphinx, or the URL of an OpenAI-compatible server',
   VOICE_STT_URL: 'VOICE_STT: pocketsphinx, or the URL of an OpenAI-compatible server',
-  SENDER_RATE_SMS_PER_BIND: 'SENDER_RATE_SMS_PER_SECOND as a rate per bind, such as 30/bind',
+  SENDER_RATE_SMS_PER_BIND: SMS_SENDER_RATE,
   STALLED_INTERVAL_MS: 'LOCK_DURATION_MS, which the stalled check now follows',
   CHAT_API_BASE_URL: 'CHAT_UPSTREAMS',
   CHAT_ACCESS_TOKEN: 'CHAT_UPSTREAMS',
@@ -65,10 +67,10 @@ export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   SMPP_PORT: 'SMS_UPSTREAMS',
   SMPP_SYSTEM_ID: 'SMS_UPSTREAMS',
   SMPP_PASSWORD: 'SMS_UPSTREAMS',
-  SANDBOX_CHAT_API_BASE_URL: 'SANDBOX_CHAT_UPSTREAMS',
-  SANDBOX_RBM_API_BASE_URL: 'SANDBOX_RCS_UPSTREAMS',
-  SANDBOX_SMPP_HOST: 'SANDBOX_SMS_UPSTREAMS',
-  SANDBOX_SMPP_PORT: 'SANDBOX_SMS_UPSTREAMS',
+  SANDBOX_CHAT_API_BASE_URL: 'SANDBOX_UPSTREAMS, its chat list',
+  SANDBOX_RBM_API_BASE_URL: 'SANDBOX_UPSTREAMS, its rcs list',
+  SANDBOX_SMPP_HOST: 'SANDBOX_UPSTREAMS, its sms list',
+  SANDBOX_SMPP_PORT: 'SANDBOX_UPSTREAMS, its sms list',
   CHAT_MEDIA_ALLOW_HTTP: TARGET_GUARD,
   MEDIA_ALLOW_PRIVATE_NETWORKS: TARGET_GUARD,
   WEBHOOK_ALLOW_HTTP: TARGET_GUARD,
@@ -100,6 +102,19 @@ export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
   TRACING_ENABLED: 'OTEL_EXPORTER_OTLP_ENDPOINT: tracing is on exactly when it is set (docs/observability.md#traces)',
   TEST_EMBEDDED_POSTGRES: 'TEST_DATABASE_URL=embedded',
   DEVSTACK_ECHO: 'nothing: npm start echoes the services it starts; a test stack takes startStack({ echo: true })',
+  SMPP_BINDS: 'binds of each SMS_UPSTREAMS entry (or SANDBOX_UPSTREAMS.sms), 1 to 64',
+  SMPP_WINDOW: 'window of each SMS_UPSTREAMS entry (or SANDBOX_UPSTREAMS.sms), 1 to 1000',
+  SENDER_RATE_CHAT_PER_SECOND: 'sender_rate of each CHAT_UPSTREAMS entry (or SANDBOX_UPSTREAMS.chat), default 80',
+  SENDER_RATE_SMS_PER_SECOND: SMS_SENDER_RATE,
+  SENDER_RATE_RCS_PER_SECOND: 'sender_rate of each RCS_UPSTREAMS entry (or SANDBOX_UPSTREAMS.rcs), default 0 (no limit)',
+  OPT_OUT_REPLY_TEXT: 'OPT_OUT_REPLIES, a JSON object such as {"stop":"…","start":"…"}',
+  OPT_IN_REPLY_TEXT: 'OPT_OUT_REPLIES, a JSON object such as {"stop":"…","start":"…"}',
+  SIM_RECEIPT_DELAY_MS: SIM_BEHAVIOUR,
+  SIM_ENFORCE_CHAT_WINDOW: SIM_BEHAVIOUR,
+  SIM_RECEIPT_BACKLOG_MAX: SIM_BEHAVIOUR,
+  SANDBOX_CHAT_UPSTREAMS: 'SANDBOX_UPSTREAMS, its chat list',
+  SANDBOX_RCS_UPSTREAMS: 'SANDBOX_UPSTREAMS, its rcs list',
+  SANDBOX_SMS_UPSTREAMS: 'SANDBOX_UPSTREAMS, its sms list',
 };
 
 /** One problem per retired variable that is set, each naming its replacement. */

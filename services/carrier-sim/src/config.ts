@@ -5,7 +5,9 @@ import { WEBHOOK_RETRY_DELAYS_MS, WEBHOOK_TIMEOUT_MS } from './webhooks/webhook-
 
 /**
  * The simulator's only reader of the environment. Every value has a default so that `node dist/main.js` works with
- * no setup; its credentials are not settings but SANDBOX_CREDENTIALS, which the services' sandbox defaults share.
+ * no setup; its credentials are not settings but SANDBOX_CREDENTIALS, which the services' sandbox defaults share. How
+ * the upstreams behave (receipt delay, chat window, receipt backlog) is no setting either: a test sets it at run
+ * time through PUT /sim/behaviour (docs/sandbox.md#behaviour-at-run-time).
  */
 
 export type { LogLevel };
@@ -36,20 +38,12 @@ export interface SimConfig {
     /** How often the SMSC probes each bound ESME with enquire_link; 0 disables it. */
     readonly enquireLinkMs: number;
   };
-  readonly deliveryDelayMs: number;
-  readonly readDelayMs: number;
   readonly templateReviewMs: number;
-  readonly enforceChatWindow: boolean;
   readonly webhook: {
     /** Delays before each retry of a failed webhook POST; its length is the retry count. */
     readonly retryDelaysMs: readonly number[];
     readonly timeoutMs: number;
   };
-  /**
-   * Reports owed and not yet taken (webhooks waiting for a connection, unanswered deliver_sm) past which new
-   * sends are answered only once the backlog is under it again (docs/sandbox.md#receipts-under-load).
-   */
-  readonly receiptBacklogMax: number;
   readonly logLevel: LogLevel;
 }
 
@@ -88,10 +82,7 @@ function logLevel(r: EnvReader): LogLevel {
 /** Reads the simulator's variables through the services' EnvReader; throws a ConfigError naming every problem at once. */
 export function loadConfig(env: Env = process.env): SimConfig {
   const r = new EnvReader(env);
-  const delay = (name: string, fallback: number) => r.int(name, fallback, { min: 0, max: 3_600_000 });
   const gateway = gatewayUrl(r);
-  // One delay: a delivered report this long after the send, and a read report as long again after that.
-  const receiptDelayMs = delay('SIM_RECEIPT_DELAY_MS', 200);
   const config: SimConfig = {
     host: r.string('HOST', '127.0.0.1'),
     httpPort: r.int('PORT', 8090, { min: 0, max: 65535 }),
@@ -114,12 +105,8 @@ export function loadConfig(env: Env = process.env): SimConfig {
       password: SANDBOX_CREDENTIALS.smpp.password,
       enquireLinkMs: ENQUIRE_LINK_MS,
     }),
-    deliveryDelayMs: receiptDelayMs,
-    readDelayMs: receiptDelayMs,
     templateReviewMs: TEMPLATE_REVIEW_MS,
-    enforceChatWindow: r.bool('SIM_ENFORCE_CHAT_WINDOW', true),
     webhook: Object.freeze({ retryDelaysMs: WEBHOOK_RETRY_DELAYS_MS, timeoutMs: WEBHOOK_TIMEOUT_MS }),
-    receiptBacklogMax: r.int('SIM_RECEIPT_BACKLOG_MAX', 1_000, { min: 2, max: 10_000_000 }),
     logLevel: logLevel(r),
   };
   r.problems.push(...retiredSettingProblems(env));
@@ -138,10 +125,6 @@ export function describeConfig(config: SimConfig): Record<string, unknown> {
     chat_waba_id: config.chat.wabaId,
     rbm_webhook_url: config.rbm.webhookUrl,
     smpp_system_id: config.smpp.systemId,
-    delivery_delay_ms: config.deliveryDelayMs,
-    read_delay_ms: config.readDelayMs,
     template_review_ms: config.templateReviewMs,
-    enforce_chat_window: config.enforceChatWindow,
-    receipt_backlog_max: config.receiptBacklogMax,
   };
 }

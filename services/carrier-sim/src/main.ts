@@ -7,6 +7,7 @@ import { createFastSendsListener } from './http/fast-sends.listener';
 import { createHealthRouter } from './http/health.route';
 import { createSendGate } from './support/send-gate';
 import { createRbmApiRouter, createRbmFastSendRoute } from './rbm/rbm-api.router';
+import { createBehaviourRouter } from './sim/behaviour.route';
 import { createFaultsRouter } from './sim/faults.route';
 import { createSimApiRouter } from './sim/sim-api.router';
 import { createEsmeSessions } from './smpp/esme-sessions';
@@ -16,6 +17,7 @@ import { createSmsReceiptPlanStore } from './state/sms-receipt-plan.store';
 import { createChatWindowStore } from './state/chat-window.store';
 import { createFaultSwitchStore } from './state/fault-switch.store';
 import { createSendLogStore } from './state/send-log.store';
+import { createSimBehaviourStore } from './state/sim-behaviour.store';
 import { createTemplateStore } from './state/template.store';
 import { createJsonLogger, errorFields, type Logger } from './support/json-logger';
 import { createScheduler } from './support/scheduler';
@@ -50,19 +52,30 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
   const poster = createWebhookPoster({ scheduler, logger, ...config.webhook });
   const chatWebhooks = createChatWebhookSender({ poster, ...config.chat });
   const rbmEvents = createRbmEventSender({ poster, webhookUrl: config.rbm.webhookUrl, clientToken: config.rbm.clientToken });
-  const delays = { deliveryDelayMs: config.deliveryDelayMs, readDelayMs: config.readDelayMs };
+  // Set at run time through PUT /sim/behaviour (docs/sandbox.md#behaviour-at-run-time); handlers read it at each send.
+  const behaviour = createSimBehaviourStore();
+  const maxBacklog = () => behaviour.current.receiptBacklogMax;
 
   const esmeSessions = createEsmeSessions({ scheduler, logger, retryDelaysMs: config.webhook.retryDelaysMs });
-  const smppGate = createSendGate({ backlog: () => esmeSessions.unacknowledgedCount(), maxBacklog: config.receiptBacklogMax });
+  const smppGate = createSendGate({ backlog: () => esmeSessions.unacknowledgedCount(), maxBacklog });
   const smsc = createSmscServer({
     ...config.smpp,
     sessions: esmeSessions,
     gate: smppGate,
-    handleSubmit: createSubmitSmHandler({ sends, receiptPlans: smsReceiptPlans, sessions: esmeSessions, scheduler, logger, now, faults, ...delays }),
+    handleSubmit: createSubmitSmHandler({
+      sends,
+      receiptPlans: smsReceiptPlans,
+      sessions: esmeSessions,
+      scheduler,
+      logger,
+      now,
+      faults,
+      behaviour: behaviour.current,
+    }),
     logger,
   });
 
-  const rbmDeps = { sends, events: rbmEvents, scheduler, logger, now, accessToken: config.rbm.accessToken, ...delays };
+  const rbmDeps = { sends, events: rbmEvents, scheduler, logger, now, accessToken: config.rbm.accessToken, behaviour: behaviour.current };
   const chatDeps = {
     sends,
     templates,
@@ -71,15 +84,15 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
     scheduler,
     logger,
     now,
-    enforceChatWindow: config.enforceChatWindow,
     accessToken: config.chat.accessToken,
-    ...delays,
+    behaviour: behaviour.current,
   };
   let ready = false;
   const app = createHttpApp(
     [
       createHealthRouter(() => ready),
       createFaultsRouter({ faults }),
+      createBehaviourRouter({ behaviour, logger }),
       createChatCompletionsRouter(),
       createAudioApiRouter({ logger }),
       createSimApiRouter({ sends, smsReceiptPlans, templates, windows, chatWebhooks, rbmEvents, smsc, defaultAgentId: config.rbm.defaultAgentId, logger, now }),
@@ -90,7 +103,7 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
   );
   // What the receivers still owe us time for: RBM events and notifications queued for a connection, and
   // chat statuses held while every connection is busy.
-  const gate = createSendGate({ backlog: () => poster.backlog() + chatWebhooks.heldStatuses(), maxBacklog: config.receiptBacklogMax });
+  const gate = createSendGate({ backlog: () => poster.backlog() + chatWebhooks.heldStatuses(), maxBacklog });
   const server: Server = createServer(
     createFastSendsListener({ routes: [createChatFastSendRoute(chatDeps), createRbmFastSendRoute(rbmDeps)], faults, gate, fallback: app, logger }),
   );
@@ -128,7 +141,7 @@ async function start(config: SimConfig, logger: Logger): Promise<void> {
   });
   process.once('exit', () => callee?.close());
   ready = true;
-  logger.info('carrier-sim listening', { ...describeConfig(config), http_port: httpPort, smpp_port: smppPort });
+  logger.info('carrier-sim listening', { ...describeConfig(config), behaviour: behaviour.current, http_port: httpPort, smpp_port: smppPort });
   process.stdout.write(
     `${JSON.stringify({ event: 'ready', service: 'carrier-sim', http_port: httpPort, smpp_port: smppPort, sip_port: callee?.port ?? null })}\n`,
   );

@@ -16,10 +16,7 @@ let receiver: WebhookReceiver;
 beforeAll(async () => {
   await buildSim();
   receiver = await startWebhookReceiver();
-  sim = await startSim({
-    SIM_GATEWAY_URL: receiver.url,
-    SIM_RECEIPT_DELAY_MS: '50',
-  });
+  sim = await startSim({ SIM_GATEWAY_URL: receiver.url }, { receipt_delay_ms: 50 });
 });
 
 afterAll(async () => {
@@ -107,6 +104,18 @@ describe('chat (WhatsApp Cloud API)', () => {
     expect(record.data).toEqual([
       expect.objectContaining({ outcome: 'accepted', upstream_message_id: wamid, to: '+15550000100', from: `+${BUSINESS}`, text: 'hello back' }),
     ]);
+  });
+
+  it('sends free-form outside the window once PUT /sim/behaviour stops enforcing it, and refuses again once it enforces', async () => {
+    const behaviour = (body: unknown) =>
+      fetch(`${sim.httpUrl}/sim/behaviour`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    try {
+      expect((await behaviour({ enforce_chat_window: false })).status).toBe(200);
+      expect((await sendText('15550000190', 'no window needed', 'msg_window_off')).status).toBe(200);
+    } finally {
+      expect((await behaviour({ enforce_chat_window: true })).status).toBe(200);
+    }
+    expect((await sendText('15550000190', 'window again', 'msg_window_on')).body.error.code).toBe(131047);
   });
 
   it('answers 131026 for a number that is not a chat user', async () => {

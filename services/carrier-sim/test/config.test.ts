@@ -8,11 +8,7 @@ describe('config', () => {
       host: '127.0.0.1',
       httpPort: 8090,
       smppPort: 2775,
-      deliveryDelayMs: 200,
-      readDelayMs: 200,
       templateReviewMs: 300,
-      enforceChatWindow: true,
-      receiptBacklogMax: 1_000,
     });
     expect(config.chat).toEqual({
       webhookUrl: 'http://127.0.0.1:8080/v1/providers/chat/webhook',
@@ -26,13 +22,11 @@ describe('config', () => {
   });
 
   it('reads overrides', () => {
-    const config = loadConfig({ PORT: '0', SIM_ENFORCE_CHAT_WINDOW: 'false', SIM_RECEIPT_BACKLOG_MAX: '500', SIM_GATEWAY_URL: 'https://gw.example/' });
+    const config = loadConfig({ PORT: '0', SIM_GATEWAY_URL: 'https://gw.example/' });
     expect(config.httpPort).toBe(0);
     // The callback paths are the gateway's fixed routes.
     expect(config.chat.webhookUrl).toBe('https://gw.example/v1/providers/chat/webhook');
     expect(config.rbm.webhookUrl).toBe('https://gw.example/v1/providers/rcs/events');
-    expect(config.receiptBacklogMax).toBe(500);
-    expect(config.enforceChatWindow).toBe(false);
     // The retry schedule is a constant now; webhook-poster.int.test.ts drives the poster with a schedule of its own.
     expect(config.webhook.retryDelaysMs).toEqual([250, 500, 1000, 2000, 4000, 8000]);
   });
@@ -40,16 +34,16 @@ describe('config', () => {
   it.each([
     [{ PORT: '70000' }],
     [{ LOG_LEVEL: 'loud' }],
-    [{ SIM_ENFORCE_CHAT_WINDOW: 'maybe' }],
     [{ SIM_GATEWAY_URL: 'ftp://x' }],
     // Retired names are refused, naming the replacement, rather than silently ignored.
     [{ SIM_CHAT_WEBHOOK_URL: 'http://127.0.0.1:8080/v1/providers/chat/webhook' }],
     [{ SIM_SMPP_PASSWORD: 'secret' }],
-    [{ SIM_RECEIPT_DELAY_MS: '-1' }],
-    [{ SIM_RECEIPT_BACKLOG_MAX: '1' }],
-    [{ SIM_RECEIPT_BACKLOG_MAX: 'lots' }],
   ])('refuses %p', (env) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
+  });
+
+  it.each(['SIM_RECEIPT_DELAY_MS', 'SIM_ENFORCE_CHAT_WINDOW', 'SIM_RECEIPT_BACKLOG_MAX'])('refuses the retired %s, naming PUT /sim/behaviour', (name) => {
+    expect(() => loadConfig({ [name]: '50' })).toThrow(new RegExp(`${name} is no longer read; use the carrier simulator's PUT /sim/behaviour`));
   });
 });
 

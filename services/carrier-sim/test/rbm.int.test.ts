@@ -16,10 +16,7 @@ let receiver: WebhookReceiver;
 beforeAll(async () => {
   await buildSim();
   receiver = await startWebhookReceiver();
-  sim = await startSim({
-    SIM_GATEWAY_URL: receiver.url,
-    SIM_RECEIPT_DELAY_MS: '50',
-  });
+  sim = await startSim({ SIM_GATEWAY_URL: receiver.url }, { receipt_delay_ms: 50 });
 });
 
 afterAll(async () => {

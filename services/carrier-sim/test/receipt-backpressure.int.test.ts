@@ -6,7 +6,7 @@ import { SANDBOX_CREDENTIALS } from '@switchboard/runtime';
 import { buildSim, startSim, type RunningSim } from './support/sim-process';
 
 // Back-pressure when the receiver of the reports is slower than the sends (docs/sandbox.md#receipts-under-load):
-// past SIM_RECEIPT_BACKLOG_MAX reports owed, a send is answered only once the receiver has caught up, and
+// past receipt_backlog_max reports owed (PUT /sim/behaviour), a send is answered only once the receiver has caught up, and
 // no report is lost on the way.
 jest.setTimeout(60_000);
 
@@ -51,11 +51,7 @@ const receiver = stallingReceiver();
 beforeAll(async () => {
   await buildSim();
   const url = await receiver.listen();
-  sim = await startSim({
-    SIM_GATEWAY_URL: url,
-    SIM_RECEIPT_BACKLOG_MAX: String(MAX_BACKLOG),
-    SIM_RECEIPT_DELAY_MS: '0',
-  });
+  sim = await startSim({ SIM_GATEWAY_URL: url }, { receipt_backlog_max: MAX_BACKLOG, receipt_delay_ms: 0 });
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ describe('send gate', () => {
   it('runs sends at once under the maximum, holds them past it, and releases them in order once under it again', async () => {
     let backlog = 0;
     const ran: number[] = [];
-    const gate = createSendGate({ backlog: () => backlog, maxBacklog: 10 });
+    const gate = createSendGate({ backlog: () => backlog, maxBacklog: () => 10 });
     gate.admit(() => void ran.push(1));
     expect(ran).toEqual([1]);
     backlog = 10;
@@ -27,7 +27,7 @@ describe('send gate', () => {
 
   it('drops held sends when stopped', async () => {
     const ran: number[] = [];
-    const gate = createSendGate({ backlog: () => 100, maxBacklog: 10 });
+    const gate = createSendGate({ backlog: () => 100, maxBacklog: () => 10 });
     gate.admit(() => void ran.push(1));
     gate.stop();
     await sleep(20);

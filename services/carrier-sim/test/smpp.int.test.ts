@@ -13,7 +13,7 @@ const openSessions: Session[] = [];
 
 beforeAll(async () => {
   await buildSim();
-  sim = await startSim({ SIM_RECEIPT_DELAY_MS: '50' });
+  sim = await startSim({}, { receipt_delay_ms: 50 });
 });
 
 afterEach(() => {

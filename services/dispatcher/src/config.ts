@@ -11,7 +11,6 @@ import {
   type CommonConfig,
   type TargetGuardSettings,
 } from '@switchboard/runtime';
-import type { SenderRates } from './upstreams/sender-rate-limiter';
 import type { ChatUpstreamConfig } from './upstreams/chat-upstreams.config';
 import type { RcsUpstreamConfig } from './upstreams/rcs-upstreams.config';
 import { readUpstreamSets, type UpstreamSet } from './upstreams/upstream-sets.config';
@@ -42,27 +41,8 @@ export interface DispatcherConfig extends CommonConfig {
   prices: UnitPrices;
   /** Upstreams for `sk_test_` keys: always the carrier simulator (docs/authentication.md#test-and-live-keys). */
   sandbox: UpstreamSet;
-  /** Upstreams for live keys; each one defaults to its sandbox counterpart. */
+  /** Upstreams for live keys; each one defaults to its sandbox counterpart. Each carries its binds and sender rate. */
   live: UpstreamSet;
-  /** Per-sender limits (docs/configuration.md#per-sender-limits). */
-  senderRates: SenderRates;
-  /** Transceiver binds per SMSC and the unacknowledged submit_sm allowed on each (docs/configuration.md#smpp-binds). */
-  smpp: { binds: number; window: number };
-}
-
-/**
- * SENDER_RATE_SMS_PER_SECOND: a rate, or a rate per bind (`30/bind`), as an SMSC grants it; per bind, a sender's
- * schedule allows SMPP_BINDS times it (docs/routing.md#per-sender-limits). @defaultValue 0, no limit
- */
-export function parseSmsSenderRate(text: string, binds: number): number {
-  const match = /^\s*(\d{1,8})\s*(\/\s*bind)?\s*$/.exec(text);
-  if (!match) throw new Error(`"${text}" is neither a rate nor a rate per bind such as 30/bind`);
-  return Number(match[1]) * (match[2] ? binds : 1);
-}
-
-function readSmsSenderRate(read: EnvReader, binds: number): number {
-  if (read.optionalString('SENDER_RATE_SMS_PER_SECOND') === undefined) return 0;
-  return read.parsed('SENDER_RATE_SMS_PER_SECOND', (text) => parseSmsSenderRate(text, binds), 'messages per second, or per bind as in 30/bind');
 }
 
 /** Twilio's wording for its default opt-out confirmations, which customers and carriers already know. */
@@ -71,10 +51,37 @@ const DEFAULT_OPT_OUT_REPLIES = {
   optIn: 'You have successfully been re-subscribed to messages from this number. Reply STOP to unsubscribe.',
 } as const;
 
+/**
+ * OPT_OUT_REPLIES, `{"stop": "…", "start": "…"}`: the confirmation of STOP and of START, each defaulting to Twilio's
+ * wording (docs/routing.md#opt-out). A problem naming the key goes to `read`.
+ */
+function readOptOutReplies(read: EnvReader): { optOut: string; optIn: string } {
+  const raw = read.optionalString('OPT_OUT_REPLIES');
+  const replies: { optOut: string; optIn: string } = { ...DEFAULT_OPT_OUT_REPLIES };
+  if (raw === undefined) return replies;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    read.problems.push(`OPT_OUT_REPLIES must be a JSON object such as {"stop":"…","start":"…"}: ${(error as Error).message}`);
+    return replies;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    read.problems.push('OPT_OUT_REPLIES must be a JSON object such as {"stop":"…","start":"…"}');
+    return replies;
+  }
+  const keys = { stop: 'optOut', start: 'optIn' } as const;
+  for (const [key, text] of Object.entries(parsed as Record<string, unknown>)) {
+    if (!(key in keys)) read.problems.push(`OPT_OUT_REPLIES.${key} is not a known key (stop, start)`);
+    else if (typeof text !== 'string' || text.trim() === '') read.problems.push(`OPT_OUT_REPLIES.${key} must be a non-empty string`);
+    else replies[keys[key as keyof typeof keys]] = text;
+  }
+  return replies;
+}
+
 export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
   const read = new EnvReader(env);
   const { sandbox, live } = readUpstreamSets(read);
-  const smppBinds = read.int('SMPP_BINDS', 1, { min: 1, max: 64 });
   const config: DispatcherConfig = {
     ...readCommonConfig(read),
     healthPort: read.int('PORT', 8081, { min: 0, max: 65535 }),
@@ -86,19 +93,10 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
     fallbackTimeoutSeconds: read.int('FALLBACK_TIMEOUT_SECONDS', 60, { min: 1, max: 86_400 }),
     targets: readTargetGuard(read),
     sandboxSender: SANDBOX_SENDER,
-    optOutReplies: {
-      optOut: read.string('OPT_OUT_REPLY_TEXT', DEFAULT_OPT_OUT_REPLIES.optOut),
-      optIn: read.string('OPT_IN_REPLY_TEXT', DEFAULT_OPT_OUT_REPLIES.optIn),
-    },
+    optOutReplies: readOptOutReplies(read),
     prices: readUnitPrices(read),
     sandbox,
     live,
-    smpp: { binds: smppBinds, window: read.int('SMPP_WINDOW', 10, { min: 1, max: 1_000 }) },
-    senderRates: Object.freeze({
-      chat: read.int('SENDER_RATE_CHAT_PER_SECOND', 80, { min: 0, max: 10_000_000 }),
-      sms: readSmsSenderRate(read, smppBinds),
-      rcs: read.int('SENDER_RATE_RCS_PER_SECOND', 0, { min: 0, max: 10_000_000 }),
-    }),
   };
   return read.finish('dispatcher', config);
 }
@@ -106,9 +104,32 @@ export function loadConfig(env: Env = process.env): Readonly<DispatcherConfig> {
 /** The non-secret values, logged once at start-up. */
 export function describeConfig(config: DispatcherConfig): Record<string, unknown> {
   const upstreams = (set: UpstreamSet) => ({
-    chat: set.chat.map((u) => ({ name: u.name, base_url: u.baseUrl, waba_id: u.wabaId, priority: u.priority, weight: u.weight })),
-    rcs: set.rcs.map((u) => ({ name: u.name, base_url: u.baseUrl, agent_id: u.agentId, priority: u.priority, weight: u.weight })),
-    sms: set.sms.map((u) => ({ name: u.name, smpp: `${u.host}:${u.port}`, system_id: u.systemId, priority: u.priority, weight: u.weight })),
+    chat: set.chat.map((u) => ({
+      name: u.name,
+      base_url: u.baseUrl,
+      waba_id: u.wabaId,
+      priority: u.priority,
+      weight: u.weight,
+      sender_rate_per_second: u.senderRate,
+    })),
+    rcs: set.rcs.map((u) => ({
+      name: u.name,
+      base_url: u.baseUrl,
+      agent_id: u.agentId,
+      priority: u.priority,
+      weight: u.weight,
+      sender_rate_per_second: u.senderRate,
+    })),
+    sms: set.sms.map((u) => ({
+      name: u.name,
+      smpp: `${u.host}:${u.port}`,
+      system_id: u.systemId,
+      priority: u.priority,
+      weight: u.weight,
+      binds: u.binds,
+      window: u.window,
+      sender_rate_per_second: u.senderRate,
+    })),
   });
   return {
     redis_url: redactUrlCredentials(config.redisUrl),
@@ -127,7 +148,5 @@ export function describeConfig(config: DispatcherConfig): Record<string, unknown
     opt_out_replies: config.optOutReplies,
     sandbox: upstreams(config.sandbox),
     live: upstreams(config.live),
-    sender_rates_per_second: config.senderRates,
-    smpp: config.smpp,
   };
 }

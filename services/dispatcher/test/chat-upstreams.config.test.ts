@@ -32,17 +32,17 @@ describe('chat upstream lists', () => {
       ]),
     });
     expect(config.live.chat).toEqual([
-      { name: 'meta-a', baseUrl: 'https://graph.facebook.com', accessToken: 'ta', wabaId: '111', priority: 1, weight: 3 },
-      { name: 'bsp-b', baseUrl: 'https://bsp.example.net', accessToken: 'tb', wabaId: '222', priority: 2, weight: 1 },
+      { name: 'meta-a', baseUrl: 'https://graph.facebook.com', accessToken: 'ta', wabaId: '111', priority: 1, weight: 3, senderRate: 80 },
+      { name: 'bsp-b', baseUrl: 'https://bsp.example.net', accessToken: 'tb', wabaId: '222', priority: 2, weight: 1, senderRate: 80 },
     ]);
     expect(config.sandbox.chat.map((u) => u.name)).toEqual(['sandbox-chat']);
   });
 
-  it('gives sandbox chat upstreams from SANDBOX_CHAT_UPSTREAMS the simulator credentials', () => {
+  it('gives sandbox chat upstreams from SANDBOX_UPSTREAMS the simulator credentials', () => {
     const config = loadConfig({
       ...base,
-      SANDBOX_CHAT_UPSTREAMS:
-        '[{"name":"sim-a","base_url":"http://127.0.0.1:8090"},{"name":"sim-b","base_url":"http://127.0.0.1:8091","priority":2,"access_token":"x"}]',
+      SANDBOX_UPSTREAMS:
+        '{"chat":[{"name":"sim-a","base_url":"http://127.0.0.1:8090"},{"name":"sim-b","base_url":"http://127.0.0.1:8091","priority":2,"access_token":"x"}]}',
     });
     expect(config.sandbox.chat.map((u) => [u.name, u.baseUrl, u.accessToken, u.wabaId, u.priority])).toEqual([
       ['sim-a', 'http://127.0.0.1:8090', 'sandbox-chat-token', '100000000000001', 1],
@@ -79,7 +79,7 @@ describe('chat upstream lists', () => {
   });
 
   it('refuses one name for an SMSC and a chat upstream, since names key the breakers', () => {
-    expect(refusal({ SANDBOX_CHAT_UPSTREAMS: '[{"name":"sandbox-smsc","base_url":"http://x"}]' })).toMatch(
+    expect(refusal({ SANDBOX_UPSTREAMS: '{"chat":[{"name":"sandbox-smsc","base_url":"http://x"}]}' })).toMatch(
       /"sandbox-smsc" is used by both an SMSC and a chat upstream/,
     );
   });
@@ -87,7 +87,7 @@ describe('chat upstream lists', () => {
   it('lists chat upstreams for GET /v1/upstreams and the breaker gauges', async () => {
     const config = loadConfig({
       ...base,
-      SANDBOX_CHAT_UPSTREAMS: '[{"name":"sim-a","base_url":"http://127.0.0.1:1"},{"name":"sim-b","base_url":"http://127.0.0.1:2","priority":2}]',
+      SANDBOX_UPSTREAMS: '{"chat":[{"name":"sim-a","base_url":"http://127.0.0.1:1"},{"name":"sim-b","base_url":"http://127.0.0.1:2","priority":2}]}',
     });
     const breakers = createUpstreamBreakerStore({ redis: {} as never, prefix: 'test', windowSize: 20 });
     const sets = createAdapterSets({

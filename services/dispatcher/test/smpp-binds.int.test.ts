@@ -1,4 +1,4 @@
-import { freePort, startService, type ServiceProcess } from '@switchboard/devstack';
+import { freePort, putSimBehaviour, startService, type ServiceProcess } from '@switchboard/devstack';
 import type { UpstreamReceipt } from '@switchboard/domain';
 import { createSmsAdapter, type OutboundMessage, type SmsAdapter } from '@switchboard/providers';
 
@@ -12,7 +12,8 @@ const adapters: SmsAdapter[] = [];
 
 beforeAll(async () => {
   smppPort = await freePort();
-  sim = await startService('carrier-sim', { SIM_SMPP_PORT: String(smppPort), SIM_RECEIPT_DELAY_MS: '20', LOG_LEVEL: 'warn' }, { readyTimeoutMs: 60_000 });
+  sim = await startService('carrier-sim', { SIM_SMPP_PORT: String(smppPort), LOG_LEVEL: 'warn' }, { readyTimeoutMs: 60_000 });
+  await putSimBehaviour(sim.url, { receipt_delay_ms: 20 });
 }, 90_000);
 
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { isoAt } from '../support/iso-time';
 import { newWamid } from '../support/upstream-ids';
 import type { ChatWindowStore } from '../state/chat-window.store';
 import { toE164, type SendLogStore, type SendOutcome } from '../state/send-log.store';
+import type { SimBehaviour } from '../state/sim-behaviour.store';
 import type { TemplateStore } from '../state/template.store';
 import type { ChatWebhookSender } from '../webhooks/chat-webhook.sender';
 import { validateChatMessage, type ParsedChatMessage } from './chat-message.validator';
@@ -19,9 +20,8 @@ export interface ChatMessagesDeps {
   webhooks: ChatWebhookSender;
   scheduler: Scheduler;
   logger: Logger;
-  enforceChatWindow: boolean;
-  deliveryDelayMs: number;
-  readDelayMs: number;
+  /** Receipt delay and chat window, read at each send (docs/sandbox.md#behaviour-at-run-time). */
+  behaviour: Readonly<SimBehaviour>;
   now: () => number;
 }
 
@@ -91,7 +91,7 @@ export function createSendChatMessageHandler(deps: ChatMessagesDeps): (req: Send
       }
       return null;
     }
-    if (deps.enforceChatWindow && !deps.windows.isOpen(phoneNumberId, m.to, deps.now())) {
+    if (deps.behaviour.enforceChatWindow && !deps.windows.isOpen(phoneNumberId, m.to, deps.now())) {
       return {
         kind: 'outsideWindow',
         outcome: 'rejected',
@@ -108,9 +108,9 @@ export function createSendChatMessageHandler(deps: ChatMessagesDeps): (req: Send
     deps.scheduler.after(0, () => {
       report('sent');
       if (!plan.delivered) return;
-      deps.scheduler.after(deps.deliveryDelayMs, () => {
+      deps.scheduler.after(deps.behaviour.receiptDelayMs, () => {
         report('delivered');
-        if (plan.read) deps.scheduler.after(deps.readDelayMs, () => report('read'));
+        if (plan.read) deps.scheduler.after(deps.behaviour.receiptDelayMs, () => report('read'));
       });
     });
   };

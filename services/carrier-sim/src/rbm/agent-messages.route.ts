@@ -5,6 +5,7 @@ import type { Logger } from '../support/json-logger';
 import type { Scheduler } from '../support/scheduler';
 import { isoAt } from '../support/iso-time';
 import type { SendLogStore, SendOutcome } from '../state/send-log.store';
+import type { SimBehaviour } from '../state/sim-behaviour.store';
 import type { RbmEventSender } from '../webhooks/rbm-event.sender';
 import { validateAgentMessage } from './content-message.validator';
 import { sendGoogleError, type GoogleStatus } from './google-errors';
@@ -14,8 +15,8 @@ export interface AgentMessagesDeps {
   events: RbmEventSender;
   scheduler: Scheduler;
   logger: Logger;
-  deliveryDelayMs: number;
-  readDelayMs: number;
+  /** Receipt delay and chat window, read at each send (docs/sandbox.md#behaviour-at-run-time). */
+  behaviour: Readonly<SimBehaviour>;
   now: () => number;
 }
 
@@ -67,9 +68,9 @@ export function createAgentMessageHandlers(deps: AgentMessagesDeps): { capabilit
   const scheduleEvents = (phone: string, messageId: string, agentId: string) => {
     const plan = reportPlan('rcs', phone);
     if (!plan.delivered) return;
-    deps.scheduler.after(deps.deliveryDelayMs, () => {
+    deps.scheduler.after(deps.behaviour.receiptDelayMs, () => {
       deps.events.sendEvent({ phone, eventType: 'DELIVERED', messageId, agentId });
-      if (plan.read) deps.scheduler.after(deps.readDelayMs, () => deps.events.sendEvent({ phone, eventType: 'READ', messageId, agentId }));
+      if (plan.read) deps.scheduler.after(deps.behaviour.receiptDelayMs, () => deps.events.sendEvent({ phone, eventType: 'READ', messageId, agentId }));
     });
   };
 

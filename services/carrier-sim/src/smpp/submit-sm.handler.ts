@@ -8,6 +8,7 @@ import { isoAt } from '../support/iso-time';
 import { toE164, type SendLogStore, type SendOutcome, type SendRecord } from '../state/send-log.store';
 import { concatFromSar, concatFromUdh, type ConcatPart } from './concat-parts';
 import { faultVerdict, type FaultSwitchStore } from '../state/fault-switch.store';
+import type { SimBehaviour } from '../state/sim-behaviour.store';
 import type { SmsReceiptPlanStore } from '../state/sms-receipt-plan.store';
 import type { EsmeSessions } from './esme-sessions';
 import { formatReceiptText, type ReceiptStat } from './receipt-text';
@@ -20,7 +21,8 @@ export interface SubmitSmDeps {
   receiptPlans?: SmsReceiptPlanStore;
   scheduler: Scheduler;
   logger: Logger;
-  deliveryDelayMs: number;
+  /** Receipt delay and chat window, read at each send (docs/sandbox.md#behaviour-at-run-time). */
+  behaviour: Readonly<SimBehaviour>;
   now: () => number;
   /** Run-time faults (docs/sandbox.md#faults-at-run-time); none when absent. */
   faults?: FaultSwitchStore;
@@ -115,7 +117,7 @@ export function createSubmitSmHandler(deps: SubmitSmDeps): (session: Session, sy
     };
     const to = toE164(String(pdu.destination_addr));
     if (part && deps.receiptPlans?.hold(to, part.seq, deliver)) return;
-    deps.scheduler.after(deps.deliveryDelayMs, () => deliver('DELIVRD'));
+    deps.scheduler.after(deps.behaviour.receiptDelayMs, () => deliver('DELIVRD'));
   };
 
   const handle = (session: Session, systemId: string, pdu: PDU) => {

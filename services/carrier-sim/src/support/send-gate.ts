@@ -1,7 +1,7 @@
 /**
  * Back-pressure on sends. Every accepted send owes its receiver one or more receipts; when the receiver
  * takes them more slowly than sends arrive, that debt is memory. Past `maxBacklog` receipts owed and not yet
- * taken, a new send is not refused: it is handled later, once the debt is back under the maximum, as a
+ * taken (`maxBacklog()`, read at each send so that it can change at run time), a new send is not refused: it is handled later, once the debt is back under the maximum, as a
  * congested upstream answers slowly. Held sends go as soon as it is, not after a deeper drain: the wait has
  * to stay well inside the sender's request timeout (a sender that gives up and resends would double the work). A sender with a bounded number of connections or a bounded SMPP window
  * (all of ours) then slows to the receiver's pace, and the simulator's memory stays bounded
@@ -18,7 +18,7 @@ export interface SendGate {
 /** How often a gate with waiting sends looks at the backlog again. */
 const RECHECK_MS = 5;
 
-export function createSendGate(deps: { backlog: () => number; maxBacklog: number }): SendGate {
+export function createSendGate(deps: { backlog: () => number; maxBacklog: () => number }): SendGate {
   let parked: Array<() => void> = [];
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
@@ -26,7 +26,7 @@ export function createSendGate(deps: { backlog: () => number; maxBacklog: number
   const recheck = () => {
     timer = null;
     if (stopped) return;
-    if (deps.backlog() >= deps.maxBacklog) {
+    if (deps.backlog() >= deps.maxBacklog()) {
       timer = setTimeout(recheck, RECHECK_MS);
       return;
     }
@@ -38,7 +38,7 @@ export function createSendGate(deps: { backlog: () => number; maxBacklog: number
   return {
     admit(send) {
       if (stopped) return;
-      if (parked.length === 0 && deps.backlog() < deps.maxBacklog) {
+      if (parked.length === 0 && deps.backlog() < deps.maxBacklog()) {
         send();
         return;
       }

@@ -52,7 +52,15 @@ export interface RunningSim {
   stop(): Promise<void>;
 }
 
-export async function startSim(env: Record<string, string>): Promise<RunningSim> {
+/** PUT /sim/behaviour's fields (docs/sandbox.md#behaviour-at-run-time). */
+export interface SimBehaviourFields {
+  receipt_delay_ms?: number;
+  enforce_chat_window?: boolean;
+  receipt_backlog_max?: number;
+}
+
+/** Starts the built simulator with `env`, and once it is ready sets `behaviour` through PUT /sim/behaviour. */
+export async function startSim(env: Record<string, string>, behaviour?: SimBehaviourFields): Promise<RunningSim> {
   const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'services/carrier-sim/dist/main.js')], {
     cwd: repoRoot,
     env: { ...process.env, PORT: '0', SIM_SMPP_PORT: '0', LOG_LEVEL: 'debug', ...env },
@@ -82,8 +90,13 @@ export async function startSim(env: Record<string, string>): Promise<RunningSim>
     });
   });
 
+  const httpUrl = `http://127.0.0.1:${ready.http_port}`;
+  if (behaviour) {
+    const res = await fetch(`${httpUrl}/sim/behaviour`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(behaviour) });
+    if (!res.ok) throw new Error(`PUT /sim/behaviour answered ${res.status}: ${await res.text()}`);
+  }
   return {
-    httpUrl: `http://127.0.0.1:${ready.http_port}`,
+    httpUrl,
     smppPort: ready.smpp_port,
     logs: () => stderr,
     async stop() {

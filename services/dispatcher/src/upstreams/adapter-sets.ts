@@ -3,6 +3,7 @@ import type { KeyMode } from '@switchboard/domain';
 import type { Logger } from '@switchboard/logger';
 import { createChatAdapter, createRcsAdapter, createSmsAdapter, type ChatAdapter, type RcsAdapter, type SmsAdapter } from '@switchboard/providers';
 import type { UpstreamBreakerStore, UpstreamDescription } from '@switchboard/shared-state';
+import type { SenderSchedule } from './sender-rate-limiter';
 import type { UpstreamSet } from './upstream-sets.config';
 import type { DispatcherMetrics } from '../metrics';
 import type { BreakerPolicy } from './circuit-breaker';
@@ -32,25 +33,30 @@ export interface AdapterSets {
   /** RBM dedupes a resend on our messageId only within one upstream: true where a mode has one. */
   rcsResendDeduped: Readonly<Record<KeyMode, boolean>>;
   /**
-   * The upstream a per-sender bucket is kept for (docs/routing.md#per-sender-limits). With several
+   * The per-sender schedule of each mode's channel (docs/routing.md#per-sender-limits). With several
    * upstreams on a channel the limit is taken before one is chosen, so their names together key one bucket.
    */
-  rateLimitUpstream: Readonly<Record<KeyMode, Readonly<Record<'chat' | 'rcs' | 'sms', string>>>>;
+  senderSchedules: Readonly<Record<KeyMode, Readonly<Record<'chat' | 'rcs' | 'sms', SenderSchedule>>>>;
 }
 
-const rateLimitNames = (set: UpstreamSet) => ({
-  chat: set.chat.map((u) => u.name).join('+'),
-  rcs: set.rcs.map((u) => u.name).join('+'),
-  sms: set.sms.map((u) => u.name).join('+'),
-});
+/**
+ * One bucket for a channel's upstreams: the lowest rate any of them grants, so that whichever one a message goes to,
+ * its limit is never exceeded (an upstream with rate 0 sets none).
+ */
+function scheduleOf(list: ReadonlyArray<{ name: string; senderRate: number }>): SenderSchedule {
+  const rates = list.map((u) => u.senderRate).filter((rate) => rate > 0);
+  return { upstream: list.map((u) => u.name).join('+'), rate: rates.length > 0 ? Math.min(...rates) : 0 };
+}
 
-const connectionOf = (u: SmsUpstreamConfig, smpp: { binds: number; window: number }) => ({
+const senderSchedulesOf = (set: UpstreamSet) => ({ chat: scheduleOf(set.chat), rcs: scheduleOf(set.rcs), sms: scheduleOf(set.sms) });
+
+const connectionOf = (u: SmsUpstreamConfig) => ({
   host: u.host,
   port: u.port,
   systemId: u.systemId,
   password: u.password,
-  binds: smpp.binds,
-  windowSize: smpp.window,
+  binds: u.binds,
+  windowSize: u.window,
 });
 
 /**
@@ -67,13 +73,11 @@ export function createAdapterSets(deps: {
   policy: BreakerPolicy;
   clock: () => number;
   metrics: DispatcherMetrics;
-  /** Binds per SMSC and the window of each (docs/configuration.md#smpp-binds). @defaultValue one bind, window 10 */
-  smpp?: { binds: number; window: number };
 }): AdapterSets {
   const { sandbox, live, logger } = deps;
   const sessions: Array<{ connection: ReturnType<typeof connectionOf>; adapter: SmsAdapter }> = [];
   const sessionFor = (u: SmsUpstreamConfig): SmsAdapter => {
-    const connection = connectionOf(u, deps.smpp ?? { binds: 1, window: 10 });
+    const connection = connectionOf(u);
     const known = sessions.find((s) => isDeepStrictEqual(s.connection, connection));
     if (known) return known.adapter;
     const adapter = createSmsAdapter({ config: connection, logger });
@@ -85,7 +89,7 @@ export function createAdapterSets(deps: {
     return createFailoverSmsAdapter({ upstreams, breakers: deps.breakers, policy: deps.policy, clock: deps.clock, logger, metrics: deps.metrics });
   };
   // One HTTP client per distinct Cloud API account, shared when live and sandbox name the same one.
-  const chatClients: Array<{ config: Omit<ChatUpstreamConfig, 'priority' | 'weight'>; adapter: ChatAdapter }> = [];
+  const chatClients: Array<{ config: Omit<ChatUpstreamConfig, 'priority' | 'weight' | 'senderRate'>; adapter: ChatAdapter }> = [];
   const chatClientFor = (u: ChatUpstreamConfig): ChatAdapter => {
     const config = { name: u.name, baseUrl: u.baseUrl, accessToken: u.accessToken, wabaId: u.wabaId };
     const known = chatClients.find((c) => isDeepStrictEqual(c.config, config));
@@ -104,7 +108,7 @@ export function createAdapterSets(deps: {
       metrics: deps.metrics,
     });
   // One RBM client per distinct agent and address, shared when live and sandbox name the same one.
-  const rcsClients: Array<{ config: Omit<RcsUpstreamConfig, 'priority' | 'weight'>; adapter: RcsAdapter }> = [];
+  const rcsClients: Array<{ config: Omit<RcsUpstreamConfig, 'priority' | 'weight' | 'senderRate'>; adapter: RcsAdapter }> = [];
   const rcsClientFor = (u: RcsUpstreamConfig): RcsAdapter => {
     const config = { name: u.name, baseUrl: u.baseUrl, accessToken: u.accessToken, agentId: u.agentId };
     const known = rcsClients.find((c) => isDeepStrictEqual(c.config, config));
@@ -142,6 +146,6 @@ export function createAdapterSets(deps: {
     descriptions: [...describe('test', sandbox), ...describe('live', live)],
     breakerNames: [...named('chat'), ...named('rcs'), ...named('sms')],
     rcsResendDeduped: { test: sandbox.rcs.length === 1, live: live.rcs.length === 1 },
-    rateLimitUpstream: { test: rateLimitNames(sandbox), live: rateLimitNames(live) },
+    senderSchedules: { test: senderSchedulesOf(sandbox), live: senderSchedulesOf(live) },
   };
 }

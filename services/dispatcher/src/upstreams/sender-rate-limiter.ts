@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { ConcreteChannel } from '@switchboard/domain';
 import type { TrafficLane } from '@switchboard/queues';
 import { createBatcher } from '@switchboard/runtime';
 
@@ -108,15 +107,21 @@ async function takeSlots(redis: RateLimitRedis, ...args: Array<string | number>)
   }
 }
 
-/** Messages per second allowed per (upstream, sender) on each channel; 0 means no limit (docs/configuration.md#per-sender-limits). */
-export type SenderRates = Readonly<Record<ConcreteChannel, number>>;
+/**
+ * The schedule a sender's messages take slots from: the upstream (or the `+`-joined names of a channel's
+ * upstreams) and the messages per second it allows, 0 for no limit (docs/routing.md#per-sender-limits).
+ */
+export interface SenderSchedule {
+  upstream: string;
+  rate: number;
+}
 
 export interface SenderRateLimiter {
   /**
-   * Takes a send slot for `sender` on `upstream` on behalf of `messageId`: 0 to send now, or how many
+   * Takes a send slot for `sender` on `schedule` on behalf of `messageId`: 0 to send now, or how many
    * milliseconds to wait for the slot reserved for that message.
    */
-  take(channel: ConcreteChannel, upstream: string, sender: string, messageId: string, lane?: TrafficLane): Promise<number>;
+  take(schedule: SenderSchedule, sender: string, messageId: string, lane?: TrafficLane): Promise<number>;
 }
 
 /** 100 ms of messages at once: short, so the rate over any second stays close to the configured one (docs/routing.md#per-sender-limits). */
@@ -127,7 +132,7 @@ export const SENDER_RATE_BURST_MS = 100;
  * A quiet sender may send `burstMs` worth of messages at once; it is kept short so that the rate over any
  * second stays close to the configured one.
  */
-export function createSenderRateLimiter(deps: { redis: RateLimitRedis; prefix: string; rates: SenderRates; burstMs?: number }): SenderRateLimiter {
+export function createSenderRateLimiter(deps: { redis: RateLimitRedis; prefix: string; burstMs?: number }): SenderRateLimiter {
   const burstMs = deps.burstMs ?? SENDER_RATE_BURST_MS;
   // The messages asking while a call for their schedule is under way take their slots together in the
   // schedule's next call, in the order they asked (docs/performance/dispatch.md#dispatch).
@@ -138,8 +143,7 @@ export function createSenderRateLimiter(deps: { redis: RateLimitRedis; prefix: s
     onGroupFailure: 'fail-group',
   });
   return {
-    async take(channel, upstream, sender, messageId, lane = 'transactional') {
-      const rate = deps.rates[channel];
+    async take({ upstream, rate }, sender, messageId, lane = 'transactional') {
       if (!rate || rate <= 0 || sender === '') return 0;
       // A schedule is one (upstream, sender) pair, and an upstream serves one channel: one rate per key.
       const member = `${lane === 'bulk' ? 'b' : 't'}:${messageId}`;

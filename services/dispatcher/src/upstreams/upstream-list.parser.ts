@@ -14,15 +14,36 @@ export function isIntIn(value: unknown, min: number, max: number): value is numb
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }
 
+/** Messages per second a sender may send, the most any upstream grants (docs/routing.md#per-sender-limits). */
+export const SENDER_RATE_MAX = 10_000_000;
+
+/** `sender_rate` of a chat or RBM entry, when given: an integer from 0 (no limit) to SENDER_RATE_MAX. */
+export function checkSenderRate(e: Record<string, unknown>, at: string, problems: string[]): void {
+  if (e.sender_rate !== undefined && !isIntIn(e.sender_rate, 0, SENDER_RATE_MAX))
+    problems.push(`${at}.sender_rate must be an integer from 0 to ${SENDER_RATE_MAX} (messages per second per sender; 0 is no limit)`);
+}
+
 /**
- * Parses a JSON list of upstreams held in one variable (SMS_UPSTREAMS, CHAT_UPSTREAMS, …). The common
+ * The JSON text of a list variable (SMS_UPSTREAMS, …), parsed; a problem naming `variable` when it is not JSON.
+ */
+export function parseJsonList(variable: string, raw: string): { value: unknown; problems: string[] } {
+  try {
+    return { value: JSON.parse(raw), problems: [] };
+  } catch (error) {
+    return { value: undefined, problems: [`${variable} must be a JSON array of upstreams: ${(error as Error).message}`] };
+  }
+}
+
+/**
+ * Checks a list of upstreams, parsed from one variable (SMS_UPSTREAMS, CHAT_UPSTREAMS, …) or one key of
+ * SANDBOX_UPSTREAMS (`variable` is then `SANDBOX_UPSTREAMS.sms`). The common
  * checks (a non-empty array of objects, known fields, name, priority, weight, unique names) are made
  * here; `checkEntry` pushes the channel's own problems, and `build` runs only for an entry without any.
  * Each problem names the variable, the entry and the field.
  */
 export function parseUpstreamList<T extends UpstreamListEntry>(options: {
   variable: string;
-  raw: string;
+  value: unknown;
   fields: readonly string[];
   checkEntry: (entry: Record<string, unknown>, at: string, problems: string[]) => void;
   build: (entry: Record<string, unknown>, common: UpstreamListEntry) => T;
@@ -30,12 +51,7 @@ export function parseUpstreamList<T extends UpstreamListEntry>(options: {
   const { variable } = options;
   const known = new Set(['name', ...options.fields, 'priority', 'weight']);
   const problems: string[] = [];
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(options.raw);
-  } catch (error) {
-    return { upstreams: [], problems: [`${variable} must be a JSON array of upstreams: ${(error as Error).message}`] };
-  }
+  const parsed = options.value;
   if (!Array.isArray(parsed) || parsed.length === 0) return { upstreams: [], problems: [`${variable} must be a non-empty JSON array of upstreams`] };
   const upstreams: T[] = [];
   parsed.forEach((entry: unknown, i) => {

@@ -39,7 +39,7 @@ export function wireSending(ctx: DispatcherContext, upstreams: Upstreams, events
   const laneTurns = createLaneTurns({ fairShare, lanes: sendLanes, logger });
   const sendMessage = createSendMessageProcessor({
     rcsResendDeduped: (mode) => adapters.rcsResendDeduped[mode],
-    senderSlot: (mode, channel, sender, messageId, lane) => senderLimits.take(channel, adapters.rateLimitUpstream[mode][channel], sender, messageId, lane),
+    senderSlot: (mode, channel, sender, messageId, lane) => senderLimits.take(adapters.senderSchedules[mode][channel], sender, messageId, lane),
     timers: messageTimers,
     store: createBatchedSendStore(store, { pendingAcceptances }),
     suppressedChannels: (...args) => suppressionCache.suppressedChannels(...args),

@@ -23,7 +23,6 @@ export function wireUpstreams({ config, logger, metrics, redis, clock }: Dispatc
     policy: BREAKER_POLICY,
     clock,
     metrics,
-    smpp: config.smpp,
   });
   const stopSync = syncUpstreamState({
     descriptions: adapters.descriptions,
@@ -40,7 +39,7 @@ export function wireUpstreams({ config, logger, metrics, redis, clock }: Dispatc
       () => undefined,
     );
   }
-  const senderLimits = createSenderRateLimiter({ redis, prefix: config.queuePrefix, rates: config.senderRates });
+  const senderLimits = createSenderRateLimiter({ redis, prefix: config.queuePrefix });
   return {
     adapters,
     senderLimits,
