@@ -19,6 +19,9 @@ export function byComponent(objects: KubeObject[], kind: string, name: string): 
 }
 
 /** The environment a Deployment's container sees: its ConfigMap and Secret, then its own `env`. */
+/** The pod address a rendered `status.podIP` reference stands for in these tests. */
+export const SAMPLE_POD_IP = '10.0.0.7';
+
 export function environmentOf(objects: KubeObject[], deployment: Loose): Record<string, string> {
   const container = deployment.spec.template.spec.containers[0];
   const env: Record<string, string> = {};
@@ -26,6 +29,7 @@ export function environmentOf(objects: KubeObject[], deployment: Loose): Record<
     if (source.configMapRef) Object.assign(env, ofKind(objects, 'ConfigMap').find((c) => c.metadata.name === source.configMapRef.name)?.data);
     if (source.secretRef) Object.assign(env, ofKind(objects, 'Secret').find((s) => s.metadata.name === source.secretRef.name)?.stringData);
   }
-  for (const { name, value } of container.env ?? []) env[name] = value;
+  // A value from the downward API reads as a pod would see it.
+  for (const { name, value, valueFrom } of container.env ?? []) env[name] = valueFrom?.fieldRef?.fieldPath === 'status.podIP' ? SAMPLE_POD_IP : value;
   return env;
 }

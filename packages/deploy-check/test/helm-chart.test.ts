@@ -1,6 +1,6 @@
 import { retiredSettingProblems } from '@switchboard/runtime';
 import { helm, renderChart, validateObjects, CHART_DIR, TEST_VALUES, type KubeObject } from '../src';
-import { byComponent, environmentOf, ofKind, type Loose } from './chart-objects';
+import { byComponent, environmentOf, ofKind, SAMPLE_POD_IP, type Loose } from './chart-objects';
 import { loadConfig as loadGatewayConfig } from '../../../services/api-gateway/src/config';
 import { loadConfig as loadDispatcherConfig } from '../../../services/dispatcher/src/config';
 import { loadConfig as loadWebhookDeliveryConfig } from '../../../services/webhook-delivery/src/config';
@@ -131,7 +131,8 @@ describe('each Deployment', () => {
         rtpPorts: { min: 20000, max: 20999 },
         sandboxTrunk: { host: 'sb-switchboard-carrier-sim', port: 5070 },
         sandboxLlmBaseUrl: 'http://sb-switchboard-carrier-sim:8090',
-        sipListen: { address: '127.0.0.2', port: 5060 },
+        sipListen: { address: '0.0.0.0', port: 5060 },
+        sipPublicAddress: SAMPLE_POD_IP,
       });
       expect(loadSimConfig(envOf('carrier-sim'))).toMatchObject({ host: '0.0.0.0', httpPort: portOf('carrier-sim') });
       expect(loadWebhookDeliveryConfig(envOf('webhook-delivery'))).toMatchObject({ healthHost: '0.0.0.0', healthPort: portOf('webhook-delivery') });

@@ -89,7 +89,7 @@ describe('the voice orchestrator NetworkPolicies', () => {
       },
     ]);
     // The process binds exactly what the policy opens.
-    expect(voiceEnv(objects)).toMatchObject({ VOICE_SIP_LISTEN: '127.0.0.2:5060', VOICE_RTP_PORTS: '20000-20999' });
+    expect(voiceEnv(objects)).toMatchObject({ VOICE_SIP_LISTEN: '0.0.0.0:5060', VOICE_RTP_PORTS: '20000-20999' });
     // From anywhere else, nothing: no ingress rule of the orchestrator is open to any source.
     expect(ingressRules('voice-orchestrator').some((rule: Loose) => rule.from === undefined)).toBe(false);
   });
@@ -98,7 +98,7 @@ describe('the voice orchestrator NetworkPolicies', () => {
     const custom = renderChart({
       valuesFiles: [TEST_VALUES],
       set: {
-        'voiceOrchestrator.sipBindAddress': '0.0.0.0',
+        'voiceOrchestrator.sipBindAddress': '10.0.0.9',
         'voiceOrchestrator.sipPort': '5080',
         'voiceOrchestrator.rtpPorts.min': '30000',
         'voiceOrchestrator.rtpPorts.max': '30199',
@@ -109,7 +109,7 @@ describe('the voice orchestrator NetworkPolicies', () => {
       { protocol: 'UDP', port: 5080 },
       { protocol: 'UDP', port: 30000, endPort: 30199 },
     ]);
-    expect(voiceEnv(custom)).toMatchObject({ VOICE_SIP_LISTEN: '0.0.0.0:5080', VOICE_RTP_PORTS: '30000-30199' });
+    expect(voiceEnv(custom)).toMatchObject({ VOICE_SIP_LISTEN: '10.0.0.9:5080', VOICE_RTP_PORTS: '30000-30199' });
     // The chart owns the listen address: one set in env could open a port the policy keeps shut.
     expect(() => renderChart({ valuesFiles: [TEST_VALUES], set: { 'voiceOrchestrator.env.VOICE_SIP_LISTEN': '0.0.0.0:5099' } })).toThrow(
       /sipBindAddress and sipPort instead/,
