@@ -54,6 +54,25 @@ export class EnvReader {
   }
 
   /**
+   * An optional variable holding one JSON object (OPT_OUT_REPLIES, SANDBOX_UPSTREAMS): undefined when unset, or when
+   * it is not an object, which is then a problem `${name} must be a JSON object ${shape}`. Its keys are the caller's.
+   */
+  jsonObject(name: string, shape: string): Record<string, unknown> | undefined {
+    const raw = this.optionalString(name);
+    if (raw === undefined || raw.trim() === '') return undefined;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (error) {
+      this.problems.push(`${name} must be a JSON object ${shape}: ${(error as Error).message}`);
+      return undefined;
+    }
+    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    this.problems.push(`${name} must be a JSON object ${shape}`);
+    return undefined;
+  }
+
+  /**
    * A required variable turned into a value by `parse`, which throws an Error saying what is wrong.
    * On a problem the value is unusable, which is safe only because `finish` then exits.
    */

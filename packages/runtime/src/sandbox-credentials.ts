@@ -14,3 +14,10 @@ export const SANDBOX_CREDENTIALS = {
  * opens the chat window for every test key (docs/sandbox.md). The gateway and the dispatcher must agree on it.
  */
 export const SANDBOX_SENDER = '+14155550100';
+
+/**
+ * The keys of SANDBOX_UPSTREAMS, one JSON object the dispatcher and the voice orchestrator share
+ * (docs/configuration.md): the dispatcher's `chat`, `rcs` and `sms` lists, the voice orchestrator's `sip` and `llm`.
+ * Each service refuses any other key, so a misspelt one does not leave its default in place silently.
+ */
+export const SANDBOX_UPSTREAM_KEYS = ['chat', 'rcs', 'sms', 'sip', 'llm'] as const;

@@ -56,22 +56,9 @@ const DEFAULT_OPT_OUT_REPLIES = {
  * wording (docs/routing.md#opt-out). A problem naming the key goes to `read`.
  */
 function readOptOutReplies(read: EnvReader): { optOut: string; optIn: string } {
-  const raw = read.optionalString('OPT_OUT_REPLIES');
   const replies: { optOut: string; optIn: string } = { ...DEFAULT_OPT_OUT_REPLIES };
-  if (raw === undefined) return replies;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch (error) {
-    read.problems.push(`OPT_OUT_REPLIES must be a JSON object such as {"stop":"…","start":"…"}: ${(error as Error).message}`);
-    return replies;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    read.problems.push('OPT_OUT_REPLIES must be a JSON object such as {"stop":"…","start":"…"}');
-    return replies;
-  }
   const keys = { stop: 'optOut', start: 'optIn' } as const;
-  for (const [key, text] of Object.entries(parsed as Record<string, unknown>)) {
+  for (const [key, text] of Object.entries(read.jsonObject('OPT_OUT_REPLIES', 'such as {"stop":"…","start":"…"}') ?? {})) {
     if (!(key in keys)) read.problems.push(`OPT_OUT_REPLIES.${key} is not a known key (stop, start)`);
     else if (typeof text !== 'string' || text.trim() === '') read.problems.push(`OPT_OUT_REPLIES.${key} must be a non-empty string`);
     else replies[keys[key as keyof typeof keys]] = text;

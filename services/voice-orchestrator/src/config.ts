@@ -1,7 +1,7 @@
 import { describeCommonConfig, EnvReader, type Env, readCommonConfig, readJobLock, readTargetGuard, type CommonConfig } from '@switchboard/runtime';
 import type { TargetPolicy } from '@switchboard/webhooks';
 import { openAiServerUrlFormat, parseOpenAiServerUrl } from './openai-server-url';
-import { DEFAULT_VOICE_SANDBOX_UPSTREAMS, parseVoiceSandboxUpstreams } from './sandbox-upstreams';
+import { readVoiceSandboxUpstreams } from './sandbox-upstreams';
 import { describeSpeechConfig, readSpeechConfig, type SpeechConfig } from './speech/speech.config';
 import { parseRtpPortRange, parseSipListenAddress, parseSipTrunkUri, RTP_PORTS_FORMAT, SIP_LISTEN_FORMAT, SIP_TRUNK_FORMAT } from './trunk-address';
 
@@ -59,9 +59,7 @@ const LLM_URL_FORMAT = openAiServerUrlFormat({ model: DEFAULT_LLM_MODEL });
 export function loadConfig(env: Env = process.env): Readonly<VoiceOrchestratorConfig> {
   const r = new EnvReader(env);
   const lostAfterMs = r.int('VOICE_LOST_AFTER_MS', 45_000, { min: 300 });
-  const sandbox = r.optionalString('SANDBOX_UPSTREAMS')
-    ? parseVoiceSandboxUpstreams(r.string('SANDBOX_UPSTREAMS'), r.problems)
-    : DEFAULT_VOICE_SANDBOX_UPSTREAMS;
+  const sandbox = readVoiceSandboxUpstreams(r);
   const llm = r.optionalString('LLM_URL') ? r.parsed('LLM_URL', (text) => parseOpenAiServerUrl(text, ['model']), LLM_URL_FORMAT) : undefined;
   const config: VoiceOrchestratorConfig = {
     ...readCommonConfig(r),

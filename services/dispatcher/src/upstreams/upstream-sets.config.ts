@@ -1,4 +1,4 @@
-import { SANDBOX_CREDENTIALS, type EnvReader } from '@switchboard/runtime';
+import { SANDBOX_CREDENTIALS, SANDBOX_UPSTREAM_KEYS, type EnvReader } from '@switchboard/runtime';
 import { DEFAULT_SENDER_RATE as DEFAULT_CHAT_SENDER_RATE, parseChatUpstreams, type ChatUpstreamConfig } from './chat-upstreams.config';
 import { parseRcsUpstreams, type RcsUpstreamConfig } from './rcs-upstreams.config';
 import { DEFAULT_BINDS, DEFAULT_WINDOW, parseSmsUpstreams, type SmsUpstreamConfig } from './sms-upstreams.config';
@@ -24,9 +24,6 @@ const DEFAULT_SIM_SMPP = { host: '127.0.0.1', port: 2775 };
 const sameSmsc = (a: SmsUpstreamConfig, b: SmsUpstreamConfig) =>
   a.host === b.host && a.port === b.port && a.systemId === b.systemId && a.binds === b.binds && a.window === b.window && a.senderRate === b.senderRate;
 
-/** The keys of SANDBOX_UPSTREAMS: the dispatcher's lists, and the voice orchestrator's SIP trunk and LLM stand-in. */
-const SANDBOX_KEYS = ['chat', 'rcs', 'sms', 'sip', 'llm'] as const;
-
 type ListParser<T> = (variable: string, value: unknown) => { upstreams: T[]; problems: string[] };
 
 /**
@@ -34,23 +31,10 @@ type ListParser<T> = (variable: string, value: unknown) => { upstreams: T[]; pro
  * (docs/sandbox.md); each key optional. Answers the object, or an empty one with a problem in `read`.
  */
 function readSandboxUpstreams(read: EnvReader): Record<string, unknown> {
-  const raw = read.optionalString('SANDBOX_UPSTREAMS');
-  if (raw === undefined || raw.trim() === '') return {};
-  const hint = `a JSON object with any of ${SANDBOX_KEYS.join(', ')}`;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch (error) {
-    read.problems.push(`SANDBOX_UPSTREAMS must be ${hint}: ${(error as Error).message}`);
-    return {};
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    read.problems.push(`SANDBOX_UPSTREAMS must be ${hint}`);
-    return {};
-  }
-  const object = parsed as Record<string, unknown>;
+  const object = read.jsonObject('SANDBOX_UPSTREAMS', `with any of ${SANDBOX_UPSTREAM_KEYS.join(', ')}`) ?? {};
   for (const key of Object.keys(object))
-    if (!(SANDBOX_KEYS as readonly string[]).includes(key)) read.problems.push(`SANDBOX_UPSTREAMS.${key} is not a known key (${SANDBOX_KEYS.join(', ')})`);
+    if (!(SANDBOX_UPSTREAM_KEYS as readonly string[]).includes(key))
+      read.problems.push(`SANDBOX_UPSTREAMS.${key} is not a known key (${SANDBOX_UPSTREAM_KEYS.join(', ')})`);
   return object;
 }
 
